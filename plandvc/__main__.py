@@ -1,0 +1,5 @@
+from __future__ import annotations
+
+from plandvc.cli import cli
+
+cli()

@@ -1,0 +1,124 @@
+"""The planner's output format: the `response_format` JSON schema, a validator, and canonical key order.
+
+The schema is the contract between the planner agent (which asks a model for it), the scripted run (whose
+targets follow it key by key) and filter-rows (which rejects a target that breaks it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from plandvc.chains.rules import FAMILIES
+
+_DELEGATE = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["delegate"],
+    "properties": {
+        "delegate": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["family", "instruction"],
+            "properties": {
+                "family": {"type": "string", "enum": list(FAMILIES)},
+                "instruction": {"type": "string", "minLength": 1},
+            },
+        }
+    },
+}
+_DONE = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["done"],
+    "properties": {
+        "done": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["text", "success"],
+            "properties": {"text": {"type": "string", "minLength": 1}, "success": {"type": "boolean"}},
+        }
+    },
+}
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["memory", "action"],
+    "properties": {
+        "memory": {"type": "string"},
+        "action": {"type": "array", "minItems": 1, "maxItems": 1, "items": {"anyOf": [_DELEGATE, _DONE]}},
+    },
+}
+RESPONSE_FORMAT: dict[str, Any] = {
+    "type": "json_schema",
+    "json_schema": {"name": "planner_output", "strict": True, "schema": SCHEMA},
+}
+
+_TYPES = {"object": dict, "array": list, "string": str, "boolean": bool}
+
+
+def schema_of(response_format: dict[str, Any]) -> dict[str, Any]:
+    """The JSON schema inside an OpenAI-style `response_format`."""
+    return response_format["json_schema"]["schema"]
+
+
+def errors(obj: Any, schema: dict[str, Any], path: str = "$") -> list[str]:
+    """What breaks `schema` in `obj` (the subset of JSON Schema used here); empty when it conforms."""
+    if "anyOf" in schema:
+        found = [errors(obj, s, path) for s in schema["anyOf"]]
+        return [] if any(not e for e in found) else [f"{path}: matches none of anyOf ({min(found, key=len)[0]})"]
+    want = schema.get("type")
+    if want and not isinstance(obj, _TYPES[want]):
+        return [f"{path}: expected {want}, got {type(obj).__name__}"]
+    out: list[str] = []
+    if want == "string":
+        if "enum" in schema and obj not in schema["enum"]:
+            out.append(f"{path}: {obj!r} not one of {schema['enum']}")
+        if len(obj) < schema.get("minLength", 0):
+            out.append(f"{path}: empty string")
+    elif want == "array":
+        if not schema.get("minItems", 0) <= len(obj) <= schema.get("maxItems", len(obj)):
+            out.append(f"{path}: {len(obj)} items")
+        for i, x in enumerate(obj):
+            out += errors(x, schema.get("items", {}), f"{path}[{i}]")
+    elif want == "object":
+        props = schema.get("properties", {})
+        out += [f"{path}: missing {k!r}" for k in schema.get("required", []) if k not in obj]
+        if schema.get("additionalProperties") is False:
+            out += [f"{path}: unexpected {k!r}" for k in obj if k not in props]
+        for k, v in obj.items():
+            if k in props:
+                out += errors(v, props[k], f"{path}.{k}")
+    return out
+
+
+def key_order_errors(obj: Any, schema: dict[str, Any], path: str = "$") -> list[str]:
+    """Where `obj`'s keys are not in the schema's property order (targets follow the schema key by key)."""
+    if "anyOf" in schema:
+        fits = [s for s in schema["anyOf"] if not errors(obj, s)]
+        return key_order_errors(obj, fits[0], path) if fits else []
+    out: list[str] = []
+    if isinstance(obj, dict):
+        props = list(schema.get("properties", {}))
+        keys = [k for k in obj if k in props]
+        if keys != sorted(keys, key=props.index):
+            out.append(f"{path}: keys {keys} not in schema order {props}")
+        for k, v in obj.items():
+            if k in schema.get("properties", {}):
+                out += key_order_errors(v, schema["properties"][k], f"{path}.{k}")
+    elif isinstance(obj, list):
+        out += [e for i, x in enumerate(obj) for e in key_order_errors(x, schema.get("items", {}), f"{path}[{i}]")]
+    return out
+
+
+def canonical(obj: Any, schema: dict[str, Any]) -> Any:
+    """`obj` with every object's keys in the schema's property order."""
+    if "anyOf" in schema:
+        fits = [s for s in schema["anyOf"] if not errors(obj, s)]
+        return canonical(obj, fits[0]) if fits else obj
+    if isinstance(obj, dict):
+        props = schema.get("properties", {})
+        order = [k for k in props if k in obj] + [k for k in obj if k not in props]
+        return {k: canonical(obj[k], props.get(k, {})) for k in order}
+    if isinstance(obj, list):
+        return [canonical(x, schema.get("items", {})) for x in obj]
+    return obj

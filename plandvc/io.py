@@ -1,0 +1,99 @@
+"""Shared file I/O: JSON and JSON Lines with orjson, written atomically (aside, then renamed) and sorted.
+
+Every output of the pipeline goes through here so that it is a function of its inputs: keys sorted where the
+caller asks, no absolute paths, and a reader never sees a half-written file.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+
+class InputError(Exception):
+    """Bad input: the message is one line that names the file, key or value."""
+
+
+def dumps(obj: Any, *, sort_keys: bool = False, indent: bool = False) -> bytes:
+    """JSON bytes; `sort_keys` for records whose key order carries no meaning."""
+    opt = orjson.OPT_NON_STR_KEYS
+    if sort_keys:
+        opt |= orjson.OPT_SORT_KEYS
+    if indent:
+        opt |= orjson.OPT_INDENT_2
+    return orjson.dumps(obj, option=opt)
+
+
+def loads(data: bytes | str) -> Any:
+    return orjson.loads(data)
+
+
+def read_json(path: str | Path) -> Any:
+    """Parse a JSON file; a missing or malformed file is an InputError naming it."""
+    p = Path(path)
+    try:
+        return orjson.loads(p.read_bytes())
+    except FileNotFoundError:
+        raise InputError(f"{p}: file not found") from None
+    except orjson.JSONDecodeError as e:
+        raise InputError(f"{p}: not valid JSON ({e})") from None
+
+
+def read_jsonl(path: str | Path) -> list[Any]:
+    """Parse a JSON Lines file; a bad line is an InputError naming the file and line number."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{p}: file not found") from None
+    out = []
+    for n, line in enumerate(raw.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            out.append(orjson.loads(line))
+        except orjson.JSONDecodeError as e:
+            raise InputError(f"{p}:{n}: not valid JSON ({e})") from None
+    return out
+
+
+def write_bytes(path: str | Path, data: bytes) -> None:
+    """Write a file atomically: to a temporary file beside it, then rename over it."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_json(path: str | Path, obj: Any, *, sort_keys: bool = True, indent: bool = True) -> None:
+    write_bytes(path, dumps(obj, sort_keys=sort_keys, indent=indent) + b"\n")
+
+
+def write_jsonl(path: str | Path, rows: Iterable[Any], *, sort_keys: bool = False) -> None:
+    write_bytes(path, b"".join(dumps(r, sort_keys=sort_keys) + b"\n" for r in rows))
+
+
+def publish_dir(tmp: str | Path, dest: str | Path) -> None:
+    """Replace directory `dest` by `tmp` with renames only, so `dest` is either the old or the new tree."""
+    tmp, dest = Path(tmp), Path(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    old = dest.with_name(f".{dest.name}.old")
+    if old.exists():
+        shutil.rmtree(old)
+    if dest.exists():
+        os.replace(dest, old)
+    os.replace(tmp, dest)
+    if old.exists():
+        shutil.rmtree(old)
