@@ -1,0 +1,193 @@
+"""One chain's scripted run: prepare the first part's start, run the real planner with the scripted model and
+replayed specialists, gate every part on the session, and keep the rows in memory for the caller to write."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from plandvc.agent.planner import Planner
+from plandvc.agent.team import Team
+from plandvc.chains.rules import FAMILY_OF, HOME_STEP
+from plandvc.checks import gate
+from plandvc.replay import Replayer, ReplayModel, home_trajectory
+from plandvc.run.script import PlannerScript
+
+VERSION = "v6"
+EXECUTOR = "pooled_v4"
+
+
+@dataclass
+class RunParams:
+    """The params that change a chain's output (all of them go into its fingerprint)."""
+
+    budget: int = 40
+    planner_turns: int = 25
+    timeout_base: float = 120.0
+    timeout_per_turn: float = 40.0
+    memory_url: str = ""
+    memory_model: str = ""
+
+
+@dataclass
+class SiteInfo:
+    name: str
+    today: str
+
+
+@dataclass
+class Step:
+    """One delegation of the chain: the family, the instruction, and the trajectory its specialist replays."""
+
+    family: str
+    instruction: str
+    macro: str
+    traj: dict[str, Any]
+    elements: list[dict[str, Any]]
+
+
+@dataclass
+class ChainOutput:
+    result: dict[str, Any]
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    images: dict[str, bytes] = field(default_factory=dict)
+    episode: dict[str, Any] | None = None
+
+
+class ScriptedTeam(Team):
+    """The planner's own delegate action, each specialist's model replaced by the replay of its step."""
+
+    def __init__(self, session: Any, steps: list[Step], budget: int) -> None:
+        super().__init__(session, overall_budget=budget, executor=EXECUTOR, version=VERSION)
+        self.steps = steps
+        self.replayers: list[Replayer] = []
+
+    def specialist_model(self, family: str, instruction: str) -> ReplayModel:
+        if len(self.replayers) >= len(self.steps):
+            raise RuntimeError(f"delegation beyond the script: {family}: {instruction}")
+        st = self.steps[len(self.replayers)]
+        if (st.family, st.instruction) != (family, instruction):
+            raise RuntimeError(f"delegation out of script: {family}: {instruction}")
+        rp = Replayer(st.traj, st.elements, self.session)
+        self.replayers.append(rp)
+        return ReplayModel(rp, self.session)
+
+
+def build_steps(chain: dict[str, Any], parts: list[dict[str, Any]], site: SiteInfo) -> list[Step]:
+    """The delegations: a trip home before every part reached `via: home`, then the part itself."""
+    steps = []
+    for spec, part in zip(chain["parts"], parts, strict=True):
+        if spec["via"] == "home":
+            home = home_trajectory(chain["site"])
+            steps.append(
+                Step(
+                    "Navigation",
+                    HOME_STEP.format(site=site.name),
+                    "navigate_home",
+                    home["trajectory"],
+                    home["elements"],
+                )
+            )
+        task, traj = part["task"], part["traj"]
+        steps.append(
+            Step(FAMILY_OF[traj["macro"]], task["instruction"], traj["macro"], traj, part["elements"])
+        )
+    return steps
+
+
+async def run_chain(
+    chain: dict[str, Any],
+    parts: list[dict[str, Any]],
+    session: Any,
+    site: SiteInfo,
+    params: RunParams,
+    memory: Any | None,
+    prepare: Any,
+) -> ChainOutput:
+    """Run one chain on a fresh `session`; a failure is the result, never an exception (but cancellation)."""
+    key = chain["key"]
+    res: dict[str, Any] = {
+        "key": key,
+        "site": chain["site"],
+        "parts": [p["id"] for p in chain["parts"]],
+        "via": [p["via"] for p in chain["parts"]],
+        "ok": False,
+        "error": None,
+    }
+    out = ChainOutput(res)
+    try:
+        steps = build_steps(chain, parts, site)
+        answer = parts[-1]["traj"].get("answer")
+        instructions = [p["task"]["instruction"] for p in parts]
+        if memory is not None:
+            request, how = await memory.merge(instructions)
+        else:
+            from plandvc.memory import joined
+
+            request, how = joined(instructions), "joined"
+        turns = [
+            {"kind": "delegate", "family": s.family, "instruction": s.instruction, "macro": s.macro}
+            for s in steps
+        ]
+        turns.append({"kind": "done", "answer": answer})
+        res.update(turns=len(turns), steps=len(steps), instruction_by=how)
+        first = parts[0]["task"]
+        await prepare(session, first)
+        team = ScriptedTeam(session, steps, params.budget)
+        script = PlannerScript(key, turns, memory)
+        planner = Planner(
+            session, request, script, team, version=VERSION, today=site.today, max_turns=params.planner_turns
+        )
+        timeout = params.timeout_base + params.timeout_per_turn * len(turns)
+        try:
+            await asyncio.wait_for(planner.run(), timeout=timeout)
+        except TimeoutError:
+            raise TimeoutError(f"chain timed out after {timeout:.0f}s at turn {script.t}") from None
+        state = await session.backend_state()
+        got = next((rp.answer for rp in reversed(team.replayers) if rp.answer is not None), None)
+        gate_state = {
+            "url": session.seen[-1] if session.seen else "",
+            "seen": list(session.seen),
+            "entries": state["entries"],
+            "changes": state["changes"],
+            "clipboard": state["clipboard"],
+            "events": list(session.events),
+            "answer": got,
+        }
+        oks, details = [], []
+        for p in parts:
+            ok_p, detail_p = gate(p["task"]["check"], p["task"].get("verifier") or {}, gate_state)
+            oks.append(bool(ok_p))
+            details.append(str(detail_p))
+        ran = (
+            script.finished
+            and len(team.replayers) == len(steps)
+            and all(rp.finished for rp in team.replayers)
+        )
+        res.update(ok=bool(all(oks) and ran), detail=" | ".join(details)[:300], final_by=script.final_by)
+        if not res["ok"]:
+            res["error"] = ("script not finished" if not ran else "check failed: " + res["detail"])[:300]
+        out.rows, out.images = script.rows, script.images
+        out.episode = {
+            "task_id": key,
+            "site": chain["site"],
+            "instruction": request,
+            "instruction_by": how,
+            "start_url": first["start"]["url"],
+            "parts": res["parts"],
+            "via": res["via"],
+            "macros": [p["traj"]["macro"] for p in parts],
+            "turns": turns,
+            "answer": answer,
+            "version": VERSION,
+            "executor": EXECUTOR,
+            "budget": params.budget,
+            "planner_turns": params.planner_turns,
+            "response_format": script.response_format,
+        }
+    except asyncio.CancelledError:
+        raise
+    except Exception as e:
+        res["error"] = f"{type(e).__name__}: {e}"[:300]
+    return out

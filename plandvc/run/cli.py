@@ -1,0 +1,192 @@
+"""The `run-chains` command: a thin layer over `plandvc.run.runner.run_chains`."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from plandvc import io
+from plandvc.run.chain import RunParams
+from plandvc.run.runner import RunConfig
+from plandvc.run.runner import run_chains as run
+
+
+def _ports(value: str | None) -> list[int] | None:
+    if not value:
+        return None
+    try:
+        ports = [int(p) for p in value.split(",") if p.strip()]
+    except ValueError:
+        raise click.BadParameter(
+            f"{value!r}: ports are integers separated by commas, e.g. 8320,8321"
+        ) from None
+    if not ports or any(not 0 < p < 65536 for p in ports):
+        raise click.BadParameter(f"{value!r}: each port must be in 1..65535")
+    return ports
+
+
+def _shard(value: str | None) -> tuple[int, int] | None:
+    if not value:
+        return None
+    try:
+        k, n = (int(v) for v in value.split("/"))
+    except ValueError:
+        raise click.BadParameter(f"{value!r}: expected k/n, e.g. 0/2") from None
+    if not 0 <= k < n:
+        raise click.BadParameter(f"{value!r}: need 0 <= k < n")
+    return k, n
+
+
+@click.command("run-chains")
+@click.option(
+    "--chains",
+    "chains",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="chains.jsonl from chain-specs",
+)
+@click.option(
+    "--pool", type=click.Path(file_okay=False, path_type=Path), required=True, help="the executor pool"
+)
+@click.option(
+    "--sites", type=click.Path(file_okay=False, path_type=Path), required=True, help="the sites folder"
+)
+@click.option(
+    "--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="raw output folder"
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    envvar="PLANDVC_WORKERS",
+    default=2,
+    show_default=True,
+    help="browsers in parallel (PLANDVC_WORKERS); never changes the output",
+)
+@click.option(
+    "--ports",
+    envvar="PLANDVC_PORTS",
+    default=None,
+    help="server ports, e.g. 8320,8321 (PLANDVC_PORTS; default: free ports)",
+)
+@click.option("--limit", type=click.IntRange(0), default=0, help="run only the first N chains")
+@click.option("--shard", default=None, help="k/n: this process takes every n-th chain from k")
+@click.option(
+    "--budget",
+    type=click.IntRange(1),
+    default=40,
+    show_default=True,
+    help="specialist steps the reports count down from",
+)
+@click.option(
+    "--planner-turns",
+    type=click.IntRange(1),
+    default=25,
+    show_default=True,
+    help="the planner's turn cap its prompt shows",
+)
+@click.option(
+    "--timeout-base",
+    type=click.FloatRange(1),
+    default=120.0,
+    show_default=True,
+    help="per-chain timeout: base seconds",
+)
+@click.option(
+    "--timeout-per-turn",
+    type=click.FloatRange(0),
+    default=40.0,
+    show_default=True,
+    help="per-chain timeout: seconds per turn",
+)
+@click.option("--memory-url", default="", help="OpenAI-compatible URL of the memory model (empty: none)")
+@click.option("--memory-model", default="", help="the memory model's name on that server")
+@click.option("--headful", is_flag=True, envvar="PLANDVC_HEADFUL", help="show the browser windows")
+@click.option(
+    "--cache",
+    type=click.Path(file_okay=False, path_type=Path),
+    envvar="PLANDVC_CACHE",
+    default=Path(".plandvc/cache/run_chains"),
+    show_default=True,
+    help="finished chains, for resuming (PLANDVC_CACHE)",
+)
+@click.option(
+    "--log",
+    type=click.Path(dir_okay=False, path_type=Path),
+    envvar="PLANDVC_RUN_LOG",
+    default=None,
+    help="write timings here (never a stage output)",
+)
+@click.option("--progress/--no-progress", default=True, help="the live progress line on stderr")
+def run_chains(
+    chains: Path,
+    pool: Path,
+    sites: Path,
+    out: Path,
+    workers: int,
+    ports: str | None,
+    limit: int,
+    shard: str | None,
+    budget: int,
+    planner_turns: int,
+    timeout_base: float,
+    timeout_per_turn: float,
+    memory_url: str,
+    memory_model: str,
+    headful: bool,
+    cache: Path,
+    log: Path | None,
+    progress: bool,
+) -> None:
+    """Run each chain's planner in Chromium with a scripted model and replayed specialists; write the rows.
+
+    Ok chains go to OUT/<key>/ (rows.jsonl, step_*.png, episode.json), failed ones to OUT/_failed/<key>/,
+    one line per chain to OUT/results.jsonl. Finished chains are kept in --cache by a fingerprint of the
+    chain, its parts, the params, the code and the environment, so an interrupted run resumes and a
+    changed input never reuses stale chains. OUT is published atomically at the end.
+
+    \b
+    Example:
+        plandvc run-chains --chains data/chains.jsonl --pool data/pool --sites data/sites \\
+            --out data/raw --workers 2
+    """
+    if memory_url and not memory_model:
+        raise click.BadParameter("--memory-model is needed with --memory-url", param_hint="--memory-model")
+    params = RunParams(budget, planner_turns, timeout_base, timeout_per_turn, memory_url, memory_model)
+    cfg = RunConfig(
+        chains=chains,
+        pool=pool,
+        sites=sites,
+        out=out,
+        params=params,
+        workers=workers,
+        ports=_ports(ports),
+        limit=limit,
+        shard=_shard(shard),
+        headful=headful,
+        cache=cache,
+        log=log or Path(os.environ.get("PLANDVC_LOGS", ".plandvc/logs")) / "run_chains.json",
+        progress=progress,
+    )
+    try:
+        summary = run(cfg)
+    except io.InputError as e:
+        raise click.ClickException(str(e)) from None
+    except KeyboardInterrupt:
+        click.echo(
+            "run-chains: interrupted; finished chains are kept in the cache for the next run", err=True
+        )
+        sys.exit(130)
+    except asyncio.CancelledError as e:  # SIGTERM
+        click.echo("run-chains: terminated; finished chains are kept in the cache for the next run", err=True)
+        raise SystemExit(143) from e
+    click.echo(
+        f"run-chains: {summary['ok']} ok, {summary['failed']} failed of {summary['chains']} "
+        f"({summary['reused']} reused) in {summary['wall_s']}s with {summary['workers']} workers",
+        err=True,
+    )
+    if summary["errors"]:
+        click.echo(f"run-chains: failures by kind: {summary['errors']}", err=True)

@@ -1,0 +1,55 @@
+"""Fingerprints of what a chain's output is made from: the chain, its parts' files, the params, the code, the
+sites and the environment. A finished chain is reused only when its fingerprint matches."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import os
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+import plandvc
+
+_CODE_SUFFIXES = {".py", ".html", ".js", ".css", ".json", ".j2"}
+
+
+def tree_hash(root: Path, suffixes: set[str] | None = None) -> str:
+    """sha256 over the relative paths and contents of the files under `root`, in sorted order."""
+    h = hashlib.sha256()
+    for p in sorted(root.rglob("*")):
+        if not p.is_file() or "__pycache__" in p.parts or (suffixes and p.suffix not in suffixes):
+            continue
+        h.update(p.relative_to(root).as_posix().encode() + b"\0")
+        h.update(hashlib.sha256(p.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def code_hash() -> str:
+    """The hash of the plandvc package's own code and templates."""
+    return tree_hash(Path(plandvc.__file__).parent, _CODE_SUFFIXES)
+
+
+def environment(chromium_version: str | None) -> dict[str, Any]:
+    """What the rows were made with: plandvc, Playwright and Chromium versions, the image when known."""
+    return {
+        "plandvc": plandvc.__version__,
+        "playwright": importlib.metadata.version("playwright"),
+        "chromium": chromium_version,
+        "image": os.environ.get("PLANDVC_IMAGE") or None,
+    }
+
+
+def files_hash(paths: list[Path]) -> str:
+    h = hashlib.sha256()
+    for p in paths:
+        h.update(p.name.encode() + b"\0" + hashlib.sha256(p.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def chain_fingerprint(chain: dict[str, Any], parts_hash: str, run_inputs: dict[str, Any]) -> str:
+    """The fingerprint of one chain's output: its spec, its parts' files and the run-wide inputs."""
+    blob = orjson.dumps({"chain": chain, "parts": parts_hash, "run": run_inputs}, option=orjson.OPT_SORT_KEYS)
+    return hashlib.sha256(blob).hexdigest()[:32]

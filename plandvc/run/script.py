@@ -1,0 +1,132 @@
+"""The scripted planner: turn t answers with the chain's t-th step and records what the planner saw.
+
+The memory of each turn comes from the chain's known decomposition (`template_memory`, the seed's rule);
+the final message from the memory model when one is configured, else the answer or "The task is done.".
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import orjson
+
+from plandvc.agent.schema import canonical, schema_of
+
+_DATA_URL = re.compile(r"^data:image/png;base64,")
+
+
+class FinalWriter(Protocol):
+    async def final(self, messages: list[dict], answer: str | None) -> tuple[str, str]: ...
+
+
+def _short(text: str, n: int = 90) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= n else text[: n - 3].rstrip() + "..."
+
+
+def template_memory(turns: list[dict[str, Any]], t: int) -> str:
+    """The planner's memory at turn t from the chain's decomposition; trips home are not checklist items."""
+    items = [x for x in turns if x["kind"] == "delegate" and x["macro"] != "navigate_home"]
+    turn = turns[t]
+    if t == 0:
+        check = " ".join(f"{i + 1}) {_short(x['instruction'], 70)}" for i, x in enumerate(items))
+        return f"Checklist: {check} Next: {turn['family']}: {_short(turn['instruction'])}"
+    prev = turns[t - 1]
+    done = sum(1 for x in turns[:t] if x["kind"] == "delegate" and x["macro"] != "navigate_home")
+    said = (
+        f"The {prev['family']} step is done, as its report and page check show."
+        if prev["macro"] != "navigate_home"
+        else "The home page is open."
+    )
+    if turn["kind"] == "done":
+        ans = turn.get("answer")
+        return f"{said} All {len(items)} checklist items are done." + (
+            f" The answer is {ans}." if ans else ""
+        )
+    left = ", ".join(str(i + 1) for i in range(done, len(items)))
+    return f"{said} Done: {done} of {len(items)}; left: {left}. Next: {turn['family']}: {_short(turn['instruction'])}"
+
+
+def fallback_final(answer: str | None) -> str:
+    return str(answer) if answer else "The task is done."
+
+
+def save_images(messages: list[dict], t: int) -> tuple[list[dict], dict[str, bytes]]:
+    """The messages with each image replaced by its file name (step_<t>.png, then step_<t>_<k>.png), and the
+    PNG bytes by file name. Nothing is written here: the caller writes the files."""
+    images: dict[str, bytes] = {}
+    out_msgs = []
+    for m in messages:
+        content = m.get("content")
+        if isinstance(content, list):
+            parts = []
+            for p in content:
+                url = (p.get("image_url") or {}).get("url", "") if p.get("type") == "image_url" else ""
+                if _DATA_URL.match(url):
+                    name = f"step_{t}.png" if not images else f"step_{t}_{len(images)}.png"
+                    images[name] = base64.b64decode(url[_DATA_URL.match(url).end() :])
+                    p = {**p, "image_url": {**p["image_url"], "url": name}}
+                parts.append(p)
+            m = {**m, "content": parts}
+        out_msgs.append(m)
+    return out_msgs, images
+
+
+@dataclass
+class PlannerScript:
+    """The planner's model in the scripted run: `respond` answers turn t with the t-th step and keeps a row."""
+
+    key: str
+    turns: list[dict[str, Any]]
+    memory: FinalWriter | None = None
+    wants_screenshot: bool = True
+    t: int = 0
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    images: dict[str, bytes] = field(default_factory=dict)
+    response_format: dict[str, Any] | None = None
+    final_by: str | None = None
+
+    async def respond(self, messages: list[dict], response_format: dict[str, Any]) -> str:
+        self.response_format = response_format
+        if self.t >= len(self.turns):
+            raise RuntimeError("script exhausted but the planner asked for another turn")
+        turn = self.turns[self.t]
+        if turn["kind"] == "delegate":
+            action: dict[str, Any] = {
+                "delegate": {"family": turn["family"], "instruction": turn["instruction"]}
+            }
+        else:
+            ans = turn.get("answer")
+            if self.memory is not None:
+                text, self.final_by = await self.memory.final(messages, ans)
+            else:
+                text, self.final_by = fallback_final(ans), "fallback"
+            action = {"done": {"text": text, "success": True}}
+        target = canonical(
+            {"memory": template_memory(self.turns, self.t), "action": [action]}, schema_of(response_format)
+        )
+        content = orjson.dumps(target).decode()
+        msgs, images = save_images(messages, self.t)
+        self.images.update(images)
+        self.rows.append(
+            {
+                "task_id": self.key,
+                "step": self.t,
+                "segment": self.t,
+                "macro": turn.get("macro"),
+                "family": "planner",
+                "op": turn["kind"],
+                "delegated": turn.get("family"),
+                "messages": msgs,
+                "target": content,
+            }
+        )
+        self.t += 1
+        return content
+
+    @property
+    def finished(self) -> bool:
+        return self.t == len(self.turns)
