@@ -1,0 +1,284 @@
+"""filter-rows: from run-chains' raw output to the versioned planner-rows dataset and its metrics.
+
+Every ok chain is checked (`plandvc.rows.validate`), failures and duplicates are dropped with a reason, and
+the kept chains are copied byte for byte into a temporary directory beside `out`, with a `manifest.json`
+(counts, the sha256 of every file, the index of chains, the train/val split), then published with
+`plandvc.io.publish_dir`: a reader sees the old dataset or the new one, never half of one. Everything is
+sorted and free of clocks and absolute paths, so the same raw input gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from plandvc.chains.rules import FAMILIES, FAMILY_OF
+from plandvc.io import InputError, dumps, publish_dir, read_jsonl, write_json
+from plandvc.rows.validate import DEFAULT_IMAGE_SIZE, KINDS, Chain, Reason, check_chain
+
+RESULTS = "results.jsonl"
+MANIFEST = "manifest.json"
+METRIC_FILES = (
+    "filter.json",
+    "by_site.json",
+    "by_macro.json",
+    "by_parts.json",
+    "by_family.json",
+    "plot_by_site.json",
+)
+
+
+@dataclass(frozen=True)
+class Dropped:
+    key: str
+    kind: str
+    detail: str
+
+
+@dataclass
+class Outcome:
+    """What one filter-rows run did (the CLI prints it; tests read it)."""
+
+    results: list[dict[str, Any]]
+    kept: list[Chain]
+    dropped: list[Dropped]
+    manifest: dict[str, Any]
+
+
+def split_of(key: str, val_share: float) -> str:
+    """`val` when sha1(key) mod 1000 < val_share × 1000, else `train`: fixed per key, whatever else is kept."""
+    return (
+        "val" if int(hashlib.sha1(key.encode()).hexdigest(), 16) % 1000 < round(val_share * 1000) else "train"
+    )
+
+
+def error_kind(error: Any) -> str:
+    """A failed chain's error, reduced to its kind: the text before the first colon ("check failed", "TimeoutError")."""
+    text = str(error or "").strip()
+    return text.split(":", 1)[0].strip()[:60] or "unknown"
+
+
+def read_results(raw: Path) -> list[dict[str, Any]]:
+    """run-chains' results, sorted by key; a missing or malformed file or record is an InputError."""
+    if not raw.is_dir():
+        raise InputError(f"{raw}: not a directory (expected run-chains' raw output)")
+    try:
+        results = read_jsonl(raw / RESULTS)
+    except PermissionError as e:
+        raise InputError(f"{raw / RESULTS}: cannot read ({e.strerror})") from None
+    seen: set[str] = set()
+    for n, r in enumerate(results, 1):
+        where = f"{raw / RESULTS}:{n}"
+        if not isinstance(r, dict) or not isinstance(r.get("key"), str) or not isinstance(r.get("ok"), bool):
+            raise InputError(f"{where}: a result needs a string 'key' and a boolean 'ok'")
+        key = r["key"]
+        if not key or "/" in key or "\\" in key or key.startswith((".", "_")):
+            raise InputError(f"{where}: key {key!r} is not a chain directory name")
+        if key in seen:
+            raise InputError(f"{where}: key {key!r} appears twice")
+        if not isinstance(r.get("parts"), list) or not isinstance(r.get("site"), str):
+            raise InputError(f"{where}: result {key!r} needs a 'site' string and a 'parts' list")
+        seen.add(key)
+    return sorted(results, key=lambda r: r["key"])
+
+
+def _fingerprint(chain_dir: Path, chain: Chain) -> str:
+    """The chain's content apart from its key: its rows without task_id and its images' bytes."""
+    h = hashlib.sha256()
+    for row in chain.rows:
+        h.update(dumps({k: v for k, v in row.items() if k != "task_id"}, sort_keys=True) + b"\n")
+    for name in chain.images:
+        h.update(name.encode() + b"\0" + hashlib.sha256((chain_dir / name).read_bytes()).digest())
+    return h.hexdigest()
+
+
+def select(raw: Path, results: list[dict[str, Any]], image_size: tuple[int, int] | None):
+    """Check every ok chain and drop duplicates (the first in key order stays): (kept, dropped)."""
+    kept: list[Chain] = []
+    dropped: list[Dropped] = []
+    by_parts: dict[tuple, str] = {}
+    by_content: dict[str, str] = {}
+    for r in results:
+        if not r["ok"]:
+            continue
+        key, chain_dir = r["key"], raw / r["key"]
+        if not chain_dir.is_dir():
+            got: Chain | Reason = Reason("bad_episode", "no chain directory in raw")
+        else:
+            got = check_chain(chain_dir, key, image_size)
+        if isinstance(got, Chain) and (got.episode.get("site"), got.episode.get("parts")) != (
+            r["site"],
+            r["parts"],
+        ):
+            got = Reason("bad_episode", "episode.json's site/parts are not the result's")
+        if isinstance(got, Reason):
+            dropped.append(Dropped(key, got.kind, got.detail))
+            continue
+        parts, content = tuple(map(str, r["parts"])), _fingerprint(chain_dir, got)
+        first = by_parts.get(parts) or by_content.get(content)
+        if first is not None:
+            how = "the same parts" if parts in by_parts else "the same rows and images"
+            dropped.append(Dropped(key, "duplicate", f"{how} as {first}"))
+            continue
+        by_parts[parts], by_content[content] = key, key
+        kept.append(got)
+    return kept, dropped
+
+
+def _copy(src: Path, dst: Path) -> str:
+    """Copy one file byte for byte and return its sha256."""
+    data = src.read_bytes()
+    dst.write_bytes(data)
+    return hashlib.sha256(data).hexdigest()
+
+
+def _write(tmp: Path, raw: Path, kept: list[Chain], dropped: list[Dropped], results, val_share, image_size):
+    files: dict[str, str] = {}
+    index = []
+    for chain in kept:
+        (tmp / chain.key).mkdir()
+        for name in ["episode.json", "rows.jsonl", *chain.images]:
+            files[f"{chain.key}/{name}"] = _copy(raw / chain.key / name, tmp / chain.key / name)
+        ep = chain.episode
+        index.append(
+            {
+                "key": chain.key,
+                "site": ep["site"],
+                "parts": ep["parts"],
+                "macros": ep.get("macros"),
+                "turns": len(ep["turns"]),
+                "split": split_of(chain.key, val_share),
+            }
+        )
+    splits = Counter(c["split"] for c in index)
+    manifest = {
+        "counts": {
+            "chains_raw": len(results),
+            "chains": len(kept),
+            "rows": sum(len(c.rows) for c in kept),
+            "images": sum(len(c.images) for c in kept),
+            "files": len(files),
+            "train": splits["train"],
+            "val": splits["val"],
+            "dropped": len(dropped),
+        },
+        "split": {"rule": "sha1(key) mod 1000 < val_share*1000 -> val", "val_share": val_share},
+        "image_size": list(image_size) if image_size else None,
+        "chains": index,
+        "files": dict(sorted(files.items())),
+        "dropped": [{"key": d.key, "kind": d.kind, "detail": d.detail} for d in dropped],
+    }
+    write_json(tmp / MANIFEST, manifest)
+    return manifest
+
+
+def _rate(n: int, d: int) -> float:
+    return round(n / d, 4) if d else 0.0
+
+
+def _tally(results, kept_keys: set[str], rows_of: dict[str, int], group) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for r in results:
+        g = out.setdefault(str(group(r)), {"chains_raw": 0, "ok_raw": 0, "kept": 0, "rows": 0})
+        g["chains_raw"] += 1
+        g["ok_raw"] += r["ok"]
+        if r["key"] in kept_keys:
+            g["kept"] += 1
+            g["rows"] += rows_of[r["key"]]
+    for g in out.values():
+        g["kept_rate"] = _rate(g["kept"], g["chains_raw"])
+    return dict(sorted(out.items()))
+
+
+def metrics(results, kept: list[Chain], dropped: list[Dropped], manifest) -> dict[str, Any]:
+    """The metric files' contents, by file name (DESIGN.md §7: kept rate, by site / macro / parts / family)."""
+    kept_keys = {c.key for c in kept}
+    rows_of = {c.key: len(c.rows) for c in kept}
+    n_ok = sum(r["ok"] for r in results)
+    dropped_by = Counter(d.kind for d in dropped)
+    filt = {
+        "chains_raw": len(results),
+        "ok_raw": n_ok,
+        "failed_raw": len(results) - n_ok,
+        "kept": len(kept),
+        "kept_rate": _rate(len(kept), len(results)),
+        "kept_of_ok": _rate(len(kept), n_ok),
+        "rows": manifest["counts"]["rows"],
+        "train": manifest["counts"]["train"],
+        "val": manifest["counts"]["val"],
+        "dropped": {k: dropped_by[k] for k in KINDS},
+        "failures_raw": dict(
+            sorted(Counter(error_kind(r.get("error")) for r in results if not r["ok"]).items())
+        ),
+    }
+    by_macro: dict[str, dict[str, Any]] = {}
+    by_family = {f: {"delegations": 0, "chains": 0} for f in FAMILIES}
+    for c in kept:
+        macros = c.episode.get("macros") or []
+        for m in macros:
+            g = by_macro.setdefault(str(m), {"family": FAMILY_OF.get(m), "parts": 0, "chains": 0})
+            g["parts"] += 1
+        for m in set(map(str, macros)):
+            by_macro[m]["chains"] += 1
+        delegated = [row["delegated"] for row in c.rows if row["op"] == "delegate"]
+        for f in delegated:
+            by_family.setdefault(str(f), {"delegations": 0, "chains": 0})["delegations"] += 1
+        for f in set(map(str, delegated)):
+            by_family[f]["chains"] += 1
+    by_site = _tally(results, kept_keys, rows_of, lambda r: r["site"])
+    return {
+        "filter.json": filt,
+        "by_site.json": by_site,
+        "by_macro.json": dict(sorted(by_macro.items())),
+        "by_parts.json": _tally(results, kept_keys, rows_of, lambda r: len(r["parts"])),
+        "by_family.json": dict(sorted(by_family.items())),
+        "plot_by_site.json": [
+            {"site": s, "chains_raw": g["chains_raw"], "kept": g["kept"], "kept_rate": g["kept_rate"]}
+            for s, g in by_site.items()
+        ],
+    }
+
+
+def _check_paths(raw: Path, out: Path, metrics_dir: Path) -> None:
+    r, o, m = raw.resolve(), out.resolve(), metrics_dir.resolve()
+    if o == r or r in o.parents or o in r.parents:
+        raise InputError(
+            f"{out}: the dataset directory must not contain or be inside the raw directory {raw}"
+        )
+    if m == o or o in m.parents:
+        raise InputError(f"{metrics_dir}: the metrics directory must not be inside the dataset {out}")
+
+
+def filter_rows(
+    raw: str | Path,
+    out: str | Path,
+    metrics_dir: str | Path,
+    val_share: float = 0.1,
+    image_size: tuple[int, int] | None = DEFAULT_IMAGE_SIZE,
+) -> Outcome:
+    """Check, dedupe and publish the dataset at `out` and its metrics in `metrics_dir` (see the module doc)."""
+    raw, out, metrics_dir = Path(raw), Path(out), Path(metrics_dir)
+    if not 0.0 <= val_share <= 1.0:
+        raise InputError(f"val_share {val_share} is not between 0 and 1")
+    _check_paths(raw, out, metrics_dir)
+    results = read_results(raw)
+    kept, dropped = select(raw, results, image_size)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    for stale in out.parent.glob(f".{out.name}.tmp-*"):  # left by a killed run
+        shutil.rmtree(stale, ignore_errors=True)
+    tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
+    tmp.mkdir()
+    try:
+        manifest = _write(tmp, raw, kept, dropped, results, val_share, image_size)
+        publish_dir(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    for name, obj in metrics(results, kept, dropped, manifest).items():
+        write_json(metrics_dir / name, obj)
+    return Outcome(results, kept, dropped, manifest)
