@@ -1,0 +1,273 @@
+"""The memory model: a small model behind any OpenAI-compatible server (vLLM, ...) that merges a chain's parts
+into one request and writes the planner's final message.
+
+Talks through the real `openai.AsyncOpenAI` client. The client's own retries are off (`max_retries=0`): this
+module retries transient errors itself (429, 5xx, connection reset or timeout) with exponential backoff, so the
+attempts are bounded, counted and fast to test. Every request holds one of `concurrency` slots; the first try
+is at temperature 0, so a deterministic server gives deterministic rows.
+
+A server that does not answer at `connect` (or does not serve the model) is a `MemoryUnavailable` error before
+any chain runs; one that fails later is a counted fallback (`stats`), never a crash.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+import openai
+
+from plandvc.io import InputError
+from plandvc.memory.text import (
+    answer_text,
+    fallback_final,
+    final_prompt,
+    joined,
+    length_bound,
+    merge_prompt,
+    missing_values,
+    plain,
+)
+
+T = TypeVar("T")
+MERGE_TOKENS = 300  # the seed's max_completion_tokens for a merge
+FINAL_TOKENS = 320  # and for a final message
+FINAL_TRIES = 3  # the seed's tries for a final message: temperature 0, then 0.7
+RETRY_TEMPERATURE = 0.7
+TRANSIENT_STATUS = {408, 409, 429}  # and every 5xx
+
+
+class MemoryUnavailable(InputError):
+    """The configured memory server does not answer, or does not serve the model (one line, naming both)."""
+
+
+def base_url(url: str) -> str:
+    """The OpenAI base URL for `url` ("http://host:port" means "http://host:port/v1")."""
+    u = url.strip().rstrip("/")
+    parts = urlsplit(u)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise MemoryUnavailable(f"memory.url: {url!r} is not an http(s) URL")
+    return u if parts.path else u + "/v1"
+
+
+def transient(e: BaseException) -> bool:
+    """Worth another try: a connection that failed, reset or timed out; 408, 409, 429 or a 5xx answer."""
+    if isinstance(e, openai.APIConnectionError):  # APITimeoutError is one
+        return True
+    return isinstance(e, openai.APIStatusError) and (
+        e.status_code in TRANSIENT_STATUS or e.status_code >= 500
+    )
+
+
+def why(e: BaseException) -> str:
+    """One line saying what went wrong with a request."""
+    if isinstance(e, openai.APITimeoutError):
+        return "timed out"
+    if isinstance(e, openai.APIStatusError):
+        return f"HTTP {e.status_code}"
+    cause = e.__cause__ or e.__context__
+    if isinstance(e, openai.APIConnectionError):
+        text = "connection failed" + (f" ({cause})" if cause and str(cause) else "")
+    else:
+        text = f"{type(e).__name__}: {e}"
+    return " ".join(text.split())
+
+
+class MemoryModel:
+    """A connected memory model; make one with `await MemoryModel.connect(url, model)`."""
+
+    def __init__(
+        self,
+        client: openai.AsyncOpenAI,
+        url: str,
+        model: str,
+        *,
+        concurrency: int = 4,
+        retries: int = 3,
+        backoff: float = 0.5,
+        images: bool = False,
+    ) -> None:
+        if concurrency < 1 or retries < 0 or backoff < 0:
+            raise InputError(
+                f"memory: concurrency must be >= 1, retries and backoff >= 0 "
+                f"(got {concurrency}, {retries}, {backoff})"
+            )
+        self.client, self.url, self.model = client, url, model
+        self.retries, self.backoff, self.images = retries, backoff, images
+        self.stats: Counter[str] = Counter()  # fallbacks by reason
+        self.traffic: Counter[str] = Counter()  # requests, retries, timeouts (for logs and metrics)
+        self._slots = asyncio.Semaphore(concurrency)
+
+    @classmethod
+    async def connect(
+        cls,
+        url: str,
+        model: str,
+        *,
+        timeout: float = 30.0,
+        concurrency: int = 4,
+        retries: int = 3,
+        backoff: float = 0.5,
+        images: bool = False,
+    ) -> MemoryModel:
+        """Connect and check that GET /models answers and lists `model`, else MemoryUnavailable.
+
+        `timeout` is per request (seconds); `retries` the extra tries after a transient error, waiting
+        `backoff` x 1, 2, 4, ... seconds between them; `images`: the model takes image parts (else the
+        planner's screenshots are left out of the final-message request)."""
+        url = base_url(url)
+        if not model.strip():
+            raise MemoryUnavailable(f"memory.model is empty but memory.url is {url}")
+        client = openai.AsyncOpenAI(
+            base_url=url,
+            api_key=os.environ.get("OPENAI_API_KEY") or "EMPTY",
+            timeout=timeout,
+            max_retries=0,
+        )
+        self = cls(
+            client, url, model, concurrency=concurrency, retries=retries, backoff=backoff, images=images
+        )
+        try:
+            page = await self._request(client.models.list)
+        except openai.OpenAIError as e:
+            await client.close()
+            raise MemoryUnavailable(
+                f"memory model: no OpenAI-compatible server answers at {url} (GET /models: {why(e)})"
+            ) from None
+        served = sorted(str(m.id) for m in page.data)
+        if model not in served:
+            await client.close()
+            raise MemoryUnavailable(
+                f"memory model: {model!r} is not served at {url} (it serves: {', '.join(served) or 'nothing'})"
+            )
+        return self
+
+    async def close(self) -> None:
+        await self.client.close()
+
+    async def __aenter__(self) -> MemoryModel:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # ── the two things it writes ──
+
+    async def merge(self, instructions: list[str]) -> tuple[str, str]:
+        """(one request asking for every part in order, "merged" | "joined"): the model's rewrite when it keeps
+        every value of every part and is not much longer, else the parts joined (the reason counted). A single
+        part is never sent: there is nothing to merge."""
+        parts = [s.strip() for s in instructions if s and s.strip()]
+        fallback = joined(parts)
+        if len(parts) < 2:
+            return fallback, "joined"
+        try:
+            reply = await self._chat(
+                [{"role": "user", "content": merge_prompt(parts)}], temperature=0, max_tokens=MERGE_TOKENS
+            )
+        except openai.OpenAIError:
+            return self._fallback("merge_error", fallback, "joined")
+        text = plain(reply, "request")
+        if not text:
+            return self._fallback("merge_empty", fallback, "joined")
+        if missing_values(text, parts):
+            return self._fallback("merge_dropped_value", fallback, "joined")
+        if len(text) > length_bound(parts):
+            return self._fallback("merge_too_long", fallback, "joined")
+        return text, "merged"
+
+    async def final(self, messages: list[dict[str, Any]], answer: object | None) -> tuple[str, str]:
+        """(the planner's final message, "model" | "fallback"): asked in the planner's own conversation with
+        the seed's FINAL_ASK, accepted when it contains the answer verbatim (case-insensitive); tried at
+        temperature 0, then 0.7, three tries in all; else `fallback_final(answer)`, the reason counted."""
+        need = answer_text(answer).lower()
+        convo = [*self.conversation(messages), {"role": "user", "content": final_prompt(answer)}]
+        reason = "final_empty"
+        for k in range(FINAL_TRIES):
+            try:
+                reply = await self._chat(
+                    convo, temperature=0 if k == 0 else RETRY_TEMPERATURE, max_tokens=FINAL_TOKENS
+                )
+            except openai.OpenAIError:
+                return self._fallback("final_error", fallback_final(answer), "fallback")
+            text = plain(reply, "final")
+            if text and need in text.lower():
+                return text, "model"
+            reason = "final_missing_answer" if text else "final_empty"
+        return self._fallback(reason, fallback_final(answer), "fallback")
+
+    def conversation(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The planner's messages as sent to the memory model: role and content only; image parts dropped
+        unless the model takes images (`images=True`, and then only data: or http(s) URLs, never a row's
+        file name); a content of text parts only becomes one string, which every server accepts."""
+        out = []
+        for msg in messages:
+            content = msg.get("content")
+            if isinstance(content, list):
+                kept = [p for p in content if isinstance(p, dict) and self._keep_part(p)]
+                if all(p.get("type") == "text" for p in kept):
+                    content = "\n\n".join(str(p.get("text") or "") for p in kept)
+                else:
+                    content = kept
+            out.append({"role": msg.get("role", "user"), "content": content if content is not None else ""})
+        return out
+
+    def _keep_part(self, part: dict[str, Any]) -> bool:
+        if part.get("type") == "text":
+            return True
+        if part.get("type") == "image_url" and self.images:
+            url = str((part.get("image_url") or {}).get("url") or "")
+            return url.startswith(("data:", "http://", "https://"))
+        return False
+
+    def summary(self) -> dict[str, dict[str, int]]:
+        """Fallbacks by reason and the request counts, sorted, for the run summary and metrics."""
+        return {"fallbacks": dict(sorted(self.stats.items())), "traffic": dict(sorted(self.traffic.items()))}
+
+    # ── requests ──
+
+    def _fallback(self, reason: str, text: str, how: str) -> tuple[str, str]:
+        self.stats[reason] += 1
+        return text, how
+
+    async def _chat(self, messages: list[dict[str, Any]], *, temperature: float, max_tokens: int) -> str:
+        async def once() -> Any:
+            return await self.client.chat.completions.create(
+                model=self.model,
+                messages=messages,  # type: ignore[arg-type]
+                temperature=temperature,
+                max_completion_tokens=max_tokens,
+            )
+
+        r = await self._request(once)
+        return (r.choices[0].message.content or "") if r.choices else ""
+
+    async def _request(self, make: Callable[[], Awaitable[T]]) -> T:
+        """`make()` in a slot; a transient error retried up to `retries` times, waiting backoff x 2^k between
+        tries (outside the slot). The last error is raised."""
+        for k in range(self.retries + 1):
+            try:
+                async with self._slots:
+                    self.traffic["requests"] += 1
+                    return await make()
+            except openai.OpenAIError as e:
+                if isinstance(e, openai.APITimeoutError):
+                    self.traffic["timeouts"] += 1
+                if k == self.retries or not transient(e):
+                    self.traffic["errors"] += 1
+                    raise
+                self.traffic["retries"] += 1
+            await asyncio.sleep(self.backoff * 2**k)
+        raise AssertionError("unreachable")  # the loop returns or raises
+
+
+async def connect_or_none(url: str | None, model: str, **options: Any) -> MemoryModel | None:
+    """The CLI's helper: None when no memory URL is configured (the parts are joined, the final message is the
+    answer), else a connected MemoryModel (or MemoryUnavailable)."""
+    if not (url or "").strip():
+        return None
+    return await MemoryModel.connect(str(url), model, **options)

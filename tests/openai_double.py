@@ -1,0 +1,248 @@
+"""A real HTTP server speaking the OpenAI protocol (GET /v1/models, POST /v1/chat/completions), scripted by tests.
+
+In a test: `with OpenAIDouble() as api: api.script("a reply", 500, HANG, DROP, Hold("late"), fn)` queues the
+answers to the next chat requests, in order: a string is the reply's content, an int an HTTP error status, HANG
+a request never answered (until the double stops), DROP a connection closed without an answer, `Hold(text)` a
+reply held until `api.release()`, a callable `fn(body) -> reply` decides from the request. `api.requests` holds
+every chat request body received. With the queue empty, the `echo-merge` mode answers (if set), else a 400.
+
+Standalone (for end-to-end runs): `python tests/openai_double.py --port P --mode echo-merge [--model NAME]`
+serves until SIGINT/SIGTERM; a merge is answered with the numbered items joined by ", then ", a final message
+with "Done: <answer>", the answer taken from the conversation's last message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import signal
+import threading
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+MAX_HOLD = 120.0  # a held or hung request gives up after this long even if nobody releases it
+
+
+@dataclass(frozen=True)
+class Hold:
+    """A reply held until the double's `release()` (or its stop)."""
+
+    content: str
+
+
+class _Hang:
+    def __repr__(self) -> str:
+        return "HANG"
+
+
+class _Drop:
+    def __repr__(self) -> str:
+        return "DROP"
+
+
+HANG = _Hang()
+DROP = _Drop()
+Reply = str | int | Hold | _Hang | _Drop | Callable[[dict[str, Any]], Any]
+
+
+def last_user_text(body: dict[str, Any]) -> str:
+    """The text of the request's last user message (text parts joined)."""
+    for msg in reversed(body.get("messages") or []):
+        if msg.get("role") == "user":
+            content = msg.get("content")
+            if isinstance(content, list):
+                return "\n".join(str(p.get("text") or "") for p in content if p.get("type") == "text")
+            return str(content or "")
+    return ""
+
+
+def echo_merge(body: dict[str, Any]) -> str:
+    """The echo-merge mode: a merge joins the numbered items with ", then "; a final message says
+    "Done: <answer>" with the answer the prompt asks for verbatim."""
+    ask = last_user_text(body)
+    if ask.startswith("Rewrite these requests"):
+        items = [s.strip().rstrip(".") for s in re.findall(r"^\d+\. (.+)$", ask, re.M)]
+        return ", then ".join(items) + "."
+    m = re.search(r"including the answer (.+?) verbatim\.", ask, re.S)
+    if "final message" in ask:
+        return f"Done: {m.group(1)}" if m else "Done: the task is complete."
+    return "OK"
+
+
+class OpenAIDouble:
+    """The scripted server on 127.0.0.1 (a free port unless given); `url` is its OpenAI base URL."""
+
+    def __init__(self, models: tuple[str, ...] = ("qwen35-4b",), mode: str | None = None, port: int = 0):
+        if mode not in (None, "echo-merge"):
+            raise ValueError(f"unknown mode {mode!r} (known: echo-merge)")
+        self.models, self.mode, self.port = list(models), mode, port
+        self.requests: list[dict[str, Any]] = []
+        self.model_lists = 0  # GET /v1/models served
+        self.in_flight = self.max_in_flight = 0
+        self._queue: deque[Reply] = deque()
+        self._lock = threading.Condition()
+        self._release = threading.Event()
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def script(self, *replies: Reply) -> None:
+        with self._lock:
+            self._queue.extend(replies)
+
+    def release(self) -> None:
+        """Let every held reply go (and any held later)."""
+        self._release.set()
+
+    def wait_in_flight(self, n: int, timeout: float = 10.0) -> bool:
+        """Block until `n` chat requests are being handled at once (True), or the timeout passes (False)."""
+        with self._lock:
+            return self._lock.wait_for(lambda: self.in_flight >= n, timeout)
+
+    def start(self) -> OpenAIDouble:
+        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), _handler(self))
+        self._server.daemon_threads = True
+        self.port = self._server.server_address[1]
+        self._thread = threading.Thread(target=self._server.serve_forever, name="openai-double", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._release.set()
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def __enter__(self) -> OpenAIDouble:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # ── used by the handler ──
+
+    def _next(self, body: dict[str, Any]) -> Reply:
+        with self._lock:
+            self.requests.append(body)
+            reply: Reply | None = self._queue.popleft() if self._queue else None
+        if reply is None:
+            return echo_merge(body) if self.mode == "echo-merge" else 400
+        return reply(body) if callable(reply) else reply
+
+    def _enter(self) -> None:
+        with self._lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+            self._lock.notify_all()
+
+    def _leave(self) -> None:
+        with self._lock:
+            self.in_flight -= 1
+            self._lock.notify_all()
+
+
+def completion(model: str, content: str, n: int) -> dict[str, Any]:
+    """A chat completion in the wire format."""
+    return {
+        "id": f"chatcmpl-double-{n}",
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content},
+                "finish_reason": "stop",
+                "logprobs": None,
+            }
+        ],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    }
+
+
+def error(status: int, message: str) -> dict[str, Any]:
+    kind = "server_error" if status >= 500 else "invalid_request_error"
+    return {"error": {"message": message, "type": kind, "param": None, "code": None}}
+
+
+def _handler(api: OpenAIDouble) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:  # quiet
+            pass
+
+        def _send(self, status: int, payload: dict[str, Any]) -> None:
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            try:
+                self.wfile.write(data)
+            except OSError:
+                pass  # the client gave up (timed out) meanwhile
+
+        def do_GET(self) -> None:
+            if self.path.rstrip("/") != "/v1/models":
+                return self._send(404, error(404, f"no route GET {self.path}"))
+            api.model_lists += 1
+            data = [{"id": m, "object": "model", "created": 0, "owned_by": "double"} for m in api.models]
+            self._send(200, {"object": "list", "data": data})
+
+        def do_POST(self) -> None:
+            raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            if self.path.rstrip("/") != "/v1/chat/completions":
+                return self._send(404, error(404, f"no route POST {self.path}"))
+            try:
+                body = json.loads(raw)
+            except ValueError:
+                return self._send(400, error(400, "body is not JSON"))
+            if body.get("model") not in api.models:
+                return self._send(404, error(404, f"The model `{body.get('model')}` does not exist."))
+            api._enter()
+            try:
+                self._answer(body)
+            finally:
+                api._leave()
+
+        def _answer(self, body: dict[str, Any]) -> None:
+            reply = api._next(body)
+            if isinstance(reply, Hold | _Hang):
+                api._release.wait(MAX_HOLD)
+            if isinstance(reply, _Hang | _Drop):
+                self.close_connection = True  # no answer at all: the client sees a timeout or a reset
+                return
+            if isinstance(reply, Hold):
+                reply = reply.content
+            if isinstance(reply, int):
+                return self._send(reply, error(reply, f"scripted status {reply}"))
+            self._send(200, completion(body["model"], str(reply), len(api.requests)))
+
+    return Handler
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description="An OpenAI-compatible test server (see the module docstring).")
+    ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--mode", default="echo-merge", choices=["echo-merge"])
+    ap.add_argument("--model", action="append", help="a served model name (repeatable; default qwen35-4b)")
+    args = ap.parse_args(argv)
+    done = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: done.set())
+    with OpenAIDouble(models=tuple(args.model or ["qwen35-4b"]), mode=args.mode, port=args.port) as api:
+        print(f"listening on {api.url}", flush=True)
+        done.wait()
+
+
+if __name__ == "__main__":
+    main()
