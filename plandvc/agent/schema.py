@@ -53,7 +53,16 @@ RESPONSE_FORMAT: dict[str, Any] = {
     "json_schema": {"name": "planner_output", "strict": True, "schema": SCHEMA},
 }
 
-_TYPES = {"object": dict, "array": list, "string": str, "boolean": bool}
+_TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
+
+
+def _is(obj: Any, want: str) -> bool:
+    """Whether `obj` is of JSON type `want` (a bool is not a number here, as in JSON)."""
+    if want in ("integer", "number"):
+        if isinstance(obj, bool):
+            return False
+        return isinstance(obj, int) if want == "integer" else isinstance(obj, int | float)
+    return isinstance(obj, _TYPES[want])
 
 
 def schema_of(response_format: dict[str, Any]) -> dict[str, Any]:
@@ -65,9 +74,16 @@ def errors(obj: Any, schema: dict[str, Any], path: str = "$") -> list[str]:
     """What breaks `schema` in `obj` (the subset of JSON Schema used here); empty when it conforms."""
     if "anyOf" in schema:
         found = [errors(obj, s, path) for s in schema["anyOf"]]
-        return [] if any(not e for e in found) else [f"{path}: matches none of anyOf ({min(found, key=len)[0]})"]
+        return (
+            [] if any(not e for e in found) else [f"{path}: matches none of anyOf ({min(found, key=len)[0]})"]
+        )
     want = schema.get("type")
-    if want and not isinstance(obj, _TYPES[want]):
+    if isinstance(want, list):  # a union such as ["string", "null"]
+        fit = [w for w in want if _is(obj, w)]
+        if not fit:
+            return [f"{path}: expected {' or '.join(want)}, got {type(obj).__name__}"]
+        want = fit[0]
+    if want and not _is(obj, want):
         return [f"{path}: expected {want}, got {type(obj).__name__}"]
     out: list[str] = []
     if want == "string":
@@ -106,7 +122,9 @@ def key_order_errors(obj: Any, schema: dict[str, Any], path: str = "$") -> list[
             if k in schema.get("properties", {}):
                 out += key_order_errors(v, schema["properties"][k], f"{path}.{k}")
     elif isinstance(obj, list):
-        out += [e for i, x in enumerate(obj) for e in key_order_errors(x, schema.get("items", {}), f"{path}[{i}]")]
+        out += [
+            e for i, x in enumerate(obj) for e in key_order_errors(x, schema.get("items", {}), f"{path}[{i}]")
+        ]
     return out
 
 
@@ -122,3 +140,52 @@ def canonical(obj: Any, schema: dict[str, Any]) -> Any:
     if isinstance(obj, list):
         return [canonical(x, schema.get("items", {})) for x in obj]
     return obj
+
+
+# ── the specialist's actions (ARCHITECTURE.md §2 "Specialist actions") ─────────────────────────────────────
+
+_INDEX = {"type": "integer"}
+SPECIALIST_ACTIONS: dict[str, dict[str, Any]] = {
+    "click": {"index": _INDEX},
+    "input": {"index": _INDEX, "text": {"type": "string"}},
+    "select": {"index": _INDEX, "value": {"type": "string"}},
+    "set_range": {"index": _INDEX, "value": {"type": "number"}},
+    "scroll": {"dy": {"type": "number"}},
+    "go_to": {"url": {"type": "string", "minLength": 1}},
+    "back": {},
+    "done": {
+        "text": {"type": "string", "minLength": 1},
+        "success": {"type": "boolean"},
+        "answer": {"type": ["string", "number", "null"]},
+    },
+}
+
+
+def _action_schema(name: str, params: dict[str, Any]) -> dict[str, Any]:
+    body = {"type": "object", "additionalProperties": False, "required": list(params), "properties": params}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": [name],
+        "properties": {name: body},
+    }
+
+
+SPECIALIST_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["memory", "action"],
+    "properties": {
+        "memory": {"type": "string"},
+        "action": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 1,
+            "items": {"anyOf": [_action_schema(n, p) for n, p in SPECIALIST_ACTIONS.items()]},
+        },
+    },
+}
+SPECIALIST_RESPONSE_FORMAT: dict[str, Any] = {
+    "type": "json_schema",
+    "json_schema": {"name": "specialist_output", "strict": True, "schema": SPECIALIST_SCHEMA},
+}

@@ -1,0 +1,50 @@
+"""The one interface every model behind the agent has: `respond(messages, response_format) -> str`.
+
+The planner and the specialist ask a model for one JSON reply per step. In evaluation the model is a served LLM
+(`OpenAIModel`, any OpenAI-compatible server); in the scripted run it is a script or a replay. A model that does
+not read images says so with `wants_screenshot = False`, and then no screenshot is taken for it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+Messages = list[dict[str, Any]]
+
+
+@runtime_checkable
+class Model(Protocol):
+    """A chat model as the agent uses it."""
+
+    wants_screenshot: bool
+
+    async def respond(self, messages: Messages, response_format: dict[str, Any]) -> str:
+        """The model's reply (a JSON string) to `messages`, constrained by `response_format`."""
+        ...
+
+
+class OpenAIModel:
+    """A served model through the `openai` AsyncOpenAI client; `response_format` is passed through as is."""
+
+    def __init__(
+        self,
+        client: Any,
+        model: str,
+        *,
+        wants_screenshot: bool = True,
+        temperature: float = 0.0,
+        max_tokens: int = 1024,
+    ) -> None:
+        self.client, self.model = client, model
+        self.wants_screenshot = wants_screenshot
+        self.temperature, self.max_tokens = temperature, max_tokens
+
+    async def respond(self, messages: Messages, response_format: dict[str, Any]) -> str:
+        reply = await self.client.chat.completions.create(
+            model=self.model,
+            messages=messages,
+            response_format=response_format,
+            temperature=self.temperature,
+            max_tokens=self.max_tokens,
+        )
+        return reply.choices[0].message.content or ""

@@ -1,0 +1,151 @@
+"""The specialist: a browser-use style loop that does one delegated step with actions by element index.
+
+Each step: a snapshot of the session, the messages (its family's system prompt, its task, its own earlier
+steps, the page; a screenshot only when the model wants one), one reply `{memory, action: [one action]}`, and
+that action run on the session — until `done` or `max_steps`. A replayed model reads no images, so then no
+screenshot is taken at all.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from plandvc.agent.messages import SnapshotLike, parse_reply, path_of, specialist_messages
+from plandvc.agent.model import Model
+from plandvc.agent.prompts import specialist_system
+from plandvc.agent.schema import SPECIALIST_ACTIONS, SPECIALIST_RESPONSE_FORMAT, SPECIALIST_SCHEMA
+
+
+class SessionLike(Protocol):
+    """The part of `plandvc.browser.Session` the agent drives (ARCHITECTURE.md §2)."""
+
+    async def snapshot(self) -> SnapshotLike: ...
+    async def screenshot(self) -> bytes: ...
+    async def click(self, index: int) -> None: ...
+    async def input(self, index: int, text: str) -> None: ...
+    async def select(self, index: int, value: str) -> None: ...
+    async def set_range(self, index: int, value: float) -> None: ...
+    async def scroll(self, dy: float) -> None: ...
+    async def go_to(self, url: str) -> None: ...
+    async def back(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class SpecialistResult:
+    """How a specialist's step went: its done text and answer, steps taken, and why it failed if it did.
+
+    `ok` is true only when it finished with `done` and success; `out_of_steps` when it never said done.
+    `url` (path?query) and `title` are where the page is at its end ("" when the page could not be read).
+    """
+
+    done_text: str | None
+    answer: Any
+    steps: int
+    ok: bool
+    error: str | None
+    out_of_steps: bool = False
+    url: str = ""
+    title: str = ""
+
+
+def action_of(reply: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The one action of a valid reply as (name, params)."""
+    ((name, params),) = reply["action"][0].items()
+    return name, params
+
+
+def describe(name: str, params: dict[str, Any]) -> str:
+    """An action as its history line shows it, e.g. `click {"index": 3}`."""
+    return f"{name} {json.dumps(params, ensure_ascii=False, sort_keys=True)}"
+
+
+async def execute(session: SessionLike, name: str, params: dict[str, Any]) -> None:
+    """Run one (non-done) specialist action on the session."""
+    if name == "click":
+        await session.click(params["index"])
+    elif name == "input":
+        await session.input(params["index"], params["text"])
+    elif name == "select":
+        await session.select(params["index"], params["value"])
+    elif name == "set_range":
+        await session.set_range(params["index"], params["value"])
+    elif name == "scroll":
+        await session.scroll(params["dy"])
+    elif name == "go_to":
+        await session.go_to(params["url"])
+    elif name == "back":
+        await session.back()
+    else:
+        raise ValueError(f"unknown action {name!r} (known: {', '.join(SPECIALIST_ACTIONS)})")
+
+
+def _problems(reply: Any, found: list[str]) -> list[str]:
+    """Schema errors, with an unknown action named plainly (anyOf errors alone are hard to read)."""
+    try:
+        names = list(reply["action"][0])
+    except (TypeError, KeyError, IndexError):
+        return found
+    unknown = [n for n in names if n not in SPECIALIST_ACTIONS]
+    return [f"unknown action {n!r}" for n in unknown] or found
+
+
+class Specialist:
+    """One family's specialist doing `instruction` on `session` in at most `max_steps` steps."""
+
+    def __init__(
+        self,
+        session: SessionLike,
+        model: Model,
+        family: str,
+        instruction: str,
+        max_steps: int,
+        version: str = "v6",
+    ) -> None:
+        self.session, self.model = session, model
+        self.family, self.instruction, self.max_steps = family, instruction, max_steps
+        self.system = specialist_system(version, family)
+        self.history: list[str] = []  # its own earlier steps, as its next messages show them
+
+    async def run(self) -> SpecialistResult:
+        snap: SnapshotLike | None = None
+        for step in range(1, self.max_steps + 1):
+            snap = await self.session.snapshot()
+            shot = await self.session.screenshot() if self.model.wants_screenshot else None
+            messages = specialist_messages(
+                self.system, self.instruction, self.history, snap, step, self.max_steps, shot
+            )
+            text = await self.model.respond(messages, SPECIALIST_RESPONSE_FORMAT)
+            reply, found = parse_reply(text, SPECIALIST_SCHEMA)
+            if found:
+                return await self._failed(step, "bad reply: " + "; ".join(_problems(reply, found)))
+            name, params = action_of(reply)
+            if name == "done":
+                return SpecialistResult(
+                    done_text=params["text"],
+                    answer=params["answer"],
+                    steps=step,
+                    ok=params["success"],
+                    error=None if params["success"] else "the specialist reported failure",
+                    url=path_of(snap.url),
+                    title=snap.title,
+                )
+            try:
+                await execute(self.session, name, params)
+            except Exception as e:
+                return await self._failed(step, f"{describe(name, params)} failed: {type(e).__name__}: {e}")
+            self.history.append(f"Memory: {reply['memory']}\nAction: {describe(name, params)}")
+        return await self._failed(
+            self.max_steps, f"ran out of steps ({self.max_steps}) before done", out=True
+        )
+
+    async def _failed(self, steps: int, error: str, out: bool = False) -> SpecialistResult:
+        """A failed result, with where the page is now (read afresh: the last action may have moved it)."""
+        url = title = ""
+        try:
+            snap = await self.session.snapshot()
+            url, title = path_of(snap.url), snap.title
+        except Exception:
+            pass
+        return SpecialistResult(None, None, steps, False, error, out_of_steps=out, url=url, title=title)
