@@ -1,0 +1,144 @@
+"""`Browser`: one Debian Chromium per worker, driven by Playwright, relaunched when it dies.
+
+A chain gets a `Session` (a fresh context) from `new_session()`; contexts are cheap, a browser is not, so a
+worker keeps one browser for all its chains and only relaunches it after a crash.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Browser as PwBrowser
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Playwright, async_playwright
+
+from plandvc.browser.errors import BrowserError, ChromiumMissingError
+from plandvc.browser.session import Session
+
+DEFAULT_CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = (
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-gpu",
+)
+VIEWPORT = (1280, 800)
+
+
+def chromium_path(chromium: str | None = None) -> str:
+    """The Chromium to launch: the argument, else PLANDVC_CHROMIUM, else Debian's /usr/bin/chromium."""
+    return chromium or os.environ.get("PLANDVC_CHROMIUM") or DEFAULT_CHROMIUM
+
+
+class Browser:
+    """One Chromium (Playwright, `executable_path`), shared by the sessions of one worker."""
+
+    def __init__(self, chromium: str | None = None, headless: bool = True) -> None:
+        self.chromium = chromium_path(chromium)
+        self.headless = headless
+        self.launches = 0  # how many times Chromium was (re)started
+        self._pw: Playwright | None = None
+        self._browser: PwBrowser | None = None
+        self._lock = asyncio.Lock()
+        # a switch Chromium ignores, so this browser's own process can be found (chromium_pid)
+        self._marker = f"--plandvc-browser={os.getpid()}-{id(self):x}"
+
+    async def __aenter__(self) -> Browser:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def alive(self) -> bool:
+        return self._browser is not None and self._browser.is_connected()
+
+    async def start(self) -> None:
+        """Launch Chromium (a clear one-line error when it is missing)."""
+        async with self._lock:
+            if not self.alive:
+                await self._launch()
+
+    async def ensure_alive(self) -> bool:
+        """Relaunch Chromium if it died; True when it was relaunched."""
+        async with self._lock:
+            if self.alive:
+                return False
+            await self._launch()
+            return True
+
+    async def _launch(self) -> None:
+        path = Path(self.chromium)
+        if not (path.is_file() and os.access(path, os.X_OK)):
+            raise ChromiumMissingError(self.chromium)
+        await self._drop_browser()
+        if self._pw is None:
+            self._pw = await async_playwright().start()
+        try:
+            self._browser = await self._pw.chromium.launch(
+                executable_path=self.chromium,
+                headless=self.headless,
+                args=[*CHROMIUM_ARGS, self._marker],
+            )
+        except PlaywrightError as e:
+            first = str(e.message).strip().splitlines()[0] if e.message else type(e).__name__
+            raise BrowserError(f"chromium at {self.chromium} failed to start: {first}") from None
+        self.launches += 1
+
+    async def new_session(self, base: str, viewport: tuple[int, int] = VIEWPORT) -> Session:
+        """A fresh context and page on `base` (relaunching Chromium first if it died)."""
+        await self.ensure_alive()
+        used = self._browser
+        try:
+            context = await self._new_context(viewport)
+        except PlaywrightError:
+            # Chromium died between the liveness check and the call (the disconnect not yet noticed)
+            async with self._lock:
+                if self._browser is used:
+                    await self._launch()
+            context = await self._new_context(viewport)
+        return await Session.open(context, base)
+
+    async def _new_context(self, viewport: tuple[int, int]) -> Any:
+        assert self._browser is not None
+        return await self._browser.new_context(
+            viewport={"width": viewport[0], "height": viewport[1]},
+            device_scale_factor=1,
+            locale="en-US",
+            timezone_id="UTC",
+            reduced_motion="reduce",
+        )
+
+    def chromium_pid(self) -> int | None:
+        """The process id of this browser's main Chromium process (None when it is not running)."""
+        for proc in Path("/proc").iterdir():
+            if not proc.name.isdigit():
+                continue
+            try:
+                args = (proc / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if self._marker.encode() in args and not any(a.startswith(b"--type=") for a in args):
+                return int(proc.name)
+        return None
+
+    async def _drop_browser(self) -> None:
+        if self._browser is not None:
+            try:
+                await self._browser.close()
+            except PlaywrightError:
+                pass
+            self._browser = None
+
+    async def close(self) -> None:
+        """Close Chromium and the Playwright driver."""
+        async with self._lock:
+            await self._drop_browser()
+            if self._pw is not None:
+                await self._pw.stop()
+                self._pw = None
