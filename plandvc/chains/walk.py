@@ -1,0 +1,185 @@
+"""chain-specs: the seeded walk that strings records into chains (the seed's `_next`, `chain_specs`, `chain_key`).
+
+A chain is 2–4 records of one site. Each part after the first is reached by `next_via` ("page": it starts on the
+page the previous part stays on; "home": it starts on the home page, reached by a trip home). Parts act on
+different controls with pairwise disjoint scopes and only the last may answer. One `random.Random(seed)` drives
+the walk, in exactly the seed's order of draws, so a seed names one list of chains.
+
+The seed scans every record of the site at every step; here each record's successors are computed once (the
+candidates by page and the home starts, merged in id order), and a step only filters that list. The lists the
+RNG chooses from are the seed's lists, element for element, so the draws and the chains are the same.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import random
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from plandvc.chains.rules import CHAIN_FIRST, CHAIN_SECOND, URL_STATE
+from plandvc.io import InputError
+
+Record = dict[str, Any]
+Chain = dict[str, Any]
+PAGE_OVER_HOME = 0.75  # continuing on the page beats a trip home, 3:1
+MISSES = 3  # a site that fails this many rounds drops out
+
+
+def next_via(a: Record, b: Record) -> str | None:
+    """How b can follow a on one session: 'page', 'home' or None (the seed's `_next`)."""
+    if a["answers"]:
+        return None
+    if (
+        a["macro"] in CHAIN_FIRST
+        and a["stays"]
+        and b["fresh"]
+        and b["start"] == a["start"]
+        and (b["macro"] in CHAIN_SECOND or b["answers"])
+    ):
+        return "page"
+    if b["home_start"] and a["macro"] not in URL_STATE:
+        return "home"
+    return None
+
+
+def chain_key(site: str, ids: Sequence[str]) -> str:
+    """`plan-<site>-<sha1 of the ids joined by +>[:10]`."""
+    return f"plan-{site}-" + hashlib.sha1("+".join(ids).encode()).hexdigest()[:10]
+
+
+class _Site:
+    """One site's records in id order, with each record's successors (index, via) computed on first use."""
+
+    def __init__(self, recs: list[Record]) -> None:
+        self.recs = recs
+        self.scope = [frozenset(r["scope"]) for r in recs]
+        self.page_by_start: dict[str, list[int]] = defaultdict(list)
+        self.home: list[int] = []
+        for j, b in enumerate(recs):
+            if b["fresh"] and (b["macro"] in CHAIN_SECOND or b["answers"]):
+                self.page_by_start[b["start"]].append(j)
+            if b["home_start"]:
+                self.home.append(j)
+        self._succ: dict[int, list[tuple[int, str]]] = {}
+
+    def successors(self, i: int) -> list[tuple[int, str]]:
+        """[(j, via)] for every j != i with next_via(recs[i], recs[j]), in id order."""
+        got = self._succ.get(i)
+        if got is None:
+            a = self.recs[i]
+            got = []
+            if not a["answers"]:
+                page = (
+                    self.page_by_start.get(a["start"], []) if a["macro"] in CHAIN_FIRST and a["stays"] else []
+                )
+                home = self.home if a["macro"] not in URL_STATE else []
+                page_set = set(page)
+                last = -1
+                for j in heapq.merge(page, home):
+                    if j != last and j != i:
+                        got.append((j, "page" if j in page_set else "home"))
+                    last = j
+            self._succ[i] = got
+        return got
+
+
+def _walk_one(
+    site: _Site, rng: random.Random, sizes: Sequence[int], answer_share: float
+) -> list[tuple[int, str | None]]:
+    """One random chain attempt on a site (maybe shorter than 2): the seed's inner loop, draw for draw."""
+    recs = site.recs
+    k = rng.choice(sizes)
+    i = rng.choice(range(len(recs)))
+    if recs[i]["answers"]:
+        return []
+    chain: list[tuple[int, str | None]] = [(i, None)]
+    used, ctrls, scopes = {i}, {recs[i]["control"]}, set(site.scope[i])
+    while len(chain) < k:
+        nxt = [
+            (j, v)
+            for j, v in site.successors(chain[-1][0])
+            if j not in used and recs[j]["control"] not in ctrls and site.scope[j].isdisjoint(scopes)
+        ]
+        if not nxt:
+            break
+        ans = [x for x in nxt if recs[x[0]]["answers"]]
+        if len(chain) == k - 1 and ans and rng.random() < answer_share:  # end on a question
+            chain.append(rng.choice(ans))
+            break
+        nxt = [x for x in nxt if not recs[x[0]]["answers"]] or nxt
+        page = [x for x in nxt if x[1] == "page"]
+        pick = rng.choice(page if page and rng.random() < PAGE_OVER_HOME else nxt)
+        chain.append(pick)
+        j = pick[0]
+        used.add(j)
+        ctrls.add(recs[j]["control"])
+        scopes |= site.scope[j]
+        if recs[j]["answers"]:
+            break
+    return chain
+
+
+def chain_specs(
+    records: Iterable[Record],
+    n: int,
+    sizes: Sequence[int] = (2, 3, 4),
+    seed: int = 0,
+    tries: int = 40,
+    answer_share: float = 0.5,
+) -> list[Chain]:
+    """Up to n chains `{key, site, parts: [{id, via}]}`, walked at random; sites take turns in sorted order."""
+    by_site: dict[str, list[Record]] = defaultdict(list)
+    last = None
+    for r in sorted(records, key=lambda r: r["id"]):
+        if r["id"] == last:
+            raise InputError(f"records: duplicate id {last!r}")
+        last = r["id"]
+        by_site[r["site"]].append(r)
+    walks = {s: _Site(recs) for s, recs in by_site.items()}
+    sizes = tuple(sizes)
+    rng, out, seen = random.Random(seed), [], set()
+    sites = sorted(by_site)
+    misses: Counter[str] = Counter()
+    while len(out) < n and sites:
+        for name in list(sites):
+            if len(out) >= n:
+                break
+            site, got = walks[name], None
+            for _ in range(tries):
+                chain = _walk_one(site, rng, sizes, answer_share)
+                key = "+".join(site.recs[j]["id"] for j, _ in chain)
+                if len(chain) >= 2 and key not in seen:
+                    seen.add(key)
+                    got = [(site.recs[j], v) for j, v in chain]
+                    break
+            if got:
+                out.append(got)
+            else:
+                misses[name] += 1
+                if misses[name] >= MISSES:
+                    sites.remove(name)
+    rng.shuffle(out)
+    return [
+        {
+            "key": chain_key(c[0][0]["site"], [r["id"] for r, _ in c]),
+            "site": c[0][0]["site"],
+            "parts": [{"id": r["id"], "via": v} for r, v in c],
+        }
+        for c in out
+    ]
+
+
+def summarise(chains: list[Chain], answering: set[str] | frozenset[str] = frozenset()) -> dict[str, Any]:
+    """Counts for the stage's summary: chains by size and site, trips home, pages continued, ending on a question
+    (`answering`: the ids of records that answer)."""
+    return {
+        "chains": len(chains),
+        "by_size": dict(sorted(Counter(len(c["parts"]) for c in chains).items())),
+        "home_steps": sum(p["via"] == "home" for c in chains for p in c["parts"]),
+        "page_steps": sum(p["via"] == "page" for c in chains for p in c["parts"]),
+        "answers": sum(c["parts"][-1]["id"] in answering for c in chains),
+        "by_site": dict(sorted(Counter(c["site"] for c in chains).items())),
+    }

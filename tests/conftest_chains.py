@@ -1,0 +1,151 @@
+"""Builders for the chains tests: records made directly, and tiny pool directories in the ARCHITECTURE format.
+
+Imported by tests/test_chains*.py and tests/test_cli_chains.py (`from conftest_chains import ...`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from hypothesis import strategies as st
+
+from plandvc.chains.rules import FAMILY_OF
+from plandvc.io import write_json, write_jsonl
+
+ANSWER_MACROS = ("report_information", "count_entries")
+
+
+def rec(id: str, site: str = "shop", **kw: Any) -> dict[str, Any]:
+    """An items record with defaults: a fresh filter on /sites/<site>/orders that stays there."""
+    r = {
+        "id": id,
+        "run": "r1",
+        "dir": f"runs/r1/accepted/{id}",
+        "site": site,
+        "macro": "filter_by_dropdown",
+        "start": f"/sites/{site}/orders",
+        "control": f"c-{id}",
+        "scope": [f"query:/sites/{site}/orders:{id}"],
+        "answers": False,
+        "fresh": True,
+        "stays": True,
+        "home_start": False,
+        "instruction": f"Do {id}.",
+    }
+    r.update(kw)
+    r["family"] = FAMILY_OF.get(r["macro"], "Navigation")
+    return r
+
+
+# ── hypothesis: generated pools of records ────────────────────────────────────
+
+
+@st.composite
+def site_records(draw: st.DrawFn, site: str, max_size: int = 8) -> list[dict[str, Any]]:
+    """Records of one site over a few pages, controls and scope strings, so that chains both can and cannot form."""
+    n = draw(st.integers(min_value=0, max_value=max_size))
+    pages = [f"/sites/{site}", f"/sites/{site}/orders", f"/sites/{site}/items"]
+    out = []
+    for k in range(n):
+        macro = draw(st.sampled_from(sorted(FAMILY_OF)))
+        start = draw(st.sampled_from(pages))
+        fresh = draw(st.booleans())
+        answers = macro in ANSWER_MACROS or draw(st.integers(0, 9)) == 0
+        scope = sorted(draw(st.sets(st.sampled_from([f"s{i}" for i in range(6)]), min_size=0, max_size=2)))
+        out.append(
+            rec(
+                f"{site}-{k:03d}",
+                site,
+                macro=macro,
+                start=start,
+                control=draw(st.sampled_from([None, "a", "b", "c", "d", "e"])),
+                scope=scope,
+                answers=answers,
+                fresh=fresh,
+                stays=draw(st.booleans()),
+                home_start=fresh and start == f"/sites/{site}" and draw(st.integers(0, 3)) > 0,
+            )
+        )
+    return out
+
+
+@st.composite
+def pools(draw: st.DrawFn, max_sites: int = 3, max_size: int = 8) -> list[dict[str, Any]]:
+    n = draw(st.integers(min_value=1, max_value=max_sites))
+    records = []
+    for s in range(n):
+        records += draw(site_records(f"site{s}", max_size))
+    return records
+
+
+# ── pool directories ─────────────────────────────────────────────────────────
+
+
+def task_files(
+    tid: str,
+    site: str = "shop",
+    macro: str = "filter_by_dropdown",
+    start: str | None = None,
+    start_kind: str = "fresh",
+    keep: bool = False,
+    control: dict[str, Any] | None = None,
+    check: dict[str, Any] | None = None,
+    scope: list[str] | None = None,
+    end: str | None = None,
+    answer: Any = None,
+    history_macro: str | None = None,
+) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+    """(task.json, trajectory.json, elements.json) of one recorded trajectory, in the pool format."""
+    start = start or f"/sites/{site}/orders"
+    task = {
+        "task_id": tid,
+        "site": site,
+        "macro": macro,
+        "instruction": f"Task {tid}.",
+        "start": {"url": start, "kind": start_kind, "keep": keep},
+        "control": control or {"control_id": f"c-{tid}", "role": "dropdown", "prep": {}},
+        "check": check or {"kind": "query", "path": start, "params": {"p": ["v"]}},
+        "verifier": {"exclusive": True},
+        "scope": scope if scope is not None else [f"query:{start}:{tid}"],
+    }
+    traj = {
+        "task_id": tid,
+        "site": site,
+        "macro": macro,
+        "start_kind": start_kind,
+        "history_macro": history_macro,
+        "steps": [{"action": "click", "element": 0, "value": None, "memory": "Clicking."}],
+        "done": "Done.",
+        "answer": answer,
+        "end": end if end is not None else start + "?p=v",
+    }
+    elements = [
+        {"tag": "button", "role": "button", "text": "Apply", "label": "", "attrs": {}, "box": [0, 0, 9, 9]}
+    ]
+    return task, traj, elements
+
+
+def write_pool(
+    root: Path,
+    parts: list[tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]],
+    train: list[str] = ("shop", "clinic"),
+    test: list[str] = ("fleet",),
+    run: str = "r1",
+) -> tuple[Path, Path]:
+    """A pool dir (kept.jsonl, pool_ids.txt without the question macros, runs/<run>/accepted/...) and a sites
+    dir with site_split.json; returns (pool, sites)."""
+    pool, sites = root / "pool", root / "sites"
+    kept = []
+    for task, traj, elements in parts:
+        d = pool / "runs" / run / "accepted" / task["task_id"]
+        write_json(d / "task.json", task)
+        write_json(d / "trajectory.json", traj)
+        write_json(d / "elements.json", elements)
+        kept.append({"id": task["task_id"], "run": run, "site": task["site"], "macro": task["macro"]})
+    kept.sort(key=lambda r: r["id"])
+    write_jsonl(pool / "kept.jsonl", kept)
+    ids = sorted(r["id"] for r in kept if r["macro"] not in ANSWER_MACROS)
+    (pool / "pool_ids.txt").write_text("".join(f"{i}\n" for i in ids))
+    write_json(sites / "site_split.json", {"train": sorted(train), "test": sorted(test)})
+    return pool, sites
