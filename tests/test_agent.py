@@ -256,6 +256,26 @@ async def test_specialist_failures_are_results():
     )
 
 
+class ElementNotFound(Exception):
+    pass
+
+
+class LostReplay(Scripted):
+    """A replay that cannot find its recorded element on the page at its second step."""
+
+    async def respond(self, messages, response_format):
+        if self.seen:
+            raise ElementNotFound("step 2: no element like <a>Orders</a>")
+        return await super().respond(messages, response_format)
+
+
+async def test_specialist_whose_model_raises_fails_with_the_error():
+    model = LostReplay([{"memory": "m", "action": [{"scroll": {"dy": 100}}]}], wants_screenshot=False)
+    res = await Specialist(FakeSession(), model, "Navigation", "x", 5).run()
+    assert (res.ok, res.steps) == (False, 2)
+    assert res.error == "no reply: ElementNotFound: step 2: no element like <a>Orders</a>"
+
+
 async def test_specialist_runs_out_of_steps():
     session = FakeSession()
     scroll = {"memory": "m", "action": [{"scroll": {"dy": 300}}]}

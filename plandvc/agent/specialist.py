@@ -3,7 +3,8 @@
 Each step: a snapshot of the session, the messages (its family's system prompt, its task, its own earlier
 steps, the page; a screenshot only when the model wants one), one reply `{memory, action: [one action]}`, and
 that action run on the session — until `done` or `max_steps`. A replayed model reads no images, so then no
-screenshot is taken at all.
+screenshot is taken at all. A failed action, a model that raises (a replay's ElementNotFound) or a bad reply
+ends the step as failed: that is its result, reported to the planner as in evaluation.
 """
 
 from __future__ import annotations
@@ -116,7 +117,10 @@ class Specialist:
             messages = specialist_messages(
                 self.system, self.instruction, self.history, snap, step, self.max_steps, shot
             )
-            text = await self.model.respond(messages, SPECIALIST_RESPONSE_FORMAT)
+            try:
+                text = await self.model.respond(messages, SPECIALIST_RESPONSE_FORMAT)
+            except Exception as e:
+                return await self._failed(step, f"no reply: {type(e).__name__}: {e}")
             reply, found = parse_reply(text, SPECIALIST_SCHEMA)
             if found:
                 return await self._failed(step, "bad reply: " + "; ".join(_problems(reply, found)))
