@@ -1,0 +1,529 @@
+"""filter-rows end to end on hand-made raw dirs: each check rejects its broken chain, good chains are kept
+byte for byte, outputs are deterministic, and a failed or killed run leaves the previous dataset intact."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+from test_rows_png import png_bytes
+
+from plandvc.agent.schema import RESPONSE_FORMAT, SCHEMA, canonical
+from plandvc.io import InputError, read_json
+from plandvc.rows import dataset
+from plandvc.rows.dataset import error_kind, filter_rows, split_of
+from plandvc.rows.validate import check_chain
+
+MACROS = {
+    "a": ("filter_by_dropdown", "Filter"),
+    "b": ("sort_by_form", "Filter"),
+    "c": ("count_entries", "Information"),
+}
+MACROS |= {"d": ("create_entry", "Form"), "e": ("open_entry", "Navigation")}
+
+
+def key_of(site: str, parts: list[str]) -> str:
+    return f"plan-{site}-{hashlib.sha1('+'.join(parts).encode()).hexdigest()[:10]}"
+
+
+def make_chain(
+    raw: Path, site: str, parts: list[str], answer=None, shade: int = 0, key: str | None = None
+) -> str:
+    """Write one ok chain in run-chains' format: episode.json, rows.jsonl, step_<t>.png."""
+    key = key or key_of(site, parts)
+    d = raw / key
+    d.mkdir(parents=True)
+    turns = [
+        {
+            "kind": "delegate",
+            "family": MACROS[p[0]][1],
+            "instruction": f"Do {p} on {site}.",
+            "macro": MACROS[p[0]][0],
+        }
+        for p in parts
+    ]
+    turns.append({"kind": "done", "answer": answer})
+    rows = []
+    for t, turn in enumerate(turns):
+        if turn["kind"] == "delegate":
+            action = {"delegate": {"instruction": turn["instruction"], "family": turn["family"]}}
+        else:
+            text = f"All done. The answer is {answer}." if answer is not None else "The task is done."
+            action = {"done": {"success": True, "text": text}}
+        target = canonical({"action": [action], "memory": f"Step {t} of {key}."}, SCHEMA)
+        content = [{"type": "text", "text": f"<user_request>{site} {parts}</user_request> step {t}"}]
+        content.append({"type": "image_url", "image_url": {"url": f"step_{t}.png"}})
+        messages = [
+            {"role": "system", "content": "You are the planner."},
+            {"role": "user", "content": content},
+        ]
+        rows.append(
+            {
+                "task_id": key,
+                "step": t,
+                "segment": t,
+                "macro": turn.get("macro"),
+                "family": "planner",
+                "op": turn["kind"],
+                "delegated": turn.get("family"),
+                "messages": messages,
+                "target": orjson.dumps(target).decode(),
+            }
+        )
+        (d / f"step_{t}.png").write_bytes(png_bytes(shade=shade + t))
+    (d / "rows.jsonl").write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in rows))
+    episode = {
+        "task_id": key,
+        "site": site,
+        "instruction": " Then ".join(t["instruction"] for t in turns[:-1]),
+        "instruction_by": "joined",
+        "start_url": f"/sites/{site}",
+        "parts": parts,
+        "via": [None] * len(parts),
+        "macros": [MACROS[p[0]][0] for p in parts],
+        "turns": turns,
+        "answer": answer,
+        "version": "v6",
+        "executor": "replay",
+        "budget": 40,
+        "planner_turns": 25,
+        "response_format": RESPONSE_FORMAT,
+        "env": {"plandvc": "0.1.0"},
+    }
+    (d / "episode.json").write_bytes(orjson.dumps(episode, option=orjson.OPT_INDENT_2))
+    return key
+
+
+def write_results(raw: Path, extra: list[dict] = ()) -> None:
+    """results.jsonl for every chain dir in raw (ok) plus `extra` results (e.g. failed ones), sorted by key."""
+    results = list(extra)
+    for d in sorted(p for p in raw.iterdir() if p.is_dir() and not p.name.startswith("_")):
+        ep = orjson.loads((d / "episode.json").read_bytes())
+        results.append(
+            {
+                "key": d.name,
+                "site": ep["site"],
+                "parts": ep["parts"],
+                "via": ep["via"],
+                "ok": True,
+                "error": None,
+                "turns": len(ep["turns"]),
+                "steps": len(ep["turns"]) - 1,
+                "detail": "ok",
+                "instruction_by": "joined",
+            }
+        )
+    results.sort(key=lambda r: r["key"])
+    (raw / "results.jsonl").write_bytes(
+        b"".join(orjson.dumps(r, option=orjson.OPT_SORT_KEYS) + b"\n" for r in results)
+    )
+
+
+def failed(raw: Path, site: str, parts: list[str], error: str) -> dict:
+    key = key_of(site, parts)
+    (raw / "_failed" / key).mkdir(parents=True)
+    (raw / "_failed" / key / "rows.jsonl").write_bytes(b"")
+    return {"key": key, "site": site, "parts": parts, "via": [None] * len(parts), "ok": False, "error": error}
+
+
+@pytest.fixture
+def raw(tmp_path) -> Path:
+    """Three good chains (two sites, one with an answer) and two failed ones."""
+    r = tmp_path / "raw"
+    make_chain(r, "shop", ["a1", "b1"])
+    make_chain(r, "shop", ["a2", "c1"], answer=7, shade=10)
+    make_chain(r, "clinic", ["d1", "e1", "b3"], shade=20)
+    extra = [
+        failed(r, "shop", ["a9", "b9"], "check failed: query: status"),
+        failed(r, "clinic", ["x"], "TimeoutError: t"),
+    ]
+    write_results(r, extra)
+    return r
+
+
+def tree(d: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(d)): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file()}
+
+
+def run(raw: Path, tmp: Path, **kw):
+    return filter_rows(raw, tmp / "rows" / "v1", tmp / "metrics", **kw)
+
+
+def test_good_chains_are_kept_byte_for_byte(raw, tmp_path):
+    done = run(raw, tmp_path)
+    out = tmp_path / "rows" / "v1"
+    assert [c.key for c in done.kept] == sorted(p.name for p in raw.iterdir() if p.name.startswith("plan-"))
+    assert done.dropped == []
+    manifest = read_json(out / "manifest.json")
+    for rel, sha in manifest["files"].items():
+        assert (out / rel).read_bytes() == (raw / rel).read_bytes()
+        assert hashlib.sha256((out / rel).read_bytes()).hexdigest() == sha
+    assert set(tree(out)) == {*manifest["files"], "manifest.json"}
+    assert not any("_failed" in rel for rel in tree(out))
+    assert manifest["counts"] | {} == {
+        "chains_raw": 5, "chains": 3, "rows": 10, "images": 10, "files": 16, "train": 3 - manifest["counts"]["val"],
+        "val": manifest["counts"]["val"], "dropped": 0,
+    }  # fmt: skip
+    index = manifest["chains"]
+    assert [c["key"] for c in index] == sorted(c["key"] for c in index)
+    assert index[0].keys() == {"key", "site", "parts", "macros", "turns", "split"}
+    assert all(c["split"] == split_of(c["key"], 0.1) for c in index)
+
+
+def test_metrics(raw, tmp_path):
+    run(raw, tmp_path)
+    m = tmp_path / "metrics"
+    assert sorted(p.name for p in m.iterdir()) == sorted(dataset.METRIC_FILES)
+    f = read_json(m / "filter.json")
+    assert (f["chains_raw"], f["ok_raw"], f["failed_raw"], f["kept"], f["rows"]) == (5, 3, 2, 3, 10)
+    assert f["kept_rate"] == 0.6 and f["kept_of_ok"] == 1.0
+    assert f["failures_raw"] == {"TimeoutError": 1, "check failed": 1}
+    assert set(f["dropped"]) == {"missing_image", "bad_image", "bad_target", "turn_mismatch", "no_answer",
+                                 "bad_episode", "duplicate"}  # fmt: skip
+    site = read_json(m / "by_site.json")
+    assert site["shop"] == {"chains_raw": 3, "ok_raw": 2, "kept": 2, "rows": 6, "kept_rate": 0.6667}
+    assert site["clinic"]["kept"] == 1
+    parts = read_json(m / "by_parts.json")
+    assert parts["2"]["chains_raw"] == 3 and parts["3"]["kept"] == 1 and parts["1"]["kept"] == 0
+    macro = read_json(m / "by_macro.json")
+    assert macro["sort_by_form"] == {"family": "Filter", "parts": 2, "chains": 2}
+    family = read_json(m / "by_family.json")
+    assert family["Filter"] == {"delegations": 4, "chains": 3}
+    assert family["Form"] == {"delegations": 1, "chains": 1}
+    plot = read_json(m / "plot_by_site.json")
+    assert [p["site"] for p in plot] == ["clinic", "shop"] and plot[1]["kept"] == 2
+
+
+def _edit_rows(d: Path, fn) -> None:
+    rows = [orjson.loads(x) for x in (d / "rows.jsonl").read_bytes().splitlines()]
+    rows = fn(rows)
+    (d / "rows.jsonl").write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in rows))
+
+
+def _edit_episode(d: Path, fn) -> None:
+    ep = orjson.loads((d / "episode.json").read_bytes())
+    fn(ep)
+    (d / "episode.json").write_bytes(orjson.dumps(ep))
+
+
+def _set_target(t: int, target) -> callable:
+    def fn(rows):
+        rows[t]["target"] = target if isinstance(target, str) else orjson.dumps(target).decode()
+        return rows
+
+    return fn
+
+
+def _flip_crc(d: Path) -> None:
+    data = bytearray((d / "step_0.png").read_bytes())
+    data[60] ^= 0xFF
+    (d / "step_0.png").write_bytes(bytes(data))
+
+
+def _drop_last_turn(ep):
+    ep["turns"] = ep["turns"][:-1]
+
+
+GOOD_DELEGATE = {
+    "memory": "m",
+    "action": [{"delegate": {"family": "Filter", "instruction": "Do a5 on shop."}}],
+}
+BREAKERS = {
+    "missing image": (lambda d: (d / "step_1.png").unlink(), "missing_image", "step_1.png: missing"),
+    "truncated image": (
+        lambda d: (d / "step_1.png").write_bytes(png_bytes()[: len(png_bytes()) // 2]),
+        "bad_image",
+        "step_1.png: truncated",
+    ),
+    "bad crc": (_flip_crc, "bad_image", "bad CRC"),
+    "wrong size": (
+        lambda d: (d / "step_2.png").write_bytes(png_bytes(640, 400)),
+        "bad_image",
+        "640x400, expected",
+    ),
+    "image of another step": (
+        lambda d: _edit_rows(d, lambda rows: [rows[0] | {"messages": rows[1]["messages"]}, *rows[1:]]),
+        "bad_image",
+        "is not named step_0.png",
+    ),
+    "target not json": (
+        lambda d: _edit_rows(d, _set_target(0, "{memory: nope")),
+        "bad_target",
+        "not valid JSON",
+    ),
+    "target breaks schema": (
+        lambda d: _edit_rows(
+            d,
+            _set_target(
+                0, {"memory": "m", "action": [{"delegate": {"family": "Cooking", "instruction": "x"}}]}
+            ),
+        ),
+        "bad_target",
+        "matches none of anyOf",
+    ),
+    "target extra key": (
+        lambda d: _edit_rows(d, _set_target(0, GOOD_DELEGATE | {"thinking": "hm"})),
+        "bad_target",
+        "unexpected 'thinking'",
+    ),
+    "keys out of order": (
+        lambda d: _edit_rows(d, _set_target(0, {"action": GOOD_DELEGATE["action"], "memory": "m"})),
+        "bad_target",
+        "not in schema order",
+    ),
+    "nested keys out of order": (
+        lambda d: _edit_rows(
+            d,
+            _set_target(
+                0,
+                {
+                    "memory": "m",
+                    "action": [{"delegate": {"instruction": "Do a5 on shop.", "family": "Filter"}}],
+                },
+            ),
+        ),
+        "bad_target",
+        "not in schema order",
+    ),
+    "target not the turn's step": (
+        lambda d: _edit_rows(
+            d,
+            _set_target(
+                0, {"memory": "m", "action": [{"delegate": {"family": "Filter", "instruction": "Other."}}]}
+            ),
+        ),
+        "bad_target",
+        "not the turn's delegation",
+    ),
+    "done without success": (
+        lambda d: _edit_rows(
+            d, _set_target(2, {"memory": "m", "action": [{"done": {"text": "7", "success": False}}]})
+        ),
+        "bad_target",
+        "does not report success",
+    ),
+    "row missing": (lambda d: _edit_rows(d, lambda rows: rows[:-1]), "turn_mismatch", "2 rows for 3 turns"),
+    "episode turn missing": (
+        lambda d: _edit_episode(d, lambda ep: ep.update(turns=ep["turns"][:-1] + [ep["turns"][-1]] * 2)),
+        "turn_mismatch",
+        "'done' before the last turn",
+    ),
+    "last turn not done": (
+        lambda d: (_edit_episode(d, _drop_last_turn), _edit_rows(d, lambda rows: rows[:-1])),
+        "turn_mismatch",
+        "the last turn is 'delegate'",
+    ),
+    "steps out of order": (
+        lambda d: _edit_rows(d, lambda rows: [rows[0] | {"step": 1}, *rows[1:]]),
+        "turn_mismatch",
+        "row 0 has step 1",
+    ),
+    "op does not match the turn": (
+        lambda d: _edit_rows(d, lambda rows: [rows[0] | {"delegated": "Form"}, *rows[1:]]),
+        "turn_mismatch",
+        "op/delegated/macro",
+    ),
+    "answer missing from the final text": (
+        lambda d: _edit_rows(
+            d, _set_target(2, {"memory": "m", "action": [{"done": {"text": "Done.", "success": True}}]})
+        ),
+        "no_answer",
+        "does not contain the answer 7",
+    ),
+    "task_id is not the key": (
+        lambda d: _edit_rows(d, lambda rows: [rows[0] | {"task_id": "plan-other"}, *rows[1:]]),
+        "bad_episode",
+        "is not the key",
+    ),
+    "no episode": (lambda d: (d / "episode.json").unlink(), "bad_episode", "episode.json: missing"),
+    "episode not json": (lambda d: (d / "episode.json").write_text("{"), "bad_episode", "not valid JSON"),
+    "no response_format": (
+        lambda d: _edit_episode(d, lambda ep: ep.pop("response_format")),
+        "bad_episode",
+        "no response_format",
+    ),
+    "rows not json": (lambda d: (d / "rows.jsonl").write_text("{\n"), "bad_episode", "rows.jsonl:1"),
+    "no chain dir": (lambda d: shutil.rmtree(d), "bad_episode", "no chain directory"),
+    "episode of another chain": (
+        lambda d: _edit_episode(d, lambda ep: ep.update(parts=["zz", "yy"])),
+        "bad_episode",
+        "site/parts are not the result's",
+    ),
+}
+
+
+@pytest.mark.parametrize("breaker", list(BREAKERS))
+def test_each_check_rejects_its_broken_chain(raw, tmp_path, breaker):
+    fn, kind, detail = BREAKERS[breaker]
+    bad = make_chain(raw, "shop", ["a5", "c5"], answer=7, shade=40)
+    write_results(raw, [orjson.loads(x) for x in (raw / "results.jsonl").read_bytes().splitlines()
+                        if not orjson.loads(x)["ok"]])  # fmt: skip
+    assert run(raw, tmp_path / "before").dropped == []  # the chain is good before it is broken
+    fn(raw / bad)
+    done = run(raw, tmp_path)
+    assert [(d.key, d.kind) for d in done.dropped] == [(bad, kind)]
+    assert detail in done.dropped[0].detail
+    assert [c.key for c in done.kept] == sorted({p["key"] for p in read_json(tmp_path / "before" / "rows" / "v1" /
+                                                 "manifest.json")["chains"]} - {bad})  # fmt: skip
+    out = tmp_path / "rows" / "v1"
+    assert not (out / bad).exists()
+    manifest = read_json(out / "manifest.json")
+    assert manifest["dropped"] == [{"key": bad, "kind": kind, "detail": done.dropped[0].detail}]
+    assert read_json(tmp_path / "metrics" / "filter.json")["dropped"][kind] == 1
+    assert str(tmp_path) not in (out / "manifest.json").read_text()
+
+
+def test_image_size_param(raw, tmp_path):
+    key = next(p for p in raw.iterdir() if p.name.startswith("plan-"))
+    (key / "step_0.png").write_bytes(png_bytes(640, 400, colour=6))
+    assert [d.kind for d in run(raw, tmp_path).dropped] == ["bad_image"]
+    assert run(raw, tmp_path, image_size=(640, 400)).dropped[0].kind == "bad_image"  # the others are 1280x800
+    assert run(raw, tmp_path, image_size=None).dropped == []
+    assert check_chain(key, key.name, image_size=None).key == key.name
+
+
+def test_duplicates_same_parts_or_same_rows(raw, tmp_path):
+    first = key_of("shop", ["a1", "b1"])
+    same_parts = "plan-shop-zzzzzzzzzz"  # sorts after the original: the original stays
+    make_chain(raw, "shop", ["a1", "b1"], key=same_parts, shade=90)
+    copy = "plan-shop-zzzzzzzzzy"
+    shutil.copytree(raw / first, raw / copy)
+    _edit_rows(raw / copy, lambda rows: [r | {"task_id": copy} for r in rows])
+    _edit_episode(raw / copy, lambda ep: ep.update(task_id=copy, parts=["q1", "q2"]))
+    write_results(raw)
+    done = run(raw, tmp_path)
+    assert sorted((d.key, d.kind, d.detail) for d in done.dropped) == [
+        (copy, "duplicate", f"the same rows and images as {first}"),
+        (same_parts, "duplicate", f"the same parts as {first}"),
+    ]
+    assert first in {c.key for c in done.kept}
+
+
+def test_two_runs_are_byte_identical_wherever_they_run(raw, tmp_path):
+    run(raw, tmp_path / "one")
+    first = tree(tmp_path / "one")
+    run(raw, tmp_path / "one")
+    assert tree(tmp_path / "one") == first
+    moved = tmp_path / "elsewhere" / "raw"
+    shutil.copytree(raw, moved)
+    run(moved, tmp_path / "two")
+    assert tree(tmp_path / "two") == first
+    assert b"elsewhere" not in b"".join(first.values())
+
+
+def test_split_is_deterministic_and_near_the_share():
+    keys = [key_of("s", [str(i)]) for i in range(4000)]
+    for share in (0.1, 0.25):
+        val = [k for k in keys if split_of(k, share) == "val"]
+        assert abs(len(val) / len(keys) - share) < 0.02
+        assert val == [k for k in keys if split_of(k, share) == "val"]
+    assert all(split_of(k, 0.0) == "train" for k in keys) and all(split_of(k, 1.0) == "val" for k in keys)
+    # a bigger share only moves chains from train to val
+    assert {k for k in keys if split_of(k, 0.1) == "val"} <= {k for k in keys if split_of(k, 0.25) == "val"}
+
+
+def test_failed_writer_leaves_the_previous_dataset(raw, tmp_path, monkeypatch):
+    run(raw, tmp_path)
+    out = tmp_path / "rows" / "v1"
+    before = tree(out)
+    make_chain(raw, "shop", ["a7", "b7"], shade=70)
+    write_results(raw)
+    calls = []
+    real = dataset._copy
+
+    def failing(src, dst):
+        calls.append(src)
+        if len(calls) > 5:
+            raise OSError("disk full")
+        return real(src, dst)
+
+    monkeypatch.setattr(dataset, "_copy", failing)
+    with pytest.raises(OSError, match="disk full"):
+        run(raw, tmp_path)
+    assert tree(out) == before
+    assert sorted(p.name for p in out.parent.iterdir()) == ["v1"]  # no temporary dir left
+
+
+def test_killed_run_leaves_the_previous_dataset(raw, tmp_path):
+    """SIGKILL in the middle of copying (a real kill of a real process): the old dataset stays whole."""
+    run(raw, tmp_path)
+    out = tmp_path / "rows" / "v1"
+    before = tree(out)
+    make_chain(raw, "clinic", ["a8", "b8"], shade=80)
+    write_results(raw)
+    script = (
+        "import os, signal, sys\n"
+        "from plandvc.rows import dataset\n"
+        "n = [0]\nreal = dataset._copy\n"
+        "def copy(src, dst):\n"
+        "    n[0] += 1\n"
+        "    if n[0] == 6:\n"
+        "        os.kill(os.getpid(), signal.SIGKILL)\n"
+        "    return real(src, dst)\n"
+        "dataset._copy = copy\n"
+        "dataset.filter_rows(sys.argv[1], sys.argv[2], sys.argv[3])\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script, raw, out, tmp_path / "metrics"], check=False)
+    assert proc.returncode == -signal.SIGKILL
+    assert tree(out) == before
+    leftovers = [p.name for p in out.parent.iterdir() if p.name != "v1"]
+    assert len(leftovers) == 1 and leftovers[0].startswith(".v1.tmp-")
+    run(raw, tmp_path)  # the next run cleans up and publishes the new dataset
+    assert sorted(p.name for p in out.parent.iterdir()) == ["v1"]
+    assert key_of("clinic", ["a8", "b8"]) in {c["key"] for c in read_json(out / "manifest.json")["chains"]}
+
+
+@pytest.mark.parametrize(
+    "setup, message",
+    [
+        (lambda r: (r / "results.jsonl").unlink(), "results.jsonl: file not found"),
+        (lambda r: (r / "results.jsonl").write_text('{"key": "k", "ok": true}\n{oops\n'), "results.jsonl:2"),
+        (lambda r: (r / "results.jsonl").write_text('{"key": "../x", "ok": true, "site": "s", "parts": []}\n'),
+         "not a chain directory name"),
+        (lambda r: (r / "results.jsonl").write_text('{"key": "k", "ok": "yes"}\n'), "boolean 'ok'"),
+        (lambda r: shutil.rmtree(r), "not a directory"),
+    ],
+)  # fmt: skip
+def test_bad_input_is_an_input_error_and_the_dataset_stays(raw, tmp_path, setup, message):
+    run(raw, tmp_path)
+    before = tree(tmp_path / "rows" / "v1") | tree(tmp_path / "metrics")
+    setup(raw)
+    with pytest.raises(InputError, match=message):
+        run(raw, tmp_path)
+    assert tree(tmp_path / "rows" / "v1") | tree(tmp_path / "metrics") == before
+
+
+def test_duplicate_result_keys_are_bad_input(raw, tmp_path):
+    lines = (raw / "results.jsonl").read_bytes().splitlines()
+    (raw / "results.jsonl").write_bytes(b"\n".join([*lines, lines[0]]) + b"\n")
+    with pytest.raises(InputError, match="appears twice"):
+        run(raw, tmp_path)
+
+
+def test_out_inside_raw_is_refused(raw, tmp_path):
+    with pytest.raises(InputError, match="must not contain or be inside"):
+        filter_rows(raw, raw / "dataset", tmp_path / "m")
+    with pytest.raises(InputError, match="must not contain or be inside"):
+        filter_rows(raw, raw.parent, tmp_path / "m")
+
+
+def test_unreadable_chain_is_dropped_not_a_crash(raw, tmp_path):
+    d = next(p for p in raw.iterdir() if p.name.startswith("plan-"))
+    (d / "rows.jsonl").unlink()
+    (d / "rows.jsonl").mkdir()  # reading it is an OSError, even for root
+    done = run(raw, tmp_path)
+    assert [(x.key, x.kind) for x in done.dropped] == [(d.name, "bad_episode")]
+    assert "cannot read" in done.dropped[0].detail and str(tmp_path) not in done.dropped[0].detail
+
+
+def test_error_kind():
+    assert error_kind("check failed: query: x") == "check failed"
+    assert error_kind("TimeoutError: chain timed out") == "TimeoutError"
+    assert error_kind("script not finished") == "script not finished"
+    assert error_kind(None) == "unknown"
