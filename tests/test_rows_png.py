@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import struct
 import zlib
 from functools import cache
@@ -122,3 +123,23 @@ def test_each_defect_is_named(defect):
 def test_missing_file_is_an_os_error(tmp_path):
     with pytest.raises(FileNotFoundError):
         read_png_info(tmp_path / "nope.png")
+
+
+CHROMIUM = os.environ.get("PLANDVC_CHROMIUM", "/usr/bin/chromium")
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="no Chromium")
+async def test_a_real_chromium_screenshot_decodes_and_its_truncation_does_not():
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM)
+        page = await browser.new_page(viewport={"width": 1280, "height": 800})
+        await page.set_content(
+            "<h1 style='color:#2a6'>Orders</h1><table><tr><td>1001</td><td>Ada</td></tr></table>"
+        )
+        shot = await page.screenshot()
+        await browser.close()
+    assert read_png_info(shot)[:2] == (1280, 800)
+    with pytest.raises(PngError):
+        read_png_info(shot[: len(shot) - 20])
