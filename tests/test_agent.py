@@ -175,6 +175,8 @@ def test_specialist_schema_types_integer_number_and_unions():
         return {"memory": "m", "action": [a]}
 
     assert errors(action({"set_range": {"index": 2, "value": 2.5}}), SPECIALIST_SCHEMA) == []
+    assert errors(action({"set_range": {"index": 2, "value": "250"}}), SPECIALIST_SCHEMA) == []
+    assert errors(action({"set_range": {"index": 2, "value": None}}), SPECIALIST_SCHEMA)
     assert errors(action({"done": {"text": "t", "success": True, "answer": 7}}), SPECIALIST_SCHEMA) == []
     assert errors(action({"done": {"text": "t", "success": True, "answer": None}}), SPECIALIST_SCHEMA) == []
     assert errors(action({"click": {"index": True}}), SPECIALIST_SCHEMA)  # a bool is not an index

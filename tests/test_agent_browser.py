@@ -171,3 +171,43 @@ async def test_a_failed_action_on_the_page_is_reported_as_failed(session):
         'Error: click {"index": 9999} failed: ActionError: no element [9999]'
     )
     assert re.search(r"^Page now: /sites/shop \(.+\)$", report.text, re.M)
+
+
+class ReplayTeam(Team):
+    """The scripted run's shape: each delegation's specialist model is a real replay of a trajectory."""
+
+    def __init__(self, session, plans, **kw):
+        super().__init__(session, **kw)
+        self.plans = list(plans)
+
+    def specialist_model(self, family, instruction):
+        from plandvc.replay import Replayer, ReplayModel
+
+        plan = self.plans.pop(0)
+        return ReplayModel(Replayer(plan["trajectory"], plan["elements"], self.session), self.session)
+
+
+async def test_a_replayed_trip_home_takes_no_screenshot_and_reports_its_done_text(session):
+    from plandvc.replay import home_trajectory
+
+    await session.goto("/sites/shop/orders")
+    team = ReplayTeam(session, [home_trajectory("shop")])
+    model = Scripted([delegate("Navigation", "Go to the home page of Northwind Shop."), done()])
+    res = await Planner(session, "Go home.", model, team, today=TODAY).run()
+    assert res.success and session.seen[-1] == "/sites/shop"
+    (report,) = team.reports
+    assert report.text.startswith("The Navigation specialist (pooled_v4) finished in 2 steps (38 of 40")
+    assert "Its report: I went to the home page with the site's home link." in report.text
+    assert session.shots["screenshot"] == 2  # the planner's two turns only
+
+
+async def test_a_replay_that_cannot_find_its_element_is_reported_as_failed(session):
+    from plandvc.replay import home_trajectory
+
+    plan = home_trajectory("shop")
+    plan["elements"][0]["attrs"] = {"data-control-id": "no-such-control"}
+    report = await ReplayTeam(session, [plan]).run_step(
+        "Navigation", "Go to the home page of Northwind Shop."
+    )
+    assert report.status == "failed" and report.steps == 1 and session.seen == ["/sites/shop"]
+    assert "Error: no reply: ElementNotFound: step 1: no element like" in report.text

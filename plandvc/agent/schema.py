@@ -149,7 +149,7 @@ SPECIALIST_ACTIONS: dict[str, dict[str, Any]] = {
     "click": {"index": _INDEX},
     "input": {"index": _INDEX, "text": {"type": "string"}},
     "select": {"index": _INDEX, "value": {"type": "string"}},
-    "set_range": {"index": _INDEX, "value": {"type": "number"}},
+    "set_range": {"index": _INDEX, "value": {"type": ["number", "string"]}},  # a slider's value; "40" too
     "scroll": {"dy": {"type": "number"}},
     "go_to": {"url": {"type": "string", "minLength": 1}},
     "back": {},
