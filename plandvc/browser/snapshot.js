@@ -58,7 +58,7 @@
     const attrs = {};
     for (const name of STABLE) {
       if (!el.hasAttribute(name)) continue;
-      if (name === 'value' && !(tag === 'button' || (tag === 'input' && ['button', 'submit', 'reset'].includes(el.type)))) continue;
+      if (name === 'value' && !(tag === 'button' || (tag === 'input' && ['button', 'submit', 'reset', 'checkbox', 'radio'].includes(el.type)))) continue;
       attrs[name] = name === 'href' ? hrefPath(el) : el.getAttribute(name);
     }
     const isField = tag === 'select' || tag === 'textarea' ||
