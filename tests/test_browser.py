@@ -7,10 +7,10 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-pytest.register_assert_rewrite("conftest_browser")
-from conftest_browser import LIST_PAGES, SPECS, control_of, free_port
+pytest.register_assert_rewrite("conftest_browser")  # it is also a plugin (fixtures) of this module
+from conftest_browser import LIST_PAGES, SPECS, control_of, free_port  # noqa: E402
 
-from plandvc.browser import (
+from plandvc.browser import (  # noqa: E402
     ActionError,
     Browser,
     ChromiumMissingError,
