@@ -119,7 +119,7 @@ class Specialist:
             )
             try:
                 text = await self.model.respond(messages, SPECIALIST_RESPONSE_FORMAT)
-            except Exception as e:
+            except Exception as e:  # e.g. a replay's ElementNotFound: the specialist failed, as in evaluation
                 return await self._failed(step, f"no reply: {type(e).__name__}: {e}")
             reply, found = parse_reply(text, SPECIALIST_SCHEMA)
             if found:
@@ -137,7 +137,7 @@ class Specialist:
                 )
             try:
                 await execute(self.session, name, params)
-            except Exception as e:
+            except Exception as e:  # StaleIndexError, ActionError, ...: the step failed; the planner hears it
                 return await self._failed(step, f"{describe(name, params)} failed: {type(e).__name__}: {e}")
             self.history.append(f"Memory: {reply['memory']}\nAction: {describe(name, params)}")
         return await self._failed(
@@ -150,6 +150,6 @@ class Specialist:
         try:
             snap = await self.session.snapshot()
             url, title = path_of(snap.url), snap.title
-        except Exception:
+        except Exception:  # a page that cannot be read is reported as unknown
             pass
         return SpecialistResult(None, None, steps, False, error, out_of_steps=out, url=url, title=title)

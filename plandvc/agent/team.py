@@ -110,22 +110,21 @@ class Team:
         self.steps_used += res.steps
         self.results.append(res)
         status = "done" if res.ok else "out_of_steps" if res.out_of_steps else "failed"
-        return self._keep(
-            Report(
-                family,
-                instruction,
-                self.executor,
-                status,
-                res.steps,
-                self.steps_left,
-                self.budget,
-                res.done_text,
-                res.answer,
-                res.error,
-                res.url,
-                res.title,
-            )
+        report = Report(
+            family=family,
+            instruction=instruction,
+            executor=self.executor,
+            status=status,
+            steps=res.steps,
+            steps_left=self.steps_left,
+            budget=self.budget,
+            done_text=res.done_text,
+            answer=res.answer,
+            error=res.error,
+            url=res.url,
+            title=res.title,
         )
+        return self._keep(report)
 
     async def _keep_unrun(self, family: str, instruction: str) -> Report:
         """The report of a delegation the budget no longer allows (the page is where it was)."""
@@ -133,24 +132,23 @@ class Team:
         try:
             snap = await self.session.snapshot()
             url, title = path_of(snap.url), snap.title
-        except Exception:
+        except Exception:  # a page that cannot be read is reported as unknown
             pass
-        return self._keep(
-            Report(
-                family,
-                instruction,
-                self.executor,
-                "budget_exhausted",
-                0,
-                self.steps_left,
-                self.budget,
-                None,
-                None,
-                "specialist step budget used up",
-                url,
-                title,
-            )
+        report = Report(
+            family=family,
+            instruction=instruction,
+            executor=self.executor,
+            status="budget_exhausted",
+            steps=0,
+            steps_left=self.steps_left,
+            budget=self.budget,
+            done_text=None,
+            answer=None,
+            error="specialist step budget used up",
+            url=url,
+            title=title,
         )
+        return self._keep(report)
 
     def _keep(self, report: Report) -> Report:
         self.reports.append(report)
