@@ -1,0 +1,74 @@
+"""The `make-pool` command: record the sample executor pool on the bundled sites."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from plandvc.io import InputError
+
+
+def _ports(value: str | None) -> list[int] | None:
+    if not value:
+        return None
+    try:
+        ports = [int(p) for p in value.split(",") if p.strip()]
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a comma-separated list of ports") from None
+    if not ports or not all(0 < p < 65536 for p in ports):
+        raise click.BadParameter(f"{value!r} is not a comma-separated list of ports")
+    return ports
+
+
+@click.command("make-pool")
+@click.option("--sites", "sites", required=True, type=click.Path(file_okay=False), help="site specs folder")
+@click.option("--out", "out", required=True, type=click.Path(file_okay=False), help="pool folder to write")
+@click.option("--run", "run", default="r1", show_default=True, help="run name (runs/<run>/)")
+@click.option("--seed", type=int, default=0, show_default=True, help="seed of the task generation")
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 16),
+    default=None,
+    help="browsers in parallel [PLANDVC_WORKERS, default 2]; never changes the output",
+)
+@click.option("--ports", default=None, help="server ports, e.g. 8350,8351 [PLANDVC_PORTS, default 8350]")
+@click.option("--limit", type=click.IntRange(0), default=0, help="record only the first N tasks (by id)")
+@click.option("--only-site", default=None, help="record only this site's tasks")
+def make_pool(
+    sites: str,
+    out: str,
+    run: str,
+    seed: int,
+    workers: int | None,
+    ports: str | None,
+    limit: int,
+    only_site: str | None,
+) -> None:
+    """Record the executor pool: every site's tasks, run by the scripted executor in Chromium and gated.
+
+    Writes OUT/runs/RUN/accepted/<task_id>/{task,trajectory,elements}.json, OUT/runs/RUN/rejected/<task_id>/
+    {task.json,reason.txt}, OUT/kept.jsonl and OUT/pool_ids.txt. The same sites and seed give the same bytes,
+    whatever the worker count.
+
+    \b
+    Example:
+        plandvc make-pool --sites data/sites --out data/pool
+        plandvc make-pool --sites data/sites --out /tmp/pool --only-site shop --limit 20 --workers 2
+    """
+    from plandvc.pool.recorder import make_pool as run_make_pool
+    from plandvc.sites.servers import ServerError
+
+    try:
+        n = workers or int(os.environ.get("PLANDVC_WORKERS") or 2)
+        port_list = _ports(ports or os.environ.get("PLANDVC_PORTS"))
+        summary = run_make_pool(
+            sites, out, run=run, seed=seed, workers=n, ports=port_list, limit=limit, only_site=only_site
+        )
+    except (InputError, ServerError) as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+    if not summary.accepted:
+        click.echo("error: no task was accepted", err=True)
+        sys.exit(1)

@@ -1,0 +1,56 @@
+"""A task's preparation: its control prep done through the site's own forms, then its start page.
+
+The recorder and run-chains' first part share this, so a prepared entry exists in the session the same way
+whichever of them sets it up: `control.prep = {"create": {"table", "page", "fields"}}` opens the page's
+new-entry form, fills each field (a `<select>` by option text, others by typing) and submits it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from plandvc.io import InputError
+
+
+def _fmt(v: Any) -> str:
+    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+
+
+async def _create(session: Any, site: str, spec: dict[str, Any], task_id: str) -> None:
+    page, fields = spec.get("page"), spec.get("fields")
+    if not isinstance(page, str) or not isinstance(fields, dict):
+        raise InputError(f"task {task_id}: control.prep.create needs 'page' and 'fields'")
+    status = await session.goto(f"/sites/{site}/{page}/new")
+    if status != 200:
+        raise InputError(f"task {task_id}: control.prep: /sites/{site}/{page}/new answered {status}")
+    form_id = f"{page}-create"
+    for name, value in fields.items():
+        snap = await session.snapshot()
+        el = next((e for e in snap.elements if e.attrs.get("data-control-id") == f"{form_id}-{name}"), None)
+        if el is None:
+            raise InputError(f"task {task_id}: control.prep: the {page} form has no field {name!r}")
+        if el.tag == "select":
+            await session.select(el.index, _fmt(value))
+        else:
+            await session.input(el.index, _fmt(value))
+    snap = await session.snapshot()
+    button = next((e for e in snap.elements if e.attrs.get("data-control-id") == f"{form_id}-apply"), None)
+    if button is None:
+        raise InputError(f"task {task_id}: control.prep: the {page} form has no submit button")
+    await session.click(button.index)
+
+
+async def prepare(session: Any, task: dict[str, Any]) -> None:
+    """Do the task's control prep (if any) on `session`, then load its start URL; the prep's own events
+    and pages are cleared, so the session's record starts at the task's start."""
+    prep = (task.get("control") or {}).get("prep") or {}
+    for kind, spec in sorted(prep.items()):
+        if kind != "create":
+            raise InputError(f"task {task.get('task_id')}: control.prep: unknown prep {kind!r}")
+        await _create(session, task["site"], spec, str(task.get("task_id")))
+    status = await session.goto(task["start"]["url"])
+    if status != 200:
+        raise InputError(f"task {task.get('task_id')}: start.url {task['start']['url']} answered {status}")
+    if prep:
+        session.events.clear()
+        del session.seen[:-1]

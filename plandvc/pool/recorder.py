@@ -1,0 +1,237 @@
+"""make-pool: record every task's scripted executor in real Chromium, gate it, and file it.
+
+Per task: a fresh Session, the task's control prep and start page, the scripted executor, then the task's
+gate on the session's state (backend entries and changes, clipboard, events, pages seen, the answer). A
+task whose gate passes goes to `runs/<run>/accepted/<task_id>/{task,trajectory,elements}.json`, any other to
+`runs/<run>/rejected/<task_id>/{task.json, reason.txt}`. Then the kept index (`kept.jsonl`) and the pool ids
+(`pool_ids.txt`: every kept trajectory but the two question macros). The run is built aside and swapped in
+whole, and every file is a function of (sites, seed, code): the same bytes whatever the worker count.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from plandvc import io
+from plandvc.chains.rules import QA_MACROS
+from plandvc.checks import gate
+from plandvc.pool.executor import execute
+from plandvc.pool.prep import prepare
+from plandvc.pool.tasks import generate
+from plandvc.sites.spec import Spec, load_sites, site_name
+
+
+@dataclass
+class Outcome:
+    """One task's recording: accepted or rejected (with the reason), and how long it took."""
+
+    task: dict[str, Any]
+    accepted: bool
+    reason: str = ""
+    trajectory: dict[str, Any] | None = None
+    elements: list[dict[str, Any]] | None = None
+    seconds: float = 0.0
+
+
+def task_file(task: dict[str, Any]) -> dict[str, Any]:
+    """task.json: the task without what belongs to its trajectory (`history_macro`)."""
+    return {k: v for k, v in task.items() if k != "history_macro"}
+
+
+async def record(session: Any, spec: Spec, task: dict[str, Any]) -> Outcome:
+    """Run one task on a fresh `session` and gate it; a failure is an Outcome, never an exception."""
+    t0 = time.monotonic()
+    try:
+        await prepare(session, task)
+        rec = await execute(session, spec, task)
+        backend = await session.backend_state(task["site"])
+        state = {
+            "url": session.url,
+            "seen": list(session.seen),
+            "entries": backend["entries"],
+            "changes": backend["changes"],
+            "clipboard": backend["clipboard"],
+            "events": list(session.events),
+            "answer": rec.answer,
+        }
+        ok, detail = gate(task["check"], task.get("verifier") or {}, state)
+    except asyncio.CancelledError:
+        raise
+    except Exception as e:
+        return Outcome(task, False, f"{type(e).__name__}: {e}".splitlines()[0], seconds=time.monotonic() - t0)
+    traj = {
+        "task_id": task["task_id"],
+        "site": task["site"],
+        "macro": task["macro"],
+        "start_kind": task["start"]["kind"],
+        "history_macro": task.get("history_macro"),
+        "steps": rec.steps,
+        "done": rec.done,
+        "answer": rec.answer,
+        "end": rec.end,
+    }
+    return Outcome(task, ok, "" if ok else detail, traj, rec.elements, time.monotonic() - t0)
+
+
+def elements_bytes(elements: list[dict[str, Any]]) -> bytes:
+    """elements.json: one descriptor a line (compact, and a diff shows which element changed)."""
+    lines = [io.dumps(e, sort_keys=True) for e in elements]
+    return b"[\n" + b",\n".join(lines) + b"\n]\n" if lines else b"[]\n"
+
+
+def write_outcome(run_dir: Path, out: Outcome) -> None:
+    tid = out.task["task_id"]
+    if out.accepted:
+        d = run_dir / "accepted" / tid
+        io.write_json(d / "task.json", task_file(out.task))
+        io.write_json(d / "trajectory.json", out.trajectory)
+        io.write_bytes(d / "elements.json", elements_bytes(out.elements or []))
+    else:
+        d = run_dir / "rejected" / tid
+        io.write_json(d / "task.json", task_file(out.task))
+        io.write_bytes(d / "reason.txt", (out.reason or "rejected").encode() + b"\n")
+
+
+def write_index(pool: Path) -> tuple[int, int]:
+    """kept.jsonl and pool_ids.txt from every run's accepted tasks (a later run, by name, supersedes)."""
+    kept: dict[str, dict[str, Any]] = {}
+    for run_dir in sorted(p for p in (pool / "runs").iterdir() if p.is_dir() and not p.name.startswith(".")):
+        acc = run_dir / "accepted"
+        if not acc.is_dir():
+            continue
+        for d in sorted(acc.iterdir()):
+            task = io.read_json(d / "task.json")
+            kept[d.name] = {"id": d.name, "run": run_dir.name, "site": task["site"], "macro": task["macro"]}
+    rows = [kept[k] for k in sorted(kept)]
+    io.write_jsonl(pool / "kept.jsonl", rows)
+    ids = [r["id"] for r in rows if r["macro"] not in QA_MACROS]
+    io.write_bytes(pool / "pool_ids.txt", "".join(f"{i}\n" for i in ids).encode())
+    return len(rows), len(ids)
+
+
+@dataclass
+class Summary:
+    accepted: Counter[tuple[str, str]] = field(default_factory=Counter)
+    rejected: Counter[tuple[str, str]] = field(default_factory=Counter)
+    seconds: list[float] = field(default_factory=list)
+    reasons: dict[str, str] = field(default_factory=dict)
+
+    def add(self, out: Outcome) -> None:
+        key = (out.task["site"], out.task["macro"])
+        (self.accepted if out.accepted else self.rejected)[key] += 1
+        self.seconds.append(out.seconds)
+        if not out.accepted:
+            self.reasons[out.task["task_id"]] = out.reason
+
+    def table(self) -> str:
+        """Accepted counts by site × macro (rejected in brackets), then totals and time per trajectory."""
+        sites = sorted({s for s, _ in self.accepted | self.rejected})
+        macros = sorted({m for _, m in self.accepted | self.rejected})
+        lines = ["macro".ljust(22) + "".join(s[:10].rjust(11) for s in sites)]
+        for m in macros:
+            cells = []
+            for s in sites:
+                a, r = self.accepted[(s, m)], self.rejected[(s, m)]
+                cells.append((f"{a}" + (f"[{r}]" if r else "")).rjust(11))
+            lines.append(m.ljust(22) + "".join(cells))
+        n = len(self.seconds)
+        mean = sum(self.seconds) / n if n else 0.0
+        lines.append(
+            f"accepted {sum(self.accepted.values())}, rejected {sum(self.rejected.values())}; "
+            f"{mean:.2f}s per trajectory (max {max(self.seconds, default=0):.2f}s)"
+        )
+        return "\n".join(lines)
+
+
+def select_tasks(tasks: list[dict[str, Any]], only_site: str | None, limit: int) -> list[dict[str, Any]]:
+    if only_site:
+        tasks = [t for t in tasks if t["site"] == only_site]
+    return tasks[:limit] if limit else tasks
+
+
+async def record_all(
+    tasks: list[dict[str, Any]],
+    specs: dict[str, Spec],
+    bases: list[str],
+    run_dir: Path,
+    workers: int,
+    log: Callable[[str], None],
+    ensure_alive: Callable[[], None] | None = None,
+) -> Summary:
+    """Record the tasks with `workers` browsers (one Chromium each), filing each outcome as it lands."""
+    from plandvc.browser import Browser
+
+    queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    for t in tasks:
+        queue.put_nowait(t)
+    summary = Summary()
+    total = len(tasks)
+
+    async def worker(w: int) -> None:
+        async with Browser() as browser:
+            base = bases[w % len(bases)]
+            while not queue.empty():
+                task = queue.get_nowait()
+                if ensure_alive is not None:
+                    ensure_alive()
+                session = await browser.new_session(base)
+                try:
+                    out = await record(session, specs[task["site"]], task)
+                finally:
+                    try:
+                        await session.close()
+                    except Exception:
+                        pass
+                write_outcome(run_dir, out)
+                summary.add(out)
+                done = len(summary.seconds)
+                verdict = "ok  " if out.accepted else "FAIL"
+                log(f"[{done}/{total}] {verdict} {task['task_id']} {out.seconds:.2f}s {out.reason}"[:200])
+
+    await asyncio.gather(*(worker(w) for w in range(max(1, min(workers, total or 1)))))
+    return summary
+
+
+def make_pool(
+    sites: str | Path,
+    out: str | Path,
+    run: str = "r1",
+    seed: int = 0,
+    workers: int = 2,
+    ports: list[int] | None = None,
+    limit: int = 0,
+    only_site: str | None = None,
+    log: Callable[[str], None] | None = None,
+) -> Summary:
+    """Generate the tasks of every site, record them, and publish `out/runs/<run>/` and the pool index."""
+    from plandvc.sites.servers import Servers
+
+    log = log or (lambda s: print(s, file=sys.stderr, flush=True))
+    sites, out = Path(sites), Path(out)
+    specs = load_sites(sites)
+    if only_site and only_site not in specs:
+        raise io.InputError(f"--only-site: no site {only_site!r} in {sites}")
+    if not run or "/" in run or run.startswith("."):
+        raise io.InputError(f"--run: {run!r} is not a run name")
+    names = {s: site_name(sites, s) for s in specs}
+    tasks = select_tasks(generate(specs, seed, names), only_site, limit)
+    log(f"{len(tasks)} tasks over {len({t['site'] for t in tasks})} sites")
+    tmp = out / "runs" / f".{run}.tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    with Servers(ports or [8350], sites) as servers:
+        ensure = getattr(servers, "ensure_alive", None)
+        summary = asyncio.run(record_all(tasks, specs, servers.bases, tmp, workers, log, ensure))
+    io.publish_dir(tmp, out / "runs" / run)
+    kept, pool_ids = write_index(out)
+    log(summary.table())
+    log(f"kept {kept} ({pool_ids} in pool_ids.txt) under {out}")
+    return summary

@@ -1,0 +1,229 @@
+"""The replayer: answers a specialist's steps with a recorded trajectory on a live page.
+
+Each recorded step names an element by its descriptor (elements.json). On the live page the element is found
+again by what is stable about it — its control id, copy value, home mark, link path, name/id, tag and role,
+text and label — never by its raw index, and never by its box alone (the box only breaks ties), so a replay
+works on a page that an earlier part filtered or sorted. The last answer is the recorded `done`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+Descriptor = dict[str, Any]
+
+# attributes that, when recorded, the live element must carry with the same value (or, for data-home, at all)
+_REQUIRED = {
+    "data-control-id": 100,
+    "data-copy": 60,
+    "data-home": 60,
+    "data-form": 20,
+    "name": 25,
+    "type": 10,
+}
+_MIN_EVIDENCE = 20  # an element must be identified by more than its tag, role and box
+
+
+class ElementNotFound(Exception):
+    """A recorded element has no match on the live page; says which step and what it looked for."""
+
+    def __init__(self, step: int, descriptor: Descriptor, url: str, why: str = "") -> None:
+        self.step, self.descriptor, self.url = step, descriptor, url
+        want = _describe(descriptor)
+        super().__init__(f"step {step}: no element like {want} on {url}" + (f" ({why})" if why else ""))
+
+
+def _describe(d: Descriptor) -> str:
+    attrs = " ".join(f"{k}={v!r}" for k, v in sorted((d.get("attrs") or {}).items()))
+    text = d.get("text") or d.get("label") or ""
+    return f"<{d.get('tag')} {attrs}>{text}".replace(" >", ">")
+
+
+def _path(href: str) -> str:
+    return urlsplit(href).path.rstrip("/") or "/"
+
+
+def _norm(s: Any) -> str:
+    return " ".join(str(s or "").split()).casefold()
+
+
+def score(want: Descriptor, have: Descriptor) -> float | None:
+    """How well live element `have` matches recorded `want`; None when it cannot be the same element."""
+    if want.get("tag") != have.get("tag"):
+        return None
+    wa, ha = want.get("attrs") or {}, have.get("attrs") or {}
+    evidence, total = 0.0, 0.0
+    for k, weight in _REQUIRED.items():
+        if k in wa:
+            if k not in ha or (k != "data-home" and wa[k] != ha[k]):
+                return None
+            evidence += weight
+    if "href" in wa:
+        if "href" not in ha or _path(wa["href"]) != _path(ha["href"]):
+            return None
+        evidence += 60 + (5 if wa["href"] == ha["href"] else 0)
+    if wa.get("id"):
+        evidence += 25 if wa["id"] == ha.get("id") else -25
+    for key, gain, loss in (("text", 30, 10), ("label", 20, 15)):
+        w, h = _norm(want.get(key)), _norm(have.get(key))
+        if w:
+            evidence += gain if w == h else -loss
+    if "value" in wa:
+        evidence += 10 if wa["value"] == ha.get("value") else -10
+    if want.get("role") and want.get("role") == have.get("role"):
+        total += 5
+    if evidence < _MIN_EVIDENCE:
+        return None
+    wb, hb = want.get("box") or [0, 0, 0, 0], have.get("box") or [0, 0, 0, 0]
+    distance = abs(wb[0] - hb[0]) + abs(wb[1] - hb[1])
+    return evidence + total - min(distance / 200.0, 4.0)
+
+
+def find(want: Descriptor, live: Sequence[Descriptor]) -> int | None:
+    """The index in `live` of the best match for `want` (first in page order on a tie), or None."""
+    best, best_i = None, None
+    for i, have in enumerate(live):
+        s = score(want, have)
+        if s is not None and (best is None or s > best):
+            best, best_i = s, i
+    return best_i
+
+
+# ── the replayer ──────────────────────────────────────────────────────────────
+
+
+class _SessionLike(Protocol):
+    events: list[dict[str, Any]]
+    seen: list[str]
+    last_snapshot: Any
+
+
+def _live(snapshot: Any) -> list[Descriptor]:
+    return [e.descriptor() if hasattr(e, "descriptor") else dict(e) for e in snapshot.elements]
+
+
+class Replayer:
+    """Answers each specialist step with the next recorded one, its element re-found on the live snapshot.
+
+    `cursor` counts the answers given; `finished` is set once the recorded `done` was answered; `events` and
+    `seen` are what the session recorded from the first answer to the done (what this replay caused).
+    """
+
+    def __init__(self, traj: dict[str, Any], elements: list[Descriptor], session: _SessionLike | None = None):
+        self.traj, self.elements, self.session = traj, elements, session
+        self.steps: list[dict[str, Any]] = list(traj.get("steps") or [])
+        self.cursor = 0
+        self.finished = False
+        self.answer: Any = None
+        self._marks: tuple[int, int] | None = None
+        self._ends: tuple[int, int] | None = None
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        return self._slice("events", 0)
+
+    @property
+    def seen(self) -> list[str]:
+        return self._slice("seen", 1)
+
+    def _slice(self, name: str, k: int) -> list[Any]:
+        if self.session is None or self._marks is None:
+            return []
+        items = getattr(self.session, name)
+        end = self._ends[k] if self._ends else len(items)
+        return list(items[self._marks[k] : end])
+
+    def _mark(self) -> tuple[int, int]:
+        s = self.session
+        return (len(s.events), len(s.seen)) if s is not None else (0, 0)
+
+    def next_action(self, snapshot: Any) -> dict[str, Any]:
+        """The next step as the specialist's reply `{memory, action: [{name: params}]}`."""
+        if self._marks is None:
+            self._marks = self._mark()
+        if self.finished:
+            raise RuntimeError(f"replay of {self.traj.get('task_id')} asked for a step after its done")
+        if self.cursor >= len(self.steps):
+            self.cursor += 1
+            self.finished = True
+            self.answer = self.traj.get("answer")
+            self._ends = self._mark()
+            done = {"text": str(self.traj.get("done") or "Done."), "success": True, "answer": self.answer}
+            return {"memory": "The task is done.", "action": [{"done": done}]}
+        step = self.steps[self.cursor]
+        action = self._action(step, self.cursor + 1, snapshot)
+        self.cursor += 1
+        return {"memory": str(step.get("memory") or ""), "action": [action]}
+
+    def _action(self, step: dict[str, Any], n: int, snapshot: Any) -> dict[str, Any]:
+        name, value = step["action"], step.get("value")
+        if name == "scroll":
+            return {"scroll": {"dy": value}}
+        if name == "go_to":
+            return {"go_to": {"url": value}}
+        if name == "back":
+            return {"back": {}}
+        k = step.get("element")
+        if not isinstance(k, int) or not 0 <= k < len(self.elements):
+            raise ElementNotFound(
+                n, {"element": k}, getattr(snapshot, "url", "?"), "no such recorded element"
+            )
+        want = self.elements[k]
+        i = find(want, _live(snapshot))
+        if i is None:
+            raise ElementNotFound(n, want, getattr(snapshot, "url", "?"))
+        index = snapshot.elements[i].index if hasattr(snapshot.elements[i], "index") else i
+        if name == "click":
+            return {"click": {"index": index}}
+        if name == "input":
+            return {"input": {"index": index, "text": str(value)}}
+        if name == "select":
+            return {"select": {"index": index, "value": str(value)}}
+        if name == "set_range":
+            return {"set_range": {"index": index, "value": value}}
+        raise ValueError(f"step {n}: unknown recorded action {name!r}")
+
+
+class ReplayModel:
+    """The specialist's model during a replay: each reply is the replayer's next step on the last snapshot."""
+
+    wants_screenshot = False
+
+    def __init__(self, replayer: Replayer, session: _SessionLike) -> None:
+        self.replayer, self.session = replayer, session
+
+    async def respond(self, messages: list[dict[str, Any]], response_format: dict[str, Any]) -> str:
+        snap = self.session.last_snapshot
+        if snap is None:
+            raise RuntimeError("replay: the specialist has taken no snapshot")
+        return json.dumps(self.replayer.next_action(snap), ensure_ascii=False)
+
+
+def home_trajectory(site: str) -> dict[str, Any]:
+    """The replayed plan of a trip home: click the site's own home link, then done."""
+    home = f"/sites/{site}"
+    element = {
+        "tag": "a",
+        "role": "link",
+        "text": "",
+        "label": "",
+        "attrs": {"data-home": "", "href": home},
+        "box": [0, 0, 0, 0],
+    }
+    traj = {
+        "task_id": f"{site}-home",
+        "site": site,
+        "macro": "navigate_home",
+        "start_kind": "mid_chain",
+        "history_macro": None,
+        "steps": [
+            {"action": "click", "element": 0, "value": None, "memory": "Clicking the site's own home link."}
+        ],
+        "done": "I went to the home page with the site's home link.",
+        "answer": None,
+        "end": home,
+    }
+    return {"trajectory": traj, "elements": [element]}
