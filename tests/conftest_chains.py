@@ -41,42 +41,46 @@ def rec(id: str, site: str = "shop", **kw: Any) -> dict[str, Any]:
 # ── hypothesis: generated pools of records ────────────────────────────────────
 
 
-@st.composite
-def site_records(draw: st.DrawFn, site: str, max_size: int = 8) -> list[dict[str, Any]]:
-    """Records of one site over a few pages, controls and scope strings, so that chains both can and cannot form."""
-    n = draw(st.integers(min_value=0, max_value=max_size))
+_ROW = st.tuples(
+    st.sampled_from(sorted(FAMILY_OF)),  # macro
+    st.integers(0, 2),  # start page: home, orders, items
+    st.booleans(),  # fresh
+    st.integers(0, 9),  # 0: answers whatever the macro
+    st.frozensets(st.integers(0, 9), max_size=2),  # scope
+    st.integers(0, 8),  # control (0: none)
+    st.booleans(),  # stays
+    st.integers(0, 3),  # > 0: a fresh home start is a home_start
+)
+
+
+def _site(site: str, rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
     pages = [f"/sites/{site}", f"/sites/{site}/orders", f"/sites/{site}/items"]
     out = []
-    for k in range(n):
-        macro = draw(st.sampled_from(sorted(FAMILY_OF)))
-        start = draw(st.sampled_from(pages))
-        fresh = draw(st.booleans())
-        answers = macro in ANSWER_MACROS or draw(st.integers(0, 9)) == 0
-        scope = sorted(draw(st.sets(st.sampled_from([f"s{i}" for i in range(6)]), min_size=0, max_size=2)))
+    for k, (macro, page, fresh, a, scope, control, stays, h) in enumerate(rows):
+        start = pages[page]
         out.append(
             rec(
                 f"{site}-{k:03d}",
                 site,
                 macro=macro,
                 start=start,
-                control=draw(st.sampled_from([None, "a", "b", "c", "d", "e"])),
-                scope=scope,
-                answers=answers,
+                control="abcdefgh"[control - 1] if control else None,
+                scope=sorted(f"s{i}" for i in scope),
+                answers=macro in ANSWER_MACROS or a == 0,
                 fresh=fresh,
-                stays=draw(st.booleans()),
-                home_start=fresh and start == f"/sites/{site}" and draw(st.integers(0, 3)) > 0,
+                stays=stays,
+                home_start=fresh and page == 0 and h > 0,
             )
         )
     return out
 
 
-@st.composite
-def pools(draw: st.DrawFn, max_sites: int = 3, max_size: int = 8) -> list[dict[str, Any]]:
-    n = draw(st.integers(min_value=1, max_value=max_sites))
-    records = []
-    for s in range(n):
-        records += draw(site_records(f"site{s}", max_size))
-    return records
+def pools(max_sites: int = 3, max_size: int = 10) -> st.SearchStrategy[list[dict[str, Any]]]:
+    """Records of 1..max_sites sites over a few pages, controls and scope strings, so that chains both can and
+    cannot form."""
+    return st.lists(st.lists(_ROW, max_size=max_size), min_size=1, max_size=max_sites).map(
+        lambda sites: [r for s, rows in enumerate(sites) for r in _site(f"site{s}", rows)]
+    )
 
 
 # ── pool directories ─────────────────────────────────────────────────────────
