@@ -43,7 +43,19 @@ def test_cli_writes_the_dataset_and_metrics(tmp_path):
         f.write(orjson.dumps(broken) + b"\n")
     (raw / broken["key"]).mkdir()
     out, metrics = tmp_path / "rows" / "v1", tmp_path / "metrics"
-    proc = _plandvc("filter-rows", "--raw", raw, "--out", out, "--metrics", metrics, "--val-share", "0.5")
+    proc = _plandvc(
+        "filter-rows",
+        "--raw",
+        raw,
+        "--out",
+        out,
+        "--metrics",
+        metrics,
+        "--val-share",
+        "0.5",
+        "--image-size",
+        "128x80",
+    )
     assert proc.returncode == 0, proc.stderr
     assert "dropped plan-shop-zzzzzzzzzz: bad_episode: episode.json: missing" in proc.stderr
     assert "kept 2 of 3 ok chains (4 in raw), 6 rows" in proc.stderr.splitlines()[-1]
@@ -57,9 +69,14 @@ def test_image_size_option(tmp_path):
     out, metrics = tmp_path / "rows", tmp_path / "m"
     runner = CliRunner()
     args = ["filter-rows", "--raw", str(raw), "--out", str(out), "--metrics", str(metrics), "--quiet"]
+    result = runner.invoke(cli, args)  # the default, 1280x800
+    assert result.exit_code == 0 and "kept 0 of 2 ok chains" in result.output
+    assert read_json(metrics / "filter.json")["dropped"]["bad_image"] == 2
+    result = runner.invoke(cli, [*args, "--image-size", "128x80"])
+    assert result.exit_code == 0 and "kept 2 of 2 ok chains" in result.output
     result = runner.invoke(cli, [*args, "--image-size", "640x400"])
     assert result.exit_code == 0 and "kept 0 of 2 ok chains" in result.output
-    assert "dropped" not in result.output.splitlines()[0][:7]  # --quiet: only the summary
+    assert result.output.count("\n") == 1 and "dropped 2" in result.output  # --quiet: only the summary
     result = runner.invoke(cli, [*args, "--image-size", "any"])
     assert result.exit_code == 0 and "kept 2 of 2" in result.output
     result = runner.invoke(cli, [*args, "--image-size", "big"])

@@ -18,8 +18,9 @@ from plandvc.agent.schema import RESPONSE_FORMAT, SCHEMA, canonical
 from plandvc.io import InputError, read_json
 from plandvc.rows import dataset
 from plandvc.rows.dataset import error_kind, filter_rows, split_of
-from plandvc.rows.validate import check_chain
+from plandvc.rows.validate import Chain, Reason, check_chain
 
+SIZE = (128, 80)  # the fixtures' screenshots; one test checks the 1280x800 default
 MACROS = {
     "a": ("filter_by_dropdown", "Filter"),
     "b": ("sort_by_form", "Filter"),
@@ -33,9 +34,9 @@ def key_of(site: str, parts: list[str]) -> str:
 
 
 def make_chain(
-    raw: Path, site: str, parts: list[str], answer=None, shade: int = 0, key: str | None = None
+    raw: Path, site: str, parts: list[str], answer=None, shade: int = 0, key: str | None = None, size=SIZE
 ) -> str:
-    """Write one ok chain in run-chains' format: episode.json, rows.jsonl, step_<t>.png."""
+    """Write one ok chain in run-chains' format: episode.json, rows.jsonl, step_<t>.png (small, to be fast)."""
     key = key or key_of(site, parts)
     d = raw / key
     d.mkdir(parents=True)
@@ -76,7 +77,7 @@ def make_chain(
                 "target": orjson.dumps(target).decode(),
             }
         )
-        (d / f"step_{t}.png").write_bytes(png_bytes(shade=shade + t))
+        (d / f"step_{t}.png").write_bytes(png_bytes(*size, shade=shade + t))
     (d / "rows.jsonl").write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in rows))
     episode = {
         "task_id": key,
@@ -151,8 +152,8 @@ def tree(d: Path) -> dict[str, bytes]:
     return {str(p.relative_to(d)): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file()}
 
 
-def run(raw: Path, tmp: Path, **kw):
-    return filter_rows(raw, tmp / "rows" / "v1", tmp / "metrics", **kw)
+def run(raw: Path, tmp: Path, image_size=SIZE, **kw):
+    return filter_rows(raw, tmp / "rows" / "v1", tmp / "metrics", image_size=image_size, **kw)
 
 
 def test_good_chains_are_kept_byte_for_byte(raw, tmp_path):
@@ -237,15 +238,15 @@ GOOD_DELEGATE = {
 BREAKERS = {
     "missing image": (lambda d: (d / "step_1.png").unlink(), "missing_image", "step_1.png: missing"),
     "truncated image": (
-        lambda d: (d / "step_1.png").write_bytes(png_bytes()[: len(png_bytes()) // 2]),
+        lambda d: (d / "step_1.png").write_bytes(png_bytes(*SIZE)[: len(png_bytes(*SIZE)) // 2]),
         "bad_image",
         "step_1.png: truncated",
     ),
     "bad crc": (_flip_crc, "bad_image", "bad CRC"),
     "wrong size": (
-        lambda d: (d / "step_2.png").write_bytes(png_bytes(640, 400)),
+        lambda d: (d / "step_2.png").write_bytes(png_bytes(64, 40)),
         "bad_image",
-        "640x400, expected",
+        "64x40, expected 128x80",
     ),
     "image of another step": (
         lambda d: _edit_rows(d, lambda rows: [rows[0] | {"messages": rows[1]["messages"]}, *rows[1:]]),
@@ -379,13 +380,18 @@ def test_each_check_rejects_its_broken_chain(raw, tmp_path, breaker):
     assert str(tmp_path) not in (out / "manifest.json").read_text()
 
 
-def test_image_size_param(raw, tmp_path):
-    key = next(p for p in raw.iterdir() if p.name.startswith("plan-"))
-    (key / "step_0.png").write_bytes(png_bytes(640, 400, colour=6))
-    assert [d.kind for d in run(raw, tmp_path).dropped] == ["bad_image"]
-    assert run(raw, tmp_path, image_size=(640, 400)).dropped[0].kind == "bad_image"  # the others are 1280x800
-    assert run(raw, tmp_path, image_size=None).dropped == []
-    assert check_chain(key, key.name, image_size=None).key == key.name
+def test_image_size_param_defaults_to_1280x800(raw, tmp_path):
+    big = make_chain(raw, "shop", ["a6", "b6"], size=(1280, 800), shade=60)
+    small = key_of("shop", ["a1", "b1"])
+    write_results(raw)
+    assert isinstance(check_chain(raw / big, big), Chain)
+    assert check_chain(raw / small, small) == Reason("bad_image", "step_0.png: 128x80, expected 1280x800")
+    assert check_chain(raw / big, big, image_size=SIZE).kind == "bad_image"
+    assert isinstance(check_chain(raw / small, small, image_size=None), Chain)
+    done = filter_rows(raw, tmp_path / "rows", tmp_path / "m")  # the default size
+    assert [c.key for c in done.kept] == [big] and {d.kind for d in done.dropped} == {"bad_image"}
+    (raw / small / "step_1.png").write_bytes(png_bytes(*SIZE, colour=6))  # RGBA is fine too
+    assert isinstance(check_chain(raw / small, small, image_size=SIZE), Chain)
 
 
 def test_duplicates_same_parts_or_same_rows(raw, tmp_path):
@@ -467,7 +473,7 @@ def test_killed_run_leaves_the_previous_dataset(raw, tmp_path):
         "        os.kill(os.getpid(), signal.SIGKILL)\n"
         "    return real(src, dst)\n"
         "dataset._copy = copy\n"
-        "dataset.filter_rows(sys.argv[1], sys.argv[2], sys.argv[3])\n"
+        f"dataset.filter_rows(sys.argv[1], sys.argv[2], sys.argv[3], image_size={SIZE})\n"
     )
     proc = subprocess.run([sys.executable, "-c", script, raw, out, tmp_path / "metrics"], check=False)
     assert proc.returncode == -signal.SIGKILL

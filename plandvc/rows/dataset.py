@@ -87,13 +87,13 @@ def read_results(raw: Path) -> list[dict[str, Any]]:
     return sorted(results, key=lambda r: r["key"])
 
 
-def _fingerprint(chain_dir: Path, chain: Chain) -> str:
+def _fingerprint(chain: Chain) -> str:
     """The chain's content apart from its key: its rows without task_id and its images' bytes."""
     h = hashlib.sha256()
     for row in chain.rows:
         h.update(dumps({k: v for k, v in row.items() if k != "task_id"}, sort_keys=True) + b"\n")
-    for name in chain.images:
-        h.update(name.encode() + b"\0" + hashlib.sha256((chain_dir / name).read_bytes()).digest())
+    for name, sha in chain.images.items():
+        h.update(f"{name}\0{sha}\n".encode())
     return h.hexdigest()
 
 
@@ -119,7 +119,7 @@ def select(raw: Path, results: list[dict[str, Any]], image_size: tuple[int, int]
         if isinstance(got, Reason):
             dropped.append(Dropped(key, got.kind, got.detail))
             continue
-        parts, content = tuple(map(str, r["parts"])), _fingerprint(chain_dir, got)
+        parts, content = tuple(map(str, r["parts"])), _fingerprint(got)
         first = by_parts.get(parts) or by_content.get(content)
         if first is not None:
             how = "the same parts" if parts in by_parts else "the same rows and images"

@@ -8,6 +8,7 @@ never absolute paths, because they go into the dataset's manifest.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,7 +42,7 @@ class Chain:
     key: str
     episode: dict[str, Any]
     rows: list[dict[str, Any]]
-    images: list[str] = field(default_factory=list)  # file names, sorted
+    images: dict[str, str] = field(default_factory=dict)  # file name -> sha256, sorted by name
 
 
 class _Drop(Exception):
@@ -137,7 +138,8 @@ def _image_names(row: dict[str, Any]) -> list[str]:
     return names
 
 
-def _check_image(chain_dir: Path, name: str, step: int, size: tuple[int, int] | None) -> None:
+def _check_image(chain_dir: Path, name: str, step: int, size: tuple[int, int] | None) -> str:
+    """Check one image file and return its sha256."""
     if not re.fullmatch(rf"step_{step}(_\d+)?\.png", name):
         raise _Drop(
             "bad_image", f"row {step}: image {name!r} is not named step_{step}.png or step_{step}_<k>.png"
@@ -145,12 +147,14 @@ def _check_image(chain_dir: Path, name: str, step: int, size: tuple[int, int] | 
     path = chain_dir / name
     if not path.is_file():
         raise _Drop("missing_image", f"{name}: missing")
+    data = path.read_bytes()
     try:
-        info = read_png_info(path)
+        info = read_png_info(data)
     except PngError as e:
         raise _Drop("bad_image", f"{name}: {e}") from None
     if size is not None and (info.width, info.height) != tuple(size):
         raise _Drop("bad_image", f"{name}: {info.width}x{info.height}, expected {size[0]}x{size[1]}")
+    return hashlib.sha256(data).hexdigest()
 
 
 def _check_target(row: dict[str, Any], turn: dict[str, Any], schema: dict[str, Any]) -> str:
@@ -196,7 +200,7 @@ def _check(chain_dir: Path, key: str, image_size: tuple[int, int] | None) -> Cha
     schema = schema_of(episode["response_format"])
     if len(rows) != len(turns):
         raise _Drop("turn_mismatch", f"rows.jsonl has {len(rows)} rows for {len(turns)} turns")
-    images: set[str] = set()
+    images: dict[str, str] = {}
     final = ""
     for t, (row, turn) in enumerate(zip(rows, turns, strict=True)):
         if row["step"] != t:
@@ -207,15 +211,14 @@ def _check(chain_dir: Path, key: str, image_size: tuple[int, int] | None) -> Cha
             raise _Drop("turn_mismatch", f"row {t}: op/delegated/macro {got} but the turn is {want}")
         for name in _image_names(row):
             if name not in images:
-                _check_image(chain_dir, name, t, image_size)
-                images.add(name)
+                images[name] = _check_image(chain_dir, name, t, image_size)
         final = _check_target(row, turn, schema)
     answer = episode.get("answer")
     if answer not in (None, "") and _normal(answer) not in _normal(final):
         raise _Drop(
             "no_answer", f"row {len(rows) - 1}: the final text does not contain the answer {answer!r}"
         )
-    return Chain(key, episode, rows, sorted(images))
+    return Chain(key, episode, rows, dict(sorted(images.items())))
 
 
 def check_chain(
