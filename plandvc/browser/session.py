@@ -6,12 +6,13 @@ Every wait is on the page (load state, navigation), never on the clock.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
 
-from playwright.async_api import BrowserContext, Frame, Locator, Page
+from playwright.async_api import BrowserContext, Frame, Locator, Page, Request
 from playwright.async_api import Error as PlaywrightError
 
 from plandvc.browser.errors import ActionError, BrowserError, ServerDownError, StaleIndexError
@@ -42,6 +43,8 @@ WILL_NAVIGATE_JS = """(el) => {
   if ((el.formTarget || form.target || '_self') !== '_self') return false;
   return form.noValidate || el.formNoValidate || form.checkValidity();
 }"""
+
+NEXT_FRAME_JS = "() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)))"
 
 SET_RANGE_JS = """(el, v) => {
   el.value = v;
@@ -80,7 +83,10 @@ class Session:
         self._navigations = 0  # main-frame navigations so far
         self._snapshot_nav = -1  # _navigations when last_snapshot was taken
         self._generation = 0
+        self._nav_requests = 0  # main-frame document requests so far (a navigation has started)
+        self._committed = asyncio.Event()  # set by each main-frame navigation
         page.on("framenavigated", self._on_navigated)
+        page.on("request", self._on_request)
 
     @classmethod
     async def open(cls, context: BrowserContext, base: str) -> Session:
@@ -106,9 +112,14 @@ class Session:
             self._clip_ids.add(write_id)
             self.clipboard.append(str(text))
 
+    def _on_request(self, request: Request) -> None:
+        if request.is_navigation_request() and request.frame is self.page.main_frame:
+            self._nav_requests += 1
+
     def _on_navigated(self, frame: Frame) -> None:
         if frame is not self.page.main_frame or frame.url in ("", "about:blank"):
             return
+        self._committed.set()
         self._navigations += 1
         rel = relative_url(frame.url, self.base)
         self.seen.append(rel)
@@ -195,13 +206,29 @@ class Session:
                 async with self.page.expect_navigation(wait_until="load"):
                     await locator.click()
             else:
-                await locator.click()
-                await self.page.wait_for_load_state("load")
+                await self._click_and_settle(locator)
         except PlaywrightError as e:
             if m := _DOWN.search(e.message or ""):
                 raise ServerDownError(self.base, m.group(0)) from None
             raise ActionError(f"click [{index}] {element.summary()} on {before}: {_first_line(e)}") from None
         self._record("click", element.summary(state=False), None, before)
+
+    async def _click_and_settle(self, locator: Locator) -> None:
+        """Click an element that is not a link or submit; if its handler started a navigation anyway
+        (`location.href = ...`), wait for the new page's `load`."""
+        requests, navigations = self._nav_requests, self._navigations
+        self._committed.clear()
+        await locator.click()
+        try:  # one frame of the page: lets a handler's navigation start (or unload the page)
+            await self.page.evaluate(NEXT_FRAME_JS)
+        except PlaywrightError:
+            pass  # the page went away under the evaluate: a navigation, waited for below
+        if self._nav_requests != requests and self._navigations == navigations:
+            try:
+                await asyncio.wait_for(self._committed.wait(), NAVIGATION_TIMEOUT_MS / 1000)
+            except TimeoutError:
+                pass  # the request did not become a page (a download, a 204): nothing to wait for
+        await self.page.wait_for_load_state("load")
 
     async def input(self, index: int, text: str, *, snapshot: Snapshot | None = None) -> None:
         """Fill element `index` (an input or textarea) with `text`."""
