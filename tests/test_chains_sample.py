@@ -1,0 +1,69 @@
+"""pool-items and chain-specs over the committed sample pool `data/pool/` (skipped until it exists)."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_chains_walk import can_chain, check_rules
+
+from plandvc.chains.items import pool_items, read_site_split
+from plandvc.chains.walk import chain_specs
+from plandvc.io import read_jsonl
+
+ROOT = Path(__file__).resolve().parents[1]
+POOL, SITES = ROOT / "data" / "pool", ROOT / "data" / "sites"
+
+pytestmark = pytest.mark.skipif(
+    not (
+        (POOL / "kept.jsonl").exists()
+        and (POOL / "pool_ids.txt").exists()
+        and (SITES / "site_split.json").exists()
+    ),
+    reason="the committed sample pool data/pool/ (kept.jsonl, pool_ids.txt) or data/sites/site_split.json is missing",
+)
+
+
+@pytest.fixture(scope="module")
+def sample() -> tuple[list[dict], dict]:
+    return pool_items(POOL, SITES)
+
+
+def test_sample_records(sample: tuple[list[dict], dict]) -> None:
+    records, report = sample
+    train, test = read_site_split(SITES)
+    assert records, report
+    assert report["unreadable"] == [], report["unreadable"][:3]
+    assert {r["site"] for r in records} <= train and not {r["site"] for r in records} & test
+    kept = {r["id"]: r for r in read_jsonl(POOL / "kept.jsonl")}
+    for r in records:
+        assert kept[r["id"]]["run"] == r["run"] and (POOL / r["dir"] / "trajectory.json").is_file()
+    # the pool has mid-chain tasks for pool-items to drop
+    assert report["dropped"].get("mid_chain", 0) + report["dropped"].get("history_macro", 0) > 0
+
+
+@settings(max_examples=8, deadline=None, derandomize=True)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([(2, 3, 4), (2,), (4,)]), st.sampled_from([0.0, 0.5, 1.0]))
+def test_sample_chains_obey_the_rules(
+    sample: tuple[list[dict], dict], seed: int, sizes, share: float
+) -> None:
+    records, _ = sample
+    chains = chain_specs(records, 300, sizes, seed=seed, answer_share=share)
+    check_rules(chains, records)
+    again = chain_specs(records, 300, sizes, seed=seed, answer_share=share)
+    assert [orjson.dumps(c) for c in again] == [orjson.dumps(c) for c in chains]
+
+
+def test_sample_every_site_contributes_and_seeds_differ(sample: tuple[list[dict], dict]) -> None:
+    records, _ = sample
+    by_site = defaultdict(list)
+    for r in records:
+        by_site[r["site"]].append(r)
+    a = chain_specs(records, 300, seed=0)
+    assert {c["site"] for c in a} == {s for s, recs in by_site.items() if can_chain(recs)}
+    assert Counter(len(c["parts"]) for c in a).keys() >= {2}
+    assert a != chain_specs(records, 300, seed=1)
