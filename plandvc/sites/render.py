@@ -1,0 +1,177 @@
+"""The one renderer: every page of every site through the same jinja2 templates (autoescaped).
+
+Layout and theme come from the spec; the HTML is a function of (spec, page, rows, query) only — no session
+ids, clocks or randomness — so a page renders byte-identically every time. This module builds small view
+models (plain dicts) so the templates stay declarative.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from plandvc.sites.query import ListQuery
+from plandvc.sites.spec import Column, Control, Page, Spec, Table
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+
+def format_value(col: Column, v: Any) -> str:
+    """A cell's text: numbers with thousands separators, `decimals`, `prefix`/`suffix`; others as stored."""
+    if col.type == "number" and isinstance(v, int | float):
+        return f"{col.prefix}{v:,.{col.decimals}f}{col.suffix}"
+    return str(v)
+
+
+def _num(v: float | int | None) -> str:
+    if v is None:
+        return ""
+    return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+
+class Renderer:
+    """Renders the pages of a set of specs; templates are compiled once."""
+
+    def __init__(self) -> None:
+        self.env = Environment(
+            loader=FileSystemLoader(TEMPLATES),
+            autoescape=True,
+            undefined=StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+        )
+        self.env.filters["q"] = lambda s: quote(str(s), safe="")
+
+    def _base(self, spec: Spec, current: str | None, title: str) -> dict[str, Any]:
+        root = f"/sites/{spec.site}"
+        return {
+            "site": spec,
+            "theme": spec.theme,
+            "root": root,
+            "title": title,
+            "current": current,
+            "nav": [{"page": p.page, "title": p.title, "href": f"{root}/{p.page}"} for p in spec.pages],
+        }
+
+    def home(self, spec: Spec, counts: dict[str, int]) -> str:
+        ctx = self._base(spec, None, spec.name)
+        cards = []
+        for p in spec.pages:
+            t = spec.table_of(p)
+            cards.append(
+                {"page": p.page, "title": p.title, "href": f"/sites/{spec.site}/{p.page}",
+                 "count": counts[p.page], "plural": t.title.lower()}
+            )  # fmt: skip
+        return self.env.get_template("home.html").render(**ctx, cards=cards)
+
+    def list_page(self, spec: Spec, page: Page, rows: list[dict[str, Any]], q: ListQuery) -> str:
+        table = spec.table_of(page)
+        path = f"/sites/{spec.site}/{page.page}"
+        ctx = self._base(spec, page.page, page.title)
+        controls = [self._control(page, table, c, q, path) for c in page.controls]
+        cols = [{"name": c.name, "label": c.label, "type": c.type} for c in table.columns]
+        body = [
+            {
+                "href": f"{path}/{quote(str(r[table.key]), safe='')}",
+                "cells": [
+                    {"text": format_value(c, r[c.name]), "link": c.name == table.label, "type": c.type}
+                    for c in table.columns
+                ],
+            }
+            for r in rows
+        ]
+        return self.env.get_template("list.html").render(
+            **ctx, page=page, table=table, path=path, controls=controls, columns=cols, rows=body,
+            count=len(rows), filtered=bool(q.pairs),
+        )  # fmt: skip
+
+    def _control(self, page: Page, table: Table, c: Control, q: ListQuery, path: str) -> dict[str, Any]:
+        v = q.values.get(c.control_id)
+        view: dict[str, Any] = {
+            "id": c.control_id, "kind": c.kind, "label": c.label, "action": path, "hidden": q.carried(c),
+        }  # fmt: skip
+        if c.kind in ("dropdown", "options"):
+            col = table.column(str(c.column))
+            view["name"] = c.param
+            view["options"] = [
+                {"value": o, "selected": (o in v) if c.kind == "options" and v else o == v, "n": i}
+                for i, o in enumerate(col.values)
+            ]
+        elif c.kind == "slider":
+            col = table.column(str(c.column))
+            current = c.max if v is None else v
+            view.update(
+                name=c.param, min=_num(c.min), max=_num(c.max), step=_num(c.step), value=_num(current),
+                shown=format_value(col, current), set=v is not None,
+            )  # fmt: skip
+        elif c.kind == "date_range":
+            lo, hi = v or (None, None)
+            view.update(names=list(c.params), dates=[lo or "", hi or ""])
+        elif c.kind == "sort":
+            name, direction = v or (c.columns[0], "asc")
+            view.update(
+                names=list(c.params),
+                columns=[{"value": n, "text": table.column(n).label, "selected": n == name} for n in c.columns],
+                dirs=[{"value": d, "text": t, "selected": d == direction}
+                      for d, t in (("asc", "Ascending"), ("desc", "Descending"))],
+            )  # fmt: skip
+        elif c.kind == "search":
+            view.update(name=c.param, value=v or "", over=", ".join(table.column(n).label for n in c.columns))
+        return view
+
+    def detail(self, spec: Spec, page: Page, row: dict[str, Any]) -> str:
+        table = spec.table_of(page)
+        path = f"/sites/{spec.site}/{page.page}"
+        ctx = self._base(spec, page.page, f"{table.singular.capitalize()} {row[table.label]}")
+        fields = [
+            {"label": c.label, "text": format_value(c, row[c.name]), "name": c.name} for c in table.columns
+        ]
+        copy = None
+        if table.copy:
+            col = table.column(table.copy)
+            copy = {"value": str(row[table.copy]), "label": col.label, "id": f"{page.page}-copy"}
+        entry_href = f"{path}/{quote(str(row[table.key]), safe='')}"
+        return self.env.get_template("detail.html").render(
+            **ctx, page=page, table=table, path=path, row=row, fields=fields, copy=copy, entry_href=entry_href,
+            heading=f"{table.singular.capitalize()} {row[table.label]}",
+        )  # fmt: skip
+
+    def form(self, spec: Spec, page: Page, kind: str, row: dict[str, Any] | None) -> str:
+        """The create (`row` None) or edit form of a page's table."""
+        table = spec.table_of(page)
+        path = f"/sites/{spec.site}/{page.page}"
+        names = table.create if kind == "create" else table.edit
+        form_id = f"{page.page}-{kind}"
+        fields = []
+        for n in names:
+            col = table.column(n)
+            value = "" if row is None else row[n]
+            fields.append(
+                {"name": n, "label": col.label, "type": col.type, "id": f"{form_id}-{n}",
+                 "value": _num(value) if col.type == "number" and value != "" else str(value),
+                 "options": [{"value": o, "selected": o == value} for o in col.values]}
+            )  # fmt: skip
+        if kind == "create":
+            action, heading, button = f"{path}/new", f"New {table.singular}", f"Create {table.singular}"
+            back = path
+        else:
+            assert row is not None
+            back = f"{path}/{quote(str(row[table.key]), safe='')}"
+            action, heading = f"{back}/edit", f"Edit {table.singular} {row[table.label]}"
+            button = f"Save {table.singular}"
+        ctx = self._base(spec, page.page, heading)
+        return self.env.get_template("form.html").render(
+            **ctx, page=page, kind=kind, form_id=form_id, fields=fields, action=action, heading=heading,
+            button=button, back=back,
+        )  # fmt: skip
+
+    def error(self, status: int, message: str, spec: Spec | None = None) -> str:
+        ctx: dict[str, Any] = self._base(spec, None, "Error") if spec else {"site": None, "title": "Error"}
+        reason = {400: "Bad request", 404: "Not found", 405: "Method not allowed"}.get(status, "Error")
+        return self.env.get_template("error.html").render(
+            **ctx, status=status, reason=reason, message=message
+        )
