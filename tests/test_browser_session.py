@@ -125,6 +125,13 @@ async def test_a_copy_is_recorded_once_even_when_the_page_navigates_right_after(
         assert session.url == nxt  # the click waited for the page its handler opened
     state = await session.backend_state()
     assert state["clipboard"] == [f"copied-{n}" for n in range(10)]
+    # a write the binding could not take (here: the binding is made unreachable) stays pending in the tab
+    # and is re-sent by the next page, once
+    await session.page.evaluate(
+        "() => { window.__plandvc_clip = undefined; navigator.clipboard.writeText('pending-write'); }"
+    )
+    await session.goto(LIST)
+    assert (await session.backend_state())["clipboard"][10:] == ["pending-write"]
     # execCommand('copy') is captured too, and nothing reaches the shared OS clipboard
     await session.page.evaluate(
         "() => { const t = document.createElement('textarea'); t.value = 'via-exec'; document.body.append(t);"
