@@ -200,8 +200,306 @@ def clinic() -> tuple[dict[str, Any], str]:
     return spec, doc
 
 
-SITES = {"shop": shop, "clinic": clinic}
-SPLIT = {"train": ["clinic", "shop"], "test": []}
+def fleet() -> tuple[dict[str, Any], str]:
+    rng, today = random.Random(303), "2026-05-06"
+    statuses = ["Booked", "In transit", "Delayed", "Delivered", "Returned"]
+    modes = ["Road", "Rail", "Sea", "Air"]
+    depots = ["Rotterdam", "Hamburg", "Antwerp", "Felixstowe"]
+    types = ["Truck", "Van", "Trailer", "Reefer"]
+    consignees = rng.sample([
+        "Brightwell Foods", "Calder Steel", "Dunmore Textiles", "Everly Pharma", "Fenwick Paper", "Galloway Glass",
+        "Harlow Electronics", "Ingram Timber", "Juniper Wines", "Kestrel Motors", "Lowry Ceramics", "Marlow Chemicals",
+        "Northgate Toys", "Orchard Juices", "Pemberton Tools", "Quayside Fish", "Redfern Plastics", "Sterling Cables",
+        "Thornbury Paints", "Upland Dairy", "Vickery Books", "Westbrook Coffee",
+    ], 21)  # fmt: skip
+    ships = [
+        {"id": f"SHP-{7201 + i}", "consignee": c, "origin": rng.choice(CITIES), "status": rng.choice(statuses),
+         "mode": rng.choice(modes), "weight": rng.randint(120, 24000), "shipped": day(today, rng, -40, 10)}
+        for i, c in enumerate(consignees)
+    ]  # fmt: skip
+    letters = "ABCDEFGHJKLMNPRSTVWXZ"
+    vehicles = [
+        {"id": f"VEH-{41 + i}", "plate": f"HF-{rng.randint(100, 999)}-{rng.choice(letters)}{letters[i]}",
+         "type": rng.choice(types), "depot": rng.choice(depots), "mileage": rng.randint(8000, 410000),
+         "serviced": day(today, rng, -300, -2)}
+        for i in range(19)
+    ]  # fmt: skip
+    spec = {
+        "site": "fleet", "name": "Harbor Freight Lines", "today": today,
+        "theme": {"layout": "cards", "accent": "#c2571a", "background": "#f6f1ec", "font": "DejaVu Sans"},
+        "tables": {
+            "shipments": {
+                "title": "Shipments", "singular": "shipment", "key": "id", "label": "id",
+                "columns": [
+                    col("id", "Shipment", "id"), col("consignee", "Consignee", "text"), col("origin", "Origin", "text"),
+                    col("status", "Status", "enum", values=statuses), col("mode", "Mode", "enum", values=modes),
+                    col("weight", "Weight", "number", suffix=" kg"), col("shipped", "Ship date", "date"),
+                ],
+                "rows": ships, "create": ["consignee", "origin", "status", "mode", "weight", "shipped"],
+                "edit": ["status", "weight"], "copy": "id",
+            },
+            "vehicles": {
+                "title": "Vehicles", "singular": "vehicle", "key": "id", "label": "plate",
+                "columns": [
+                    col("id", "Vehicle", "id"), col("plate", "Plate", "text"), col("type", "Type", "enum", values=types),
+                    col("depot", "Depot", "enum", values=depots), col("mileage", "Mileage", "number", suffix=" km"),
+                    col("serviced", "Last service", "date"),
+                ],
+                "rows": vehicles, "create": ["plate", "type", "depot", "mileage", "serviced"],
+                "edit": ["depot", "mileage", "serviced"], "copy": "plate",
+            },
+        },
+        "pages": [
+            {"page": "shipments", "title": "Shipments", "table": "shipments", "controls": [
+                {"control_id": "shipments-status", "kind": "dropdown", "column": "status", "param": "status", "label": "Status"},
+                {"control_id": "shipments-mode", "kind": "options", "column": "mode", "param": "mode", "label": "Mode"},
+                {"control_id": "shipments-weight", "kind": "slider", "column": "weight", "param": "max_weight", "label": "Max weight", "min": 0, "max": 25000, "step": 500},
+                {"control_id": "shipments-sort", "kind": "sort", "params": ["sort", "dir"], "columns": ["shipped", "weight", "consignee"], "label": "Sort by"},
+                {"control_id": "shipments-search", "kind": "search", "param": "q", "columns": ["consignee", "origin", "id"], "label": "Search"},
+            ]},
+            {"page": "vehicles", "title": "Vehicles", "table": "vehicles", "controls": [
+                {"control_id": "vehicles-depot", "kind": "dropdown", "column": "depot", "param": "depot", "label": "Depot"},
+                {"control_id": "vehicles-type", "kind": "options", "column": "type", "param": "type", "label": "Type"},
+                {"control_id": "vehicles-serviced", "kind": "date_range", "column": "serviced", "params": ["from", "to"], "label": "Last service"},
+                {"control_id": "vehicles-sort", "kind": "sort", "params": ["sort", "dir"], "columns": ["mileage", "serviced", "plate"], "label": "Sort by"},
+                {"control_id": "vehicles-search", "kind": "search", "param": "q", "columns": ["plate"], "label": "Find plate"},
+            ]},
+        ],
+    }  # fmt: skip
+    doc = (
+        "# Harbor Freight Lines (fleet: shipments and vehicles)\n\n"
+        "A freight company's dispatch board. Shipments (SHP-7201…) with consignee, origin, status, transport\n"
+        "mode, weight and ship date; vehicles (VEH-41…) with plate, type, depot, mileage and last service.\n"
+    )
+    return spec, doc
+
+
+def library() -> tuple[dict[str, Any], str]:
+    rng, today = random.Random(404), "2026-02-09"
+    branches = ["Central", "Eastside", "Harbour", "Hillcrest"]
+    statuses = ["On loan", "Returned", "Overdue", "Lost"]
+    genres = ["Fiction", "History", "Science", "Children", "Poetry", "Travel"]
+    titles = rng.sample([
+        "The Salt Road", "A Map of Winter", "Glass Orchards", "The Quiet Engineer", "Rivers of Iron",
+        "The Last Lighthouse", "Small Gods of August", "Paper Moons", "The Copper Atlas", "Northern Tides",
+        "The Clockmaker's Daughter", "Bees in the Attic", "A Brief History of Bridges", "Stars Over Kilnsea",
+        "The Orchard Keeper", "Maps for Lost Sailors", "The Ninth Harvest", "Quiet Numbers", "The Amber Room",
+        "Wolves of the Steppe", "Songs for a Long Walk", "The Tin Garden",
+    ], 22)  # fmt: skip
+    authors = people(rng, 22)
+    books = [
+        {"id": f"BK-{101 + i}", "title": t, "author": authors[i], "genre": rng.choice(genres),
+         "copies": rng.randint(1, 12), "published": day(today, rng, -12000, -60)}
+        for i, t in enumerate(titles)
+    ]  # fmt: skip
+    borrowers = people(rng, 20)
+    loans = [
+        {"id": f"LN-{4401 + i}", "borrower": b, "book": rng.choice(titles), "branch": rng.choice(branches),
+         "status": rng.choice(statuses), "fine": round(rng.choice([0, 0, 0, 0.5, 1.25, 2.75, 4.0, 6.5]), 2),
+         "due": day(today, rng, -30, 28)}
+        for i, b in enumerate(borrowers)
+    ]  # fmt: skip
+    spec = {
+        "site": "library", "name": "Oakridge Public Library", "today": today,
+        "theme": {"layout": "sidebar", "accent": "#7a2333", "background": "#faf6f2", "panel": "#fffdf9", "font": "DejaVu Sans"},
+        "tables": {
+            "loans": {
+                "title": "Loans", "singular": "loan", "key": "id", "label": "borrower",
+                "columns": [
+                    col("id", "Loan", "id"), col("borrower", "Borrower", "text"), col("book", "Book", "text"),
+                    col("branch", "Branch", "enum", values=branches), col("status", "Status", "enum", values=statuses),
+                    col("fine", "Fine", "number", prefix="€", decimals=2), col("due", "Due", "date"),
+                ],
+                "rows": loans, "create": ["borrower", "book", "branch", "status", "due"],
+                "edit": ["status", "fine", "due"], "copy": "id",
+            },
+            "books": {
+                "title": "Catalogue", "singular": "book", "key": "id", "label": "title",
+                "columns": [
+                    col("id", "Book ID", "id"), col("title", "Title", "text"), col("author", "Author", "text"),
+                    col("genre", "Genre", "enum", values=genres), col("copies", "Copies", "number"),
+                    col("published", "Published", "date"),
+                ],
+                "rows": books, "create": ["title", "author", "genre", "copies", "published"],
+                "edit": ["genre", "copies"], "copy": "id",
+            },
+        },
+        "pages": [
+            {"page": "loans", "title": "Loans", "table": "loans", "controls": [
+                {"control_id": "loans-branch", "kind": "dropdown", "column": "branch", "param": "branch", "label": "Branch"},
+                {"control_id": "loans-status", "kind": "options", "column": "status", "param": "status", "label": "Status"},
+                {"control_id": "loans-due", "kind": "date_range", "column": "due", "params": ["due_from", "due_to"], "label": "Due"},
+                {"control_id": "loans-sort", "kind": "sort", "params": ["sort", "dir"], "columns": ["due", "fine", "borrower"], "label": "Sort by"},
+                {"control_id": "loans-search", "kind": "search", "param": "q", "columns": ["borrower", "book"], "label": "Search"},
+            ]},
+            {"page": "catalogue", "title": "Catalogue", "table": "books", "controls": [
+                {"control_id": "catalogue-genre", "kind": "dropdown", "column": "genre", "param": "genre", "label": "Genre"},
+                {"control_id": "catalogue-copies", "kind": "slider", "column": "copies", "param": "max_copies", "label": "Max copies", "min": 0, "max": 12, "step": 1},
+                {"control_id": "catalogue-published", "kind": "date_range", "column": "published", "params": ["from", "to"], "label": "Published"},
+                {"control_id": "catalogue-sort", "kind": "sort", "params": ["sort", "dir"], "columns": ["title", "published", "copies"], "label": "Sort by"},
+                {"control_id": "catalogue-search", "kind": "search", "param": "q", "columns": ["title", "author"], "label": "Search"},
+            ]},
+        ],
+    }  # fmt: skip
+    doc = (
+        "# Oakridge Public Library (book loans and catalogue)\n\n"
+        "A public library's circulation desk. Loans (LN-4401…) with borrower, book, branch, status, fine and\n"
+        "due date; the catalogue of books (BK-101…) with author, genre, copies and publication date.\n"
+    )
+    return spec, doc
+
+
+def hotel() -> tuple[dict[str, Any], str]:
+    rng, today = random.Random(505), "2026-07-18"
+    room_types = ["Single", "Double", "Twin", "Suite", "Family"]
+    statuses = ["Confirmed", "Checked in", "Checked out", "Cancelled"]
+    sources = ["Direct", "Travel agent", "Booking site", "Corporate"]
+    housekeeping = ["Clean", "Dirty", "Inspected", "Out of order"]
+    guests = people(rng, 23)
+    bookings = [
+        {"id": f"BKG-{8801 + i}", "guest": g, "room_type": rng.choice(room_types), "status": rng.choice(statuses),
+         "source": rng.choice(sources), "nights": rng.randint(1, 14), "check_in": day(today, rng, -15, 45)}
+        for i, g in enumerate(guests)
+    ]  # fmt: skip
+    numbers = sorted(rng.sample([f"{f}{n:02d}" for f in range(1, 6) for n in range(1, 13)], 20))
+    rate = {"Single": 89, "Double": 129, "Twin": 119, "Suite": 289, "Family": 179}
+    rooms = []
+    for i, num in enumerate(numbers):
+        t = rng.choice(room_types)
+        rooms.append(
+            {"id": f"RM-{num}", "room": f"Room {num}", "type": t, "floor": int(num[0]),
+             "rate": rate[t] + rng.choice([0, 10, 20]), "housekeeping": rng.choice(housekeeping),
+             "cleaned": day(today, rng, -6, 0)}
+        )  # fmt: skip
+        del i
+    spec = {
+        "site": "hotel", "name": "Seaview Grand Hotel", "today": today,
+        "theme": {"layout": "topnav", "accent": "#0f766e", "background": "#eef7f6", "font": "DejaVu Sans"},
+        "tables": {
+            "bookings": {
+                "title": "Bookings", "singular": "booking", "key": "id", "label": "guest",
+                "columns": [
+                    col("id", "Booking", "id"), col("guest", "Guest", "text"),
+                    col("room_type", "Room type", "enum", values=room_types), col("status", "Status", "enum", values=statuses),
+                    col("source", "Source", "enum", values=sources), col("nights", "Nights", "number"),
+                    col("check_in", "Check-in", "date"),
+                ],
+                "rows": bookings, "create": ["guest", "room_type", "status", "source", "nights", "check_in"],
+                "edit": ["status", "nights", "check_in"], "copy": "id",
+            },
+            "rooms": {
+                "title": "Rooms", "singular": "room", "key": "id", "label": "room",
+                "columns": [
+                    col("id", "Room ID", "id"), col("room", "Room", "text"), col("type", "Type", "enum", values=room_types),
+                    col("floor", "Floor", "number"), col("rate", "Rate", "number", prefix="£"),
+                    col("housekeeping", "Housekeeping", "enum", values=housekeeping), col("cleaned", "Last cleaned", "date"),
+                ],
+                "rows": rooms, "create": [], "edit": ["housekeeping", "rate"], "copy": "room",
+            },
+        },
+        "pages": [
+            {"page": "bookings", "title": "Bookings", "table": "bookings", "controls": [
+                {"control_id": "bookings-status", "kind": "dropdown", "column": "status", "param": "status", "label": "Status"},
+                {"control_id": "bookings-source", "kind": "options", "column": "source", "param": "source", "label": "Source"},
+                {"control_id": "bookings-nights", "kind": "slider", "column": "nights", "param": "max_nights", "label": "Max nights", "min": 1, "max": 14, "step": 1},
+                {"control_id": "bookings-check-in", "kind": "date_range", "column": "check_in", "params": ["from", "to"], "label": "Check-in"},
+                {"control_id": "bookings-sort", "kind": "sort", "params": ["sort", "dir"], "columns": ["check_in", "nights", "guest"], "label": "Sort by"},
+                {"control_id": "bookings-search", "kind": "search", "param": "q", "columns": ["guest", "id"], "label": "Find guest"},
+            ]},
+            {"page": "rooms", "title": "Rooms", "table": "rooms", "controls": [
+                {"control_id": "rooms-type", "kind": "options", "column": "type", "param": "type", "label": "Type"},
+                {"control_id": "rooms-housekeeping", "kind": "dropdown", "column": "housekeeping", "param": "housekeeping", "label": "Housekeeping"},
+                {"control_id": "rooms-rate", "kind": "slider", "column": "rate", "param": "max_rate", "label": "Max rate", "min": 50, "max": 320, "step": 10},
+                {"control_id": "rooms-sort", "kind": "sort", "params": ["sort", "dir"], "columns": ["room", "rate", "floor"], "label": "Sort by"},
+                {"control_id": "rooms-search", "kind": "search", "param": "q", "columns": ["room"], "label": "Find room"},
+            ]},
+        ],
+    }  # fmt: skip
+    doc = (
+        "# Seaview Grand Hotel (room bookings and rooms)\n\n"
+        "A seaside hotel's reception system. Bookings (BKG-8801…) with guest, room type, status, source, nights\n"
+        "and check-in date; rooms (Room 101…) with type, floor, nightly rate and housekeeping status.\n"
+    )
+    return spec, doc
+
+
+def school() -> tuple[dict[str, Any], str]:
+    rng, today = random.Random(606), "2026-09-21"
+    departments = ["Mathematics", "Sciences", "Humanities", "Languages", "Arts"]
+    levels = ["Year 10", "Year 11", "Year 12", "Year 13"]
+    terms = ["Autumn", "Spring", "Summer"]
+    statuses = ["Active", "Completed", "Withdrawn", "Waitlisted"]
+    course_titles = rng.sample([
+        "Algebra II", "Statistics", "Calculus", "Biology", "Chemistry", "Physics", "World History", "Geography",
+        "Philosophy", "French", "Spanish", "Mandarin", "Studio Art", "Music Theory", "Drama", "Economics",
+        "Computer Science", "Creative Writing", "Latin",
+    ], 19)  # fmt: skip
+    teachers = people(rng, 19)
+    courses = [
+        {"id": f"CRS-{110 + i * 7}", "title": t, "teacher": teachers[i], "department": rng.choice(departments),
+         "level": rng.choice(levels), "credits": rng.choice([5, 10, 15, 20]), "starts": day(today, rng, -20, 120)}
+        for i, t in enumerate(course_titles)
+    ]  # fmt: skip
+    students = people(rng, 24)
+    enrolments = [
+        {"id": f"ENR-{6001 + i}", "student": s, "course": rng.choice(course_titles), "term": rng.choice(terms),
+         "status": rng.choice(statuses), "score": rng.randint(38, 99), "enrolled": day(today, rng, -200, -1)}
+        for i, s in enumerate(students)
+    ]  # fmt: skip
+    spec = {
+        "site": "school", "name": "Maple Grove High School", "today": today,
+        "theme": {"layout": "cards", "accent": "#5b3fa0", "background": "#f3f0fa", "font": "DejaVu Sans"},
+        "tables": {
+            "courses": {
+                "title": "Courses", "singular": "course", "key": "id", "label": "title",
+                "columns": [
+                    col("id", "Code", "id"), col("title", "Title", "text"), col("teacher", "Teacher", "text"),
+                    col("department", "Department", "enum", values=departments), col("level", "Level", "enum", values=levels),
+                    col("credits", "Credits", "number"), col("starts", "Starts", "date"),
+                ],
+                "rows": courses, "create": ["title", "teacher", "department", "level", "credits", "starts"],
+                "edit": ["teacher", "credits", "starts"], "copy": "id",
+            },
+            "enrolments": {
+                "title": "Enrolments", "singular": "enrolment", "key": "id", "label": "student",
+                "columns": [
+                    col("id", "Enrolment", "id"), col("student", "Student", "text"), col("course", "Course", "text"),
+                    col("term", "Term", "enum", values=terms), col("status", "Status", "enum", values=statuses),
+                    col("score", "Score", "number", suffix="%"), col("enrolled", "Enrolled", "date"),
+                ],
+                "rows": enrolments, "create": ["student", "course", "term", "status", "enrolled"],
+                "edit": ["status", "score"], "copy": "id",
+            },
+        },
+        "pages": [
+            {"page": "courses", "title": "Courses", "table": "courses", "controls": [
+                {"control_id": "courses-department", "kind": "dropdown", "column": "department", "param": "department", "label": "Department"},
+                {"control_id": "courses-level", "kind": "options", "column": "level", "param": "level", "label": "Level"},
+                {"control_id": "courses-credits", "kind": "slider", "column": "credits", "param": "max_credits", "label": "Max credits", "min": 0, "max": 20, "step": 5},
+                {"control_id": "courses-sort", "kind": "sort", "params": ["sort", "dir"], "columns": ["title", "credits", "starts"], "label": "Sort by"},
+                {"control_id": "courses-search", "kind": "search", "param": "q", "columns": ["title", "teacher"], "label": "Search"},
+            ]},
+            {"page": "enrolments", "title": "Enrolments", "table": "enrolments", "controls": [
+                {"control_id": "enrolments-term", "kind": "dropdown", "column": "term", "param": "term", "label": "Term"},
+                {"control_id": "enrolments-status", "kind": "options", "column": "status", "param": "status", "label": "Status"},
+                {"control_id": "enrolments-score", "kind": "slider", "column": "score", "param": "max_score", "label": "Max score", "min": 0, "max": 100, "step": 5},
+                {"control_id": "enrolments-enrolled", "kind": "date_range", "column": "enrolled", "params": ["from", "to"], "label": "Enrolled"},
+                {"control_id": "enrolments-sort", "kind": "sort", "params": ["sort", "dir"], "columns": ["student", "score", "enrolled"], "label": "Sort by"},
+                {"control_id": "enrolments-search", "kind": "search", "param": "q", "columns": ["student", "course"], "label": "Search"},
+            ]},
+        ],
+    }  # fmt: skip
+    doc = (
+        "# Maple Grove High School (courses and enrolments)\n\n"
+        "A secondary school's course office. Courses (CRS-110…) with teacher, department, level, credits and\n"
+        "start date; enrolments (ENR-6001…) with student, course, term, status, score and enrolment date.\n"
+        "A test site: never used for training rows.\n"
+    )
+    return spec, doc
+
+
+SITES = {"shop": shop, "clinic": clinic, "fleet": fleet, "library": library, "hotel": hotel, "school": school}
+SPLIT = {"train": ["clinic", "fleet", "hotel", "library", "shop"], "test": ["school"]}
 
 
 def main() -> None:
