@@ -15,7 +15,7 @@ import pytest
 from test_rows_png import png_bytes
 
 from plandvc.agent.schema import RESPONSE_FORMAT, SCHEMA, canonical
-from plandvc.io import InputError, read_json
+from plandvc.io import InputError, read_json, read_jsonl
 from plandvc.rows import dataset
 from plandvc.rows.dataset import error_kind, filter_rows, split_of
 from plandvc.rows.validate import Chain, Reason, check_chain
@@ -350,6 +350,69 @@ BREAKERS = {
         "no response_format",
     ),
     "rows not json": (lambda d: (d / "rows.jsonl").write_text("{\n"), "bad_episode", "rows.jsonl:1"),
+    "episode not an object": (
+        lambda d: (d / "episode.json").write_text("[]"),
+        "bad_episode",
+        "not an object",
+    ),
+    "unknown turn kind": (
+        lambda d: _edit_episode(d, lambda ep: ep["turns"][0].update(kind="click")),
+        "bad_episode",
+        "turn 0 has kind 'click'",
+    ),
+    "delegate turn without family": (
+        lambda d: _edit_episode(d, lambda ep: ep["turns"][1].pop("family")),
+        "bad_episode",
+        "turn 1 lacks a family",
+    ),
+    "done turn's answer is not the episode's": (
+        lambda d: _edit_episode(d, lambda ep: ep.update(answer=8)),
+        "bad_episode",
+        "not the episode's answer",
+    ),
+    "schema that cannot be applied": (
+        lambda d: _edit_episode(
+            d, lambda ep: ep.update(response_format={"json_schema": {"schema": {"type": "tuple"}}})
+        ),
+        "bad_episode",
+        "cannot be applied",
+    ),
+    "row missing a key": (
+        lambda d: _edit_rows(d, lambda rows: [{k: v for k, v in rows[0].items() if k != "op"}, *rows[1:]]),
+        "bad_episode",
+        "rows.jsonl:1: missing ['op']",
+    ),
+    "row not the planner's": (
+        lambda d: _edit_rows(d, lambda rows: [rows[0] | {"family": "Filter"}, *rows[1:]]),
+        "bad_episode",
+        "expected 'planner'",
+    ),
+    "messages not a list": (
+        lambda d: _edit_rows(d, lambda rows: [rows[0] | {"messages": "hi"}, *rows[1:]]),
+        "bad_episode",
+        "messages is not a list",
+    ),
+    "unknown message part": (
+        lambda d: _edit_rows(
+            d,
+            lambda rows: [
+                rows[0] | {"messages": [{"role": "user", "content": [{"type": "audio"}]}]},
+                *rows[1:],
+            ],
+        ),
+        "bad_episode",
+        "unknown message part",
+    ),
+    "target not a string": (
+        lambda d: _edit_rows(d, lambda rows: [rows[0] | {"target": GOOD_DELEGATE}, *rows[1:]]),
+        "bad_target",
+        "not a JSON string",
+    ),
+    "last target not done": (
+        lambda d: _edit_rows(d, _set_target(2, GOOD_DELEGATE)),
+        "bad_target",
+        "not a done action",
+    ),
     "no chain dir": (lambda d: shutil.rmtree(d), "bad_episode", "no chain directory"),
     "episode of another chain": (
         lambda d: _edit_episode(d, lambda ep: ep.update(parts=["zz", "yy"])),
@@ -363,15 +426,14 @@ BREAKERS = {
 def test_each_check_rejects_its_broken_chain(raw, tmp_path, breaker):
     fn, kind, detail = BREAKERS[breaker]
     bad = make_chain(raw, "shop", ["a5", "c5"], answer=7, shade=40)
-    write_results(raw, [orjson.loads(x) for x in (raw / "results.jsonl").read_bytes().splitlines()
-                        if not orjson.loads(x)["ok"]])  # fmt: skip
-    assert run(raw, tmp_path / "before").dropped == []  # the chain is good before it is broken
+    good = sorted(p.name for p in raw.iterdir() if p.name.startswith("plan-") and p.name != bad)
+    write_results(raw, [r for r in read_jsonl(raw / "results.jsonl") if not r["ok"]])
+    assert isinstance(check_chain(raw / bad, bad, SIZE), Chain)  # the chain is good before it is broken
     fn(raw / bad)
     done = run(raw, tmp_path)
     assert [(d.key, d.kind) for d in done.dropped] == [(bad, kind)]
     assert detail in done.dropped[0].detail
-    assert [c.key for c in done.kept] == sorted({p["key"] for p in read_json(tmp_path / "before" / "rows" / "v1" /
-                                                 "manifest.json")["chains"]} - {bad})  # fmt: skip
+    assert [c.key for c in done.kept] == good
     out = tmp_path / "rows" / "v1"
     assert not (out / bad).exists()
     manifest = read_json(out / "manifest.json")

@@ -1,8 +1,8 @@
 """The per-chain checks of filter-rows: a chain is trained on only when every row is whole and agrees
 with the episode it came from (DESIGN.md §7).
 
-`check_chain` returns the chain's reasons to be dropped (empty when it is good), each with a kind from
-`KINDS`, so the metrics can count failures by kind. Details name files relative to the chain directory,
+`check_chain` returns the parsed chain when it is good, else the first reason to drop it, with a kind from
+`KINDS` so the metrics can count failures by kind. Details name files relative to the chain directory,
 never absolute paths, because they go into the dataset's manifest.
 """
 
@@ -32,7 +32,8 @@ class Reason:
     detail: str
 
     def __post_init__(self) -> None:
-        assert self.kind in KINDS, self.kind
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown reason kind {self.kind!r}")
 
 
 @dataclass
@@ -78,9 +79,10 @@ def _load_episode(chain_dir: Path, key: str) -> dict[str, Any]:
             raise _Drop("bad_episode", f"episode.json: turn {i} lacks a family or an instruction")
     try:
         schema = schema_of(episode["response_format"])
-        assert isinstance(schema, dict)
-    except (KeyError, TypeError, AssertionError):
-        raise _Drop("bad_episode", "episode.json: no response_format with a JSON schema") from None
+    except (KeyError, TypeError):
+        schema = None
+    if not isinstance(schema, dict):
+        raise _Drop("bad_episode", "episode.json: no response_format with a JSON schema")
     if turns[-1]["kind"] != "done":
         raise _Drop("turn_mismatch", f"episode.json: the last turn is {turns[-1]['kind']!r}, not 'done'")
     early = [i for i, t in enumerate(turns[:-1]) if t["kind"] == "done"]
@@ -176,9 +178,10 @@ def _check_target(row: dict[str, Any], turn: dict[str, Any], schema: dict[str, A
         raise _Drop("bad_target", f"row {step}: {problems[0]}")
     try:
         action = target["action"][0]
-        assert isinstance(action, dict)
-    except (KeyError, IndexError, TypeError, AssertionError):
-        raise _Drop("bad_target", f"row {step}: target has no action object") from None
+    except (KeyError, IndexError, TypeError):
+        action = None
+    if not isinstance(action, dict):
+        raise _Drop("bad_target", f"row {step}: target has no action object")
     if turn["kind"] == "delegate":
         got = action.get("delegate")
         got = got if isinstance(got, dict) else {}
