@@ -227,3 +227,36 @@ def home_trajectory(site: str) -> dict[str, Any]:
         "end": home,
     }
     return {"trajectory": traj, "elements": [element]}
+
+
+async def _act(session: Any, action: dict[str, Any]) -> None:
+    ((name, params),) = action.items()
+    if name == "click":
+        await session.click(params["index"])
+    elif name == "input":
+        await session.input(params["index"], params["text"])
+    elif name == "select":
+        await session.select(params["index"], params["value"])
+    elif name == "set_range":
+        await session.set_range(params["index"], params["value"])
+    elif name == "scroll":
+        await session.scroll(params["dy"])
+    elif name == "go_to":
+        await session.go_to(params["url"])
+    elif name == "back":
+        await session.back()
+    else:
+        raise ValueError(f"unknown action {name!r}")
+
+
+async def replay(replayer: Replayer, session: Any, max_steps: int = 40) -> dict[str, Any]:
+    """Drive `session` with the replayer alone (no agent): snapshot, next step, act — until its done.
+    Returns the done params. For checking a trajectory on a live page; the agent's specialist does the same
+    loop with a ReplayModel."""
+    for _ in range(max_steps):
+        snap = await session.snapshot()
+        ((name, params),) = replayer.next_action(snap)["action"][0].items()
+        if name == "done":
+            return dict(params)
+        await _act(session, {name: params})
+    raise RuntimeError(f"replay of {replayer.traj.get('task_id')} did not finish in {max_steps} steps")

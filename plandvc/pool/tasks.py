@@ -21,7 +21,7 @@ from plandvc.sites.state import next_id
 Task = dict[str, Any]
 
 MACROS = tuple(FAMILY_OF)  # the order tasks are generated and numbered in
-PER_MACRO = 7  # tasks per (site, macro), fewer when the site has fewer distinct ones
+PER_MACRO = 8  # tasks per (site, macro), fewer when the site has fewer distinct ones
 MID_CHAIN_SHARE = 0.06  # of the tasks of the macros below: they assume an earlier step
 MID_CHAIN_HISTORY = {
     "filter_by_dropdown": "navigate_to_page",
