@@ -110,7 +110,12 @@ class OpenAIDouble:
         self._server = ThreadingHTTPServer(("127.0.0.1", self.port), _handler(self))
         self._server.daemon_threads = True
         self.port = self._server.server_address[1]
-        self._thread = threading.Thread(target=self._server.serve_forever, name="openai-double", daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever,
+            kwargs={"poll_interval": 0.02},
+            name="openai-double",
+            daemon=True,
+        )
         self._thread.start()
         return self
 

@@ -83,8 +83,10 @@ def values(text: str) -> set[str]:
         v = next(g for g in m.groups() if g is not None).strip()
         if v:
             out.add(v)
-    out.update(m.group(0) for m in _DATE.finditer(text))
-    out.update(m.group(0) for m in _NUMBER.finditer(text))
+    dates = list(_DATE.finditer(text))
+    out.update(m.group(0) for m in dates)
+    undated = _DATE.sub(lambda m: " " * len(m.group(0)), text)  # a date's own numbers are the date's
+    out.update(m.group(0) for m in _NUMBER.finditer(undated))
     for m in _CAPS.finditer(text):
         words = m.group(0).split(" ")
         if _SENTENCE_START.search(text[: m.start()]):
