@@ -155,6 +155,8 @@ class Handler(BaseHTTPRequestHandler):
     """HTTP/1.1 with keep-alive; the session comes from the `plandvc_session` cookie (set when absent)."""
 
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # no 40 ms delayed-ACK stalls on keep-alive connections
+    wbufsize = 64 * 1024  # headers and body leave in one write (flushed after each request)
     server_version = "plandvc-sites"
     sys_version = ""
     app: App  # set on the subclass made by `make_server`
