@@ -56,11 +56,30 @@ push: setup ## dvc push the outputs (remote from .dvc/config or PLANDVC_REMOTE)
 pull: setup ## dvc pull the outputs (remote from .dvc/config or PLANDVC_REMOTE)
 	$(BIN)/dvc pull $(if $(PLANDVC_REMOTE),-r $(PLANDVC_REMOTE))
 
-docker-build: ## build the pinned image (comes with the Docker issue)
-	@echo "docker-build: not built yet (the Docker image comes with its own issue)"; exit 1
+# The image (docker/plandvc-docker.sh does the work): DOCKER=docker|podman; DOCKER_BASE=local builds on a
+# debootstrapped debian:bookworm-slim (no registry reachable), DOCKER_BASE=pinned on the Dockerfile's digest.
+DOCKER_BASE ?= local
+DOCKER_SH   := DOCKER=$(DOCKER) DOCKER_BASE=$(DOCKER_BASE) docker/plandvc-docker.sh
+CMD         ?= plandvc --help
+.PHONY: docker-run docker-pin
 
-docker-gen: ## dvc repro inside the pinned image (comes with the Docker issue)
-	@echo "docker-gen: not built yet (the Docker image comes with its own issue)"; exit 1
+docker-base: ## make the local debian:bookworm-slim base with debootstrap (skipped when it exists)
+	@$(DOCKER_SH) base
+
+docker-build: ## build the pinned image plandvc:<hash of what defines it> (skipped when that tag exists)
+	@$(DOCKER_SH) build
+
+docker-gen: docker-build ## dvc repro inside the image (repo mounted at /repo, files owned by you)
+	@$(DOCKER_SH) run dvc repro
+
+docker-run: docker-build ## run CMD inside the image, e.g. make docker-run CMD="plandvc --help"
+	@$(DOCKER_SH) run $(CMD)
+
+docker-test: setup ## the image tests: podman builds it from a local base, runs plandvc and Chromium in it
+	$(BIN)/python -m pytest -m docker tests/test_docker.py $(PYTEST_ARGS)
+
+docker-pin: ## refresh the Dockerfile's base digest and chromium version pins (needs a registry)
+	@$(DOCKER_SH) pin
 
 clean: ## remove caches (keeps the venv and data)
 	rm -rf .pytest_cache .ruff_cache .hypothesis
