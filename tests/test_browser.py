@@ -220,3 +220,16 @@ async def test_missing_chromium_is_a_clear_one_line_error(monkeypatch: pytest.Mo
     await b.close()
     monkeypatch.delenv("PLANDVC_CHROMIUM")
     assert Browser().chromium == "/usr/bin/chromium"
+
+
+async def test_submitting_an_invalid_form_does_not_wait_for_a_navigation(session: Session) -> None:
+    """A submit the browser will refuse (required fields empty) is clicked without waiting for a page."""
+    site, page = next(
+        (s, p.page) for s, spec in sorted(SPECS.items()) for p in spec.pages if spec.table_of(p).create
+    )
+    await session.goto(f"/sites/{site}/{page}/new")
+    snap = await session.snapshot()
+    (submit,) = [e for e in snap.elements if e.attrs.get("data-control-id", "").endswith("-apply")]
+    await session.click(submit.index)
+    assert session.url == f"/sites/{site}/{page}/new"
+    assert (await session.backend_state())["changes"] == []
