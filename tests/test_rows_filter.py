@@ -473,11 +473,18 @@ def test_duplicates_same_parts_or_same_rows(raw, tmp_path):
     assert first in {c.key for c in done.kept}
 
 
-def test_two_runs_are_byte_identical_wherever_they_run(raw, tmp_path):
+def test_two_runs_are_byte_identical_wherever_they_run(raw, tmp_path, monkeypatch):
+    monkeypatch.setenv("PLANDVC_WORKERS", "1")
     run(raw, tmp_path / "one")
     first = tree(tmp_path / "one")
+    monkeypatch.setenv("PLANDVC_WORKERS", "4")
     run(raw, tmp_path / "one")
     assert tree(tmp_path / "one") == first
+    monkeypatch.setenv("PLANDVC_WORKERS", "many")
+    with pytest.raises(InputError, match="PLANDVC_WORKERS='many' is not a number"):
+        run(raw, tmp_path / "one")
+    assert tree(tmp_path / "one") == first
+    monkeypatch.delenv("PLANDVC_WORKERS")
     moved = tmp_path / "elsewhere" / "raw"
     shutil.copytree(raw, moved)
     run(moved, tmp_path / "two")

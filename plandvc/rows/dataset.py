@@ -13,6 +13,7 @@ import hashlib
 import os
 import shutil
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -97,25 +98,38 @@ def _fingerprint(chain: Chain) -> str:
     return h.hexdigest()
 
 
+def _workers() -> int:
+    """Threads for the checks (zlib releases the GIL while it inflates); never changes the output."""
+    try:
+        return max(1, int(os.environ.get("PLANDVC_WORKERS", "") or min(8, os.cpu_count() or 1)))
+    except ValueError:
+        raise InputError(f"PLANDVC_WORKERS={os.environ['PLANDVC_WORKERS']!r} is not a number") from None
+
+
+def _check_result(raw: Path, r: dict[str, Any], image_size: tuple[int, int] | None) -> Chain | Reason:
+    chain_dir = raw / r["key"]
+    if not chain_dir.is_dir():
+        return Reason("bad_episode", "no chain directory in raw")
+    got = check_chain(chain_dir, r["key"], image_size)
+    if isinstance(got, Chain) and (got.episode.get("site"), got.episode.get("parts")) != (
+        r["site"],
+        r["parts"],
+    ):
+        return Reason("bad_episode", "episode.json's site/parts are not the result's")
+    return got
+
+
 def select(raw: Path, results: list[dict[str, Any]], image_size: tuple[int, int] | None):
     """Check every ok chain and drop duplicates (the first in key order stays): (kept, dropped)."""
+    ok = [r for r in results if r["ok"]]
+    with ThreadPoolExecutor(_workers()) as pool:
+        checked = list(pool.map(lambda r: _check_result(raw, r, image_size), ok))
     kept: list[Chain] = []
     dropped: list[Dropped] = []
     by_parts: dict[tuple, str] = {}
     by_content: dict[str, str] = {}
-    for r in results:
-        if not r["ok"]:
-            continue
-        key, chain_dir = r["key"], raw / r["key"]
-        if not chain_dir.is_dir():
-            got: Chain | Reason = Reason("bad_episode", "no chain directory in raw")
-        else:
-            got = check_chain(chain_dir, key, image_size)
-        if isinstance(got, Chain) and (got.episode.get("site"), got.episode.get("parts")) != (
-            r["site"],
-            r["parts"],
-        ):
-            got = Reason("bad_episode", "episode.json's site/parts are not the result's")
+    for r, got in zip(ok, checked, strict=True):
+        key = r["key"]
         if isinstance(got, Reason):
             dropped.append(Dropped(key, got.kind, got.detail))
             continue
