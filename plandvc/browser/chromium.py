@@ -58,6 +58,11 @@ class Browser:
     def alive(self) -> bool:
         return self._browser is not None and self._browser.is_connected()
 
+    @property
+    def version(self) -> str | None:
+        """Chromium's version, once launched (recorded in every output's environment)."""
+        return self._browser.version if self._browser is not None else None
+
     async def start(self) -> None:
         """Launch Chromium (a clear one-line error when it is missing)."""
         async with self._lock:

@@ -45,6 +45,7 @@ class Step:
     macro: str
     traj: dict[str, Any]
     elements: list[dict[str, Any]]
+    part: int | None = None  # the index of the part it plays; None for a trip home
 
 
 @dataclass
@@ -62,6 +63,12 @@ class ScriptedTeam(Team):
         super().__init__(session, overall_budget=budget, executor=EXECUTOR, version=VERSION)
         self.steps = steps
         self.replayers: list[Replayer] = []
+        self.end_urls: list[str] = []  # the page each delegation ended on
+
+    async def run_step(self, family: str, instruction: str) -> Any:
+        report = await super().run_step(family, instruction)
+        self.end_urls.append(self.session.url)
+        return report
 
     def specialist_model(self, family: str, instruction: str) -> ReplayModel:
         if len(self.replayers) >= len(self.steps):
@@ -77,7 +84,7 @@ class ScriptedTeam(Team):
 def build_steps(chain: dict[str, Any], parts: list[dict[str, Any]], site: SiteInfo) -> list[Step]:
     """The delegations: a trip home before every part reached `via: home`, then the part itself."""
     steps = []
-    for spec, part in zip(chain["parts"], parts, strict=True):
+    for i, (spec, part) in enumerate(zip(chain["parts"], parts, strict=True)):
         if spec["via"] == "home":
             home = home_trajectory(chain["site"])
             steps.append(
@@ -91,7 +98,7 @@ def build_steps(chain: dict[str, Any], parts: list[dict[str, Any]], site: SiteIn
             )
         task, traj = part["task"], part["traj"]
         steps.append(
-            Step(FAMILY_OF[traj["macro"]], task["instruction"], traj["macro"], traj, part["elements"])
+            Step(FAMILY_OF[traj["macro"]], task["instruction"], traj["macro"], traj, part["elements"], i)
         )
     return steps
 
@@ -155,9 +162,16 @@ async def run_chain(
             "events": list(session.events),
             "answer": got,
         }
+        # a part's own end page, for the checks of where a part leaves the browser (`visited` with `last`);
+        # a query check reads the chain's last page, so a later part that undid it fails the chain
+        ends = {s.part: u for s, u in zip(steps, team.end_urls, strict=False) if s.part is not None}
         oks, details = [], []
-        for p in parts:
-            ok_p, detail_p = gate(p["task"]["check"], p["task"].get("verifier") or {}, gate_state)
+        for i, p in enumerate(parts):
+            check = p["task"]["check"]
+            state = gate_state
+            if check.get("kind") == "visited" and i in ends:
+                state = {**gate_state, "url": ends[i]}
+            ok_p, detail_p = gate(check, p["task"].get("verifier") or {}, state)
             oks.append(bool(ok_p))
             details.append(str(detail_p))
         ran = (

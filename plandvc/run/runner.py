@@ -186,7 +186,7 @@ async def _run(
     from plandvc.sites.spec import load_sites, site_name
 
     specs = load_sites(cfg.sites)
-    sites = {s: SiteInfo(site_name(cfg.sites, s), specs[s]["today"]) for s in specs}
+    sites = {s: SiteInfo(site_name(cfg.sites, s), specs[s].today) for s in specs}
     for c in chains:
         if c["site"] not in sites:
             raise io.InputError(f"{cfg.chains}: chain {c['key']} names unknown site {c['site']!r}")
