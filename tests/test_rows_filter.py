@@ -602,3 +602,35 @@ def test_error_kind():
     assert error_kind("TimeoutError: chain timed out") == "TimeoutError"
     assert error_kind("script not finished") == "script not finished"
     assert error_kind(None) == "unknown"
+
+
+def test_key_order_follows_the_project_schema_when_episode_json_sorted_it(raw, tmp_path):
+    """io.write_json sorts keys, so the episode's schema may list `action` before `memory`; the targets still
+    follow the schema's own order (memory first), and a target in the sorted order is still rejected."""
+    key = key_of("shop", ["a1", "b1"])
+    d = raw / key
+    (d / "episode.json").write_bytes(orjson.dumps(orjson.loads((d / "episode.json").read_bytes()),
+                                                  option=orjson.OPT_SORT_KEYS))  # fmt: skip
+    assert list(read_json(d / "episode.json")["response_format"]["json_schema"]["schema"]["properties"]) == [
+        "action",
+        "memory",
+    ]
+    assert isinstance(check_chain(d, key, SIZE), Chain)
+    _edit_rows(d, _set_target(0, {"action": GOOD_DELEGATE["action"], "memory": "m"}))
+    got = check_chain(d, key, SIZE)
+    assert got.kind == "bad_target" and "not in schema order ['memory', 'action']" in got.detail
+
+
+def test_key_order_of_another_schema_is_its_own(raw, tmp_path):
+    key = key_of("shop", ["a1", "b1"])
+    d = raw / key
+    other = orjson.loads(orjson.dumps(RESPONSE_FORMAT))
+    schema = other["json_schema"]["schema"]
+    schema["properties"] = {
+        "action": schema["properties"]["action"],
+        "memory": schema["properties"]["memory"],
+    }
+    schema["title"] = "planner v7"  # not the project's schema: its own order is the reference
+    _edit_episode(d, lambda ep: ep.update(response_format=other))
+    got = check_chain(d, key, SIZE)
+    assert got.kind == "bad_target" and "not in schema order ['action', 'memory']" in got.detail

@@ -16,12 +16,13 @@ from typing import Any
 
 import orjson
 
-from plandvc.agent.schema import errors, key_order_errors, schema_of
+from plandvc.agent.schema import SCHEMA, errors, key_order_errors, schema_of
 from plandvc.rows.png import PngError, read_png_info
 
 KINDS = ("missing_image", "bad_image", "bad_target", "turn_mismatch", "no_answer", "bad_episode", "duplicate")
 ROW_KEYS = ("task_id", "step", "segment", "macro", "family", "op", "delegated", "messages", "target")
 DEFAULT_IMAGE_SIZE = (1280, 800)
+_SORTED = orjson.OPT_SORT_KEYS
 
 
 @dataclass(frozen=True)
@@ -159,6 +160,16 @@ def _check_image(chain_dir: Path, name: str, step: int, size: tuple[int, int] | 
     return hashlib.sha256(data).hexdigest()
 
 
+def order_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema whose property order targets must follow.
+
+    A JSON object's key order does not survive every writer (episode.json is written with sorted keys), so
+    when the episode's schema is the project's own up to key order, the project's order is the reference:
+    it is the order the planner's model is constrained to. Any other schema is taken in its own order.
+    """
+    return SCHEMA if orjson.dumps(schema, option=_SORTED) == orjson.dumps(SCHEMA, option=_SORTED) else schema
+
+
 def _check_target(row: dict[str, Any], turn: dict[str, Any], schema: dict[str, Any]) -> str:
     """Check a row's target against the schema and its turn; the done text for the last turn, else ""."""
     step = row["step"]
@@ -169,7 +180,7 @@ def _check_target(row: dict[str, Any], turn: dict[str, Any], schema: dict[str, A
     except orjson.JSONDecodeError as e:
         raise _Drop("bad_target", f"row {step}: target is not valid JSON ({e})") from None
     try:
-        problems = errors(target, schema) or key_order_errors(target, schema)
+        problems = errors(target, schema) or key_order_errors(target, order_schema(schema))
     except (KeyError, TypeError, AttributeError) as e:
         raise _Drop(
             "bad_episode", f"episode.json: response_format's schema cannot be applied ({e!r})"
