@@ -55,7 +55,7 @@ def filter_rows(raw: str, out: str, metrics_dir: str, val_share: float, image_si
     \b
     Example:
         plandvc filter-rows --raw data/raw --out data/planner_rows/v1 --metrics metrics
-        plandvc filter-rows --raw data/raw --out /tmp/rows --metrics /tmp/m --val-share 0.2 --image-size any
+        plandvc filter-rows --raw data/raw --out scratch/rows --metrics scratch/metrics --val-share 0.2 --image-size any
     """
     size = _size(image_size)
     try:
