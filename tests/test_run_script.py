@@ -8,7 +8,8 @@ import orjson
 import pytest
 
 from plandvc.agent.schema import RESPONSE_FORMAT, SCHEMA, errors, key_order_errors
-from plandvc.run.script import PlannerScript, fallback_final, save_images, template_memory
+from plandvc.memory import fallback_final
+from plandvc.run.script import PlannerScript, save_images, template_memory
 
 TURNS = [
     {
@@ -96,5 +97,8 @@ async def test_script_answers_each_turn_then_refuses():
         await script.respond([], RESPONSE_FORMAT)
 
 
-def test_fallback_final():
+def test_fallback_final_keeps_a_zero_answer():
     assert fallback_final("42") == "42" and fallback_final(None) == "The task is done."
+    assert fallback_final(0) == "0"
+    turns = [TURNS[0], {"kind": "done", "answer": 0}]
+    assert template_memory(turns, 1).endswith("The answer is 0.")

@@ -141,7 +141,7 @@ def _write_cache(entry: Path, out: ChainOutput, timing: dict[str, Any]) -> None:
         io.write_jsonl(tmp / "rows.jsonl", out.rows)
         for name, data in sorted(out.images.items()):
             (tmp / name).write_bytes(data)
-        io.write_json(tmp / "episode.json", out.episode)
+        io.write_json(tmp / "episode.json", out.episode, sort_keys=False)  # the schema keeps its order
     io.write_json(tmp / "result.json", out.result)
     io.write_json(tmp / "timing.json", timing)
     shutil.rmtree(entry, ignore_errors=True)

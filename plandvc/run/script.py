@@ -14,6 +14,7 @@ from typing import Any, Protocol
 import orjson
 
 from plandvc.agent.schema import canonical, schema_of
+from plandvc.memory.text import fallback_final
 
 _DATA_URL = re.compile(r"^data:image/png;base64,")
 
@@ -44,14 +45,10 @@ def template_memory(turns: list[dict[str, Any]], t: int) -> str:
     if turn["kind"] == "done":
         ans = turn.get("answer")
         return f"{said} All {len(items)} checklist items are done." + (
-            f" The answer is {ans}." if ans else ""
+            f" The answer is {ans}." if answer_text(ans) else ""
         )
     left = ", ".join(str(i + 1) for i in range(done, len(items)))
     return f"{said} Done: {done} of {len(items)}; left: {left}. Next: {turn['family']}: {_short(turn['instruction'])}"
-
-
-def fallback_final(answer: str | None) -> str:
-    return str(answer) if answer else "The task is done."
 
 
 def save_images(messages: list[dict], t: int) -> tuple[list[dict], dict[str, bytes]]:
