@@ -14,7 +14,7 @@ from typing import Any, Protocol
 import orjson
 
 from plandvc.agent.schema import canonical, schema_of
-from plandvc.memory.text import fallback_final
+from plandvc.memory.text import answer_text, fallback_final
 
 _DATA_URL = re.compile(r"^data:image/png;base64,")
 
