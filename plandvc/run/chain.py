@@ -13,6 +13,7 @@ from plandvc.chains.rules import FAMILY_OF, HOME_STEP
 from plandvc.checks import gate
 from plandvc.replay import Replayer, ReplayModel, home_trajectory
 from plandvc.run.script import PlannerScript
+from plandvc.run.timing import Clock, TimedSession
 
 VERSION = "v6"
 EXECUTOR = "pooled_v4"
@@ -54,6 +55,7 @@ class ChainOutput:
     rows: list[dict[str, Any]] = field(default_factory=list)
     images: dict[str, bytes] = field(default_factory=dict)
     episode: dict[str, Any] | None = None
+    clock: Clock = field(default_factory=Clock)
 
 
 class ScriptedTeam(Team):
@@ -123,6 +125,7 @@ async def run_chain(
         "error": None,
     }
     out = ChainOutput(res)
+    session = TimedSession(session, out.clock)
     try:
         steps = build_steps(chain, parts, site)
         answer = parts[-1]["traj"].get("answer")
@@ -166,14 +169,15 @@ async def run_chain(
         # a query check reads the chain's last page, so a later part that undid it fails the chain
         ends = {s.part: u for s, u in zip(steps, team.end_urls, strict=False) if s.part is not None}
         oks, details = [], []
-        for i, p in enumerate(parts):
-            check = p["task"]["check"]
-            state = gate_state
-            if check.get("kind") == "visited" and i in ends:
-                state = {**gate_state, "url": ends[i]}
-            ok_p, detail_p = gate(check, p["task"].get("verifier") or {}, state)
-            oks.append(bool(ok_p))
-            details.append(str(detail_p))
+        with out.clock.phase("gates"):
+            for i, p in enumerate(parts):
+                check = p["task"]["check"]
+                state = gate_state
+                if check.get("kind") == "visited" and i in ends:
+                    state = {**gate_state, "url": ends[i]}
+                ok_p, detail_p = gate(check, p["task"].get("verifier") or {}, state)
+                oks.append(bool(ok_p))
+                details.append(str(detail_p))
         ran = (
             script.finished
             and len(team.replayers) == len(steps)

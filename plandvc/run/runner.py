@@ -132,7 +132,7 @@ class Progress:
             print(file=sys.stderr)
 
 
-def _write_cache(entry: Path, out: ChainOutput, timing: dict[str, Any]) -> None:
+def _write_cache(entry: Path, out: ChainOutput) -> None:
     """Write one finished chain into the cache: aside, then renamed, so an entry is whole or absent."""
     tmp = entry.with_name(entry.name + f".tmp{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
@@ -143,7 +143,6 @@ def _write_cache(entry: Path, out: ChainOutput, timing: dict[str, Any]) -> None:
             (tmp / name).write_bytes(data)
         io.write_json(tmp / "episode.json", out.episode, sort_keys=False)  # the schema keeps its order
     io.write_json(tmp / "result.json", out.result)
-    io.write_json(tmp / "timing.json", timing)
     shutil.rmtree(entry, ignore_errors=True)
     os.replace(tmp, entry)
 
@@ -168,7 +167,7 @@ def publish(out: Path, chains: list[dict[str, Any]], entries: dict[str, Path]) -
         dest = tmp / (c["key"] if res["ok"] else f"_failed/{c['key']}")
         dest.mkdir(parents=True)
         for f in sorted(entry.iterdir()):
-            if f.name not in ("result.json", "timing.json"):
+            if f.name != "result.json":
                 shutil.copyfile(f, dest / f.name)
         if not res["ok"]:
             (dest / "error.txt").write_text(str(res.get("error")) + "\n")
@@ -185,6 +184,7 @@ async def _run(
     from plandvc.pool.prep import prepare
     from plandvc.sites.spec import load_sites, site_name
 
+    t_start = time.monotonic()
     specs = load_sites(cfg.sites)
     sites = {s: SiteInfo(site_name(cfg.sites, s), specs[s].today) for s in specs}
     for c in chains:
@@ -224,12 +224,16 @@ async def _run(
                 t0 = time.monotonic()
                 if servers is not None:
                     servers.ensure_alive()
+                t_open = time.perf_counter()
                 session = await browser.new_session(base)
+                t_open = time.perf_counter() - t_open
                 try:
                     out = await run_chain(c, parts, session, sites[c["site"]], cfg.params, memory, prepare)
                 finally:
+                    t_close = time.perf_counter()
                     with contextlib.suppress(Exception):
                         await session.close()
+                    t_close = time.perf_counter() - t_close
                 infra = not out.result["ok"] and (
                     any(s in str(out.result.get("error")) for s in INFRA_ERRORS) or not browser.alive
                 )
@@ -237,18 +241,32 @@ async def _run(
                     break
             if out.episode is not None:
                 out.episode["env"] = env
-            timing = {"key": c["key"], "seconds": round(time.monotonic() - t0, 3), "worker": w}
-            timings.append(timing)
             if infra:  # a machinery failure is published but never cached: the next run tries again
                 out.result["error"] = f"infrastructure: {out.result['error']}"
                 entry = cfg.cache / "_infra" / c["key"]
                 entries[c["key"]] = entry
-            _write_cache(entry, out, timing)
+            t_write = time.perf_counter()
+            _write_cache(entry, out)
+            phases = {
+                **out.clock.rounded(),
+                "session_open": round(t_open, 4),
+                "session_close": round(t_close, 4),
+                "row_writing": round(time.perf_counter() - t_write, 4),
+            }
+            timing = {
+                "key": c["key"],
+                "seconds": round(time.monotonic() - t0, 3),
+                "worker": w,
+                "phases": phases,
+                "turns": out.result.get("turns"),
+            }
+            timings.append(timing)
             progress.add(bool(out.result["ok"]), reused=False)
 
     t0 = time.monotonic()
     try:
         await asyncio.gather(*(b.start() for b in browsers[1:]))
+        startup = time.monotonic() - t_start
         await asyncio.gather(*(worker(w) for w in range(workers)))
     finally:
         progress.close()
@@ -270,6 +288,7 @@ async def _run(
         "reused": progress.tally["reused"],
         "workers": workers,
         "wall_s": round(wall, 2),
+        "startup_s": round(startup, 2),
         "memory": dict(memory.stats) if memory is not None else None,
         "errors": dict(Counter(str(r.get("error")).split(":")[0] for r in results if not r["ok"])),
     }
