@@ -155,6 +155,9 @@ def test_wrong_methods_and_bodies(base: str):
     assert c.request("GET", "/_state/shop/reset")[0] == 405
     assert c.post("/sites/shop/orders/ORD-9999/edit", {"status": "Paid", "total": "3"})[0] == 404
     assert c.post("/sites/hotel/rooms/new", {"room": "x"})[0] == 404
+    status, headers, body = c.request("HEAD", "/sites/shop/orders")
+    assert status == 200 and body == b"" and int(headers["Content-Length"]) > 1000
+    assert c.request("PUT", "/sites/shop/orders")[0] == 501  # the stdlib's answer; the server keeps serving
     assert c.get("/_health") == (200, b"ok")
     c.close()
 

@@ -190,7 +190,7 @@ class Handler(BaseHTTPRequestHandler):
             if length:
                 body = self.rfile.read(length)
             try:
-                resp = self.app.handle(method, self.path, session, body)
+                resp = self.app.handle("GET" if method == "HEAD" else method, self.path, session, body)
             except Exception as e:  # last resort: report, keep serving
                 print(f"plandvc.sites.server: error on {method} {self.path}: {e!r}", file=sys.stderr)
                 resp = self.app.html(self.app.renderer.error(500, "internal error"), 500)
