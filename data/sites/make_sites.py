@@ -1,6 +1,6 @@
 """Write the bundled sites' `site.json` and `doc/README.md` from seeded generators (run once; commit the output).
 
-    .venv/bin/python data/sites/make_sites.py
+    .venv/bin/python data/sites/make_sites.py [OUT_DIR]
 
 The committed site.json files are the source of truth; this script only documents how their data was made.
 Each site has its own `random.Random(seed)`, so re-running it writes the same bytes.
@@ -502,14 +502,17 @@ SITES = {"shop": shop, "clinic": clinic, "fleet": fleet, "library": library, "ho
 SPLIT = {"train": ["clinic", "fleet", "hotel", "library", "shop"], "test": ["school"]}
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Write every site (and the split) to `argv[0]`, default: this folder."""
+    args = sys.argv[1:] if argv is None else argv
+    out = Path(args[0]) if args else HERE
     for site, make in SITES.items():
         spec, doc = make()
-        write_json(HERE / site / "site.json", spec, sort_keys=False)
-        write_bytes(HERE / site / "doc" / "README.md", doc.encode("utf-8"))
-        load_spec(HERE / site / "site.json")  # validate what was written
-    write_json(HERE / "site_split.json", SPLIT)
-    print(f"wrote {len(SITES)} sites to {HERE.name}/")
+        write_json(out / site / "site.json", spec, sort_keys=False)
+        write_bytes(out / site / "doc" / "README.md", doc.encode("utf-8"))
+        load_spec(out / site / "site.json")  # validate what was written
+    write_json(out / "site_split.json", SPLIT)
+    print(f"wrote {len(SITES)} sites to {out.name}/")
 
 
 if __name__ == "__main__":
