@@ -1,0 +1,130 @@
+"""The DVC pipeline end to end on a copy of the project with a few chains: repro, what reruns, metrics, and
+a push/pull round trip through a local remote that restores the dataset byte for byte."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+COPY = [
+    "dvc.yaml",
+    "params.yaml",
+    "Dockerfile",
+    "requirements.lock",
+    "pyproject.toml",
+    "plandvc",
+    "data/sites",
+    "data/pool",
+]
+
+pytestmark = pytest.mark.skipif(not (ROOT / "data" / "pool" / "kept.jsonl").exists(), reason="no sample pool")
+
+
+def sh(repo: Path, *cmd: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "PATH": f"{BIN}:{os.environ['PATH']}",
+        "PLANDVC_WORKERS": "2",
+        "PLANDVC_CACHE": str(repo / ".plandvc" / "cache"),
+    }
+    p = subprocess.run(cmd, cwd=repo, capture_output=True, text=True, env=env, timeout=900)
+    if check and p.returncode != 0:
+        raise AssertionError(
+            f"{' '.join(cmd)} failed ({p.returncode}):\n{p.stdout[-1500:]}\n{p.stderr[-3000:]}"
+        )
+    return p
+
+
+def tree(d: Path) -> dict[str, bytes]:
+    return {p.relative_to(d).as_posix(): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file()}
+
+
+def set_param(repo: Path, old: str, new: str) -> None:
+    p = repo / "params.yaml"
+    text = p.read_text()
+    assert old in text
+    p.write_text(text.replace(old, new, 1))
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    repo = tmp_path_factory.mktemp("pipeline") / "repo"
+    repo.mkdir()
+    for name in COPY:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, repo / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            (repo / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, repo / name)
+    set_param(repo, "  n: 300", "  n: 4")
+    sh(repo, "git", "init", "-q")
+    sh(repo, "dvc", "init", "-q")
+    sh(repo, "dvc", "config", "core.analytics", "false")
+    sh(repo, "dvc", "repro")
+    return repo
+
+
+def test_repro_makes_the_versioned_dataset_and_its_metrics(repo: Path) -> None:
+    rows = repo / "data" / "planner_rows" / "v1"
+    assert (rows / "manifest.json").exists()
+    assert any(p.name == "rows.jsonl" for p in rows.rglob("rows.jsonl"))
+    shown = sh(repo, "dvc", "metrics", "show").stdout
+    assert "filter.json" in shown and "kept" in shown
+    assert "up to date" in sh(repo, "dvc", "status").stdout
+
+
+def test_a_second_repro_is_a_no_op(repo: Path) -> None:
+    out = sh(repo, "dvc", "repro").stdout
+    assert "Running stage" not in out, out
+
+
+def test_a_new_chain_seed_reruns_from_chain_specs_not_pool_items(repo: Path) -> None:
+    set_param(repo, "  seed: 0", "  seed: 1")
+    try:
+        out = sh(repo, "dvc", "repro", "--dry").stdout
+        assert "Running stage 'chain_specs'" in out and "Running stage 'pool_items'" not in out
+        assert "Running stage 'pool_items'" not in out
+    finally:
+        set_param(repo, "  seed: 1", "  seed: 0")
+
+
+def test_a_site_change_reruns_run_chains(repo: Path) -> None:
+    site = repo / "data" / "sites" / "shop" / "doc" / "README.md"
+    before = site.read_bytes()
+    site.write_bytes(before + b"\nA note.\n")
+    try:
+        out = sh(repo, "dvc", "repro", "--dry").stdout
+        assert "Running stage 'run_chains'" in out and "Running stage 'chain_specs'" not in out
+    finally:
+        site.write_bytes(before)
+    assert "up to date" in sh(repo, "dvc", "status").stdout
+
+
+def test_workers_never_change_a_stage(repo: Path) -> None:
+    env_out = subprocess.run(
+        ["dvc", "status"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PATH": f"{BIN}:{os.environ['PATH']}", "PLANDVC_WORKERS": "1"},
+    )
+    assert "up to date" in env_out.stdout
+
+
+def test_push_then_pull_restores_the_dataset_byte_for_byte(repo: Path, tmp_path: Path) -> None:
+    rows = repo / "data" / "planner_rows" / "v1"
+    want = tree(rows)
+    sh(repo, "dvc", "remote", "add", "-f", "-d", "local", str(tmp_path / "remote"))
+    sh(repo, "dvc", "push")
+    shutil.rmtree(rows)
+    shutil.rmtree(repo / ".dvc" / "cache")
+    sh(repo, "dvc", "pull", "data/planner_rows/v1")
+    assert tree(rows) == want
