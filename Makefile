@@ -11,7 +11,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DOCKER ?= docker
 PYTEST_ARGS ?=
 
-.PHONY: help setup chromium test test-all lint format gen bench lock push pull docker-base docker-build docker-gen docker-test clean
+.PHONY: help setup chromium test lint format gen bench lock push pull docker-base docker-build docker-gen docker-test clean
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-13s\033[0m %s\n", $$1, $$2}'
@@ -30,8 +30,8 @@ chromium: ## install Debian's chromium when $(CHROMIUM) is missing
 
 setup: $(STAMP) chromium ## venv from the lock file (with hashes) and Debian chromium; quick when done
 
-test: setup ## run the test suite (sets itself up first)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+test: setup ## run the test suite (sets itself up first; the image tests are `make docker-test`)
+	$(BIN)/python -m pytest -m "not docker" $(PYTEST_ARGS)
 
 lint: setup ## ruff lint and format check
 	$(BIN)/ruff check plandvc tests bench
@@ -47,8 +47,10 @@ gen: setup ## make the planner rows on the embedded default (dvc repro)
 bench: setup ## throughput benchmark of run-chains (writes bench/results.json)
 	$(BIN)/python bench/run_bench.py
 
-lock: ## re-pin requirements.lock with hashes from requirements.in
-	uv pip compile --python-version 3.11 --generate-hashes requirements.in -o requirements.lock
+lock: setup ## re-pin requirements.lock with hashes from requirements.in, and the image's pins when a registry answers
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv
+	$(BIN)/uv pip compile --python-version 3.11 --generate-hashes requirements.in -o requirements.lock
+	-$(MAKE) docker-pin
 
 push: setup ## dvc push the outputs (remote from .dvc/config or PLANDVC_REMOTE)
 	$(BIN)/dvc push $(if $(PLANDVC_REMOTE),-r $(PLANDVC_REMOTE))
