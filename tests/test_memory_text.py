@@ -108,7 +108,10 @@ def test_joined_is_the_seed_then_join() -> None:
     assert joined(["Show the shipped orders.", "sort them by date"]) == (
         "Show the shipped orders. Then sort them by date."
     )
-    assert joined(["Filter it..", "How many are shown?"]) == "Filter it. Then How many are shown?"
+    assert joined(["Filter it..", "How many are shown?"]) == "Filter it. Then how many are shown?"
+    assert joined(["Sort it.", "Open ORD-1042.", "ORD-1042 is next.", "Ada Byrne's order."]) == (
+        "Sort it. Then open ORD-1042. Then ORD-1042 is next. Then Ada Byrne's order."
+    )
     assert joined([" ", "Only one."]) == "Only one."
     assert joined([]) == ""
 

@@ -40,14 +40,81 @@ def answer_text(answer: object | None) -> str:
     return "" if answer is None else str(answer).strip()
 
 
+# the words a request to a web assistant starts with; only these lose their capital after "Then", so a part
+# that starts with a name or a code ("Ada Byrne's order ...", "ORD-1042 ...") keeps it
+LEAD_WORDS = frozenset(
+    [
+        "add",
+        "apply",
+        "change",
+        "check",
+        "choose",
+        "clear",
+        "copy",
+        "count",
+        "create",
+        "delete",
+        "edit",
+        "enter",
+        "filter",
+        "find",
+        "go",
+        "how",
+        "limit",
+        "list",
+        "look",
+        "navigate",
+        "note",
+        "now",
+        "on",
+        "open",
+        "order",
+        "pick",
+        "please",
+        "put",
+        "read",
+        "record",
+        "remove",
+        "report",
+        "return",
+        "save",
+        "search",
+        "select",
+        "set",
+        "show",
+        "sort",
+        "switch",
+        "tell",
+        "tick",
+        "type",
+        "update",
+        "use",
+        "view",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+    ]
+)
+
+
+def _after_then(s: str) -> str:
+    """A part as it reads after "Then": "Then show ...", not "Then Show ..."."""
+    word = s.split(" ", 1)[0]
+    return s[0].lower() + s[1:] if word.lower() in LEAD_WORDS and word[1:].islower() else s
+
+
 def joined(instructions: Iterable[str]) -> str:
     """The parts as one request without a model: each a sentence, joined with " Then " (the seed's rule; a part
-    ending in "?" or "!" keeps its mark instead of gaining a ".")."""
+    ending in "?" or "!" keeps its mark instead of gaining a "."), each part after the first in lower case
+    ("Then sort ...", not "Then Sort ...")."""
     out = []
     for s in instructions:
         s = s.strip().rstrip(".").rstrip()
         if s:
-            out.append(s if s.endswith(("?", "!")) else s + ".")
+            s = s if s.endswith(("?", "!")) else s + "."
+            out.append(_after_then(s) if out else s)
     return " Then ".join(out)
 
 
