@@ -124,3 +124,17 @@ def test_committed_pool_index_is_consistent() -> None:
     skipped = Skipped()
     assert sum(1 for _ in iter_kept(POOL_DIR, skipped)) == len(rows)
     assert skipped.count == 0, skipped.reasons
+
+
+def test_committed_pool_covers_every_macro_on_four_training_sites_and_the_test_site() -> None:
+    from plandvc.sites.spec import load_split
+
+    split = load_split(POOL_DIR.parent / "sites")
+    rows = kept()
+    assert len(rows) >= 500
+    sites_of: dict[str, set[str]] = {}
+    for r in rows:
+        sites_of.setdefault(r["macro"], set()).add(r["site"])
+    assert all(len(s & set(split["train"])) >= 4 for s in sites_of.values()), sites_of
+    assert len(sites_of) == 14
+    assert set(split["test"]) <= {r["site"] for r in rows}

@@ -471,7 +471,7 @@ class _Maker:
                         {**self.words(p), "fields": listed},
                         rng,
                         {"exclusive": True},
-                        fields=fields,
+                        fields=dict(fields),
                     )
                 )
         return out
