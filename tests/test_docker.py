@@ -335,3 +335,44 @@ def test_chromium_inside_starts_and_renders(image: str) -> None:
         assert site_name in out["site_title"]
         width, height, rows = png_rgb(base64.b64decode(out["site"]))
         assert (width, height) == (640, 400) and len(set(rows)) > 10, "the site page must render content"
+
+
+@pytest.mark.docker
+@pytest.mark.slow
+@needs_podman
+def test_run_chains_inside_the_image_matches_the_native_run(image: str) -> None:
+    """A few chains run natively and inside the image: the same bytes, but for the image id each records."""
+    from plandvc import io
+    from plandvc.chains.items import pool_items
+    from plandvc.chains.walk import chain_specs
+
+    work = REPO / ".plandvc" / "dockertest"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    records, _ = pool_items(REPO / "data" / "pool", REPO / "data" / "sites")
+    io.write_jsonl(work / "chains.jsonl", chain_specs(records, 3, seed=5))
+    rel = work.relative_to(REPO)
+
+    def args(where: str) -> list[str]:
+        return ["run-chains", "--chains", f"{rel}/chains.jsonl", "--pool", "data/pool", "--sites", "data/sites",
+                "--out", f"{rel}/{where}", "--cache", f"{rel}/cache_{where}", "--workers", "1", "--no-progress"]
+
+    native = subprocess.run([sys.executable, "-m", "plandvc", *args("native")], cwd=REPO, capture_output=True,
+                            text=True, timeout=600)
+    assert native.returncode == 0, native.stderr[-2000:]
+    inside = run_in_image("plandvc", *args("image"), timeout=900)
+    assert inside.returncode == 0, inside.stderr[-2000:]
+
+    def files(d: Path) -> dict[str, bytes]:
+        return {p.relative_to(d).as_posix(): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file()}
+
+    a, b = files(work / "native"), files(work / "image")
+    assert sorted(a) == sorted(b)
+    differ = sorted(k for k in a if a[k] != b[k])
+    assert all(k.endswith("episode.json") for k in differ), f"files that differ: {differ}"
+    for k in differ:  # the one known difference: the image id in the environment
+        ea, eb = io.loads(a[k]), io.loads(b[k])
+        assert ea["env"]["image"] is None and eb["env"]["image"] == image
+        ea["env"].pop("image"), eb["env"].pop("image")
+        assert ea == eb
+    shutil.rmtree(work, ignore_errors=True)

@@ -105,6 +105,18 @@ def build_steps(chain: dict[str, Any], parts: list[dict[str, Any]], site: SiteIn
     return steps
 
 
+def base_result(chain: dict[str, Any], error: str | None = None) -> dict[str, Any]:
+    """A chain's result before it ran: not ok until every gate passes."""
+    return {
+        "key": chain["key"],
+        "site": chain["site"],
+        "parts": [p["id"] for p in chain["parts"]],
+        "via": [p["via"] for p in chain["parts"]],
+        "ok": False,
+        "error": error,
+    }
+
+
 async def run_chain(
     chain: dict[str, Any],
     parts: list[dict[str, Any]],
@@ -116,14 +128,7 @@ async def run_chain(
 ) -> ChainOutput:
     """Run one chain on a fresh `session`; a failure is the result, never an exception (but cancellation)."""
     key = chain["key"]
-    res: dict[str, Any] = {
-        "key": key,
-        "site": chain["site"],
-        "parts": [p["id"] for p in chain["parts"]],
-        "via": [p["via"] for p in chain["parts"]],
-        "ok": False,
-        "error": None,
-    }
+    res = base_result(chain)
     out = ChainOutput(res)
     session = TimedSession(session, out.clock)
     try:

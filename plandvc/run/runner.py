@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from plandvc import io
-from plandvc.run.chain import ChainOutput, RunParams, SiteInfo, run_chain
+from plandvc.run.chain import ChainOutput, RunParams, SiteInfo, base_result, run_chain
 from plandvc.run.fingerprint import chain_fingerprint, code_hash, environment, files_hash, tree_hash
 
 PART_FILES = ("task.json", "trajectory.json", "elements.json")
@@ -132,6 +132,11 @@ class Progress:
             print(file=sys.stderr)
 
 
+def _first_line(e: BaseException) -> str:
+    lines = [ln for ln in str(e).splitlines() if ln.strip()]
+    return lines[0] if lines else ""
+
+
 def _write_cache(entry: Path, out: ChainOutput) -> None:
     """Write one finished chain into the cache: aside, then renamed, so an entry is whole or absent."""
     tmp = entry.with_name(entry.name + f".tmp{os.getpid()}")
@@ -225,15 +230,25 @@ async def _run(
                 if servers is not None:
                     servers.ensure_alive()
                 t_open = time.perf_counter()
-                session = await browser.new_session(base)
-                t_open = time.perf_counter() - t_open
                 try:
-                    out = await run_chain(c, parts, session, sites[c["site"]], cfg.params, memory, prepare)
-                finally:
-                    t_close = time.perf_counter()
-                    with contextlib.suppress(Exception):
-                        await session.close()
-                    t_close = time.perf_counter() - t_close
+                    session = await browser.new_session(base)
+                except Exception as e:  # a browser that cannot start fails this chain, not the run
+                    out = ChainOutput(
+                        base_result(c, f"BrowserCrashed: {type(e).__name__}: {_first_line(e)}"[:300])
+                    )
+                    t_open = t_close = time.perf_counter() - t_open
+                    session = None
+                if session is not None:
+                    t_open = time.perf_counter() - t_open
+                    try:
+                        out = await run_chain(
+                            c, parts, session, sites[c["site"]], cfg.params, memory, prepare
+                        )
+                    finally:
+                        t_close = time.perf_counter()
+                        with contextlib.suppress(Exception):
+                            await session.close()
+                        t_close = time.perf_counter() - t_close
                 infra = not out.result["ok"] and (
                     any(s in str(out.result.get("error")) for s in INFRA_ERRORS) or not browser.alive
                 )
