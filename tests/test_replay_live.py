@@ -5,6 +5,7 @@ elements on a page another part filtered or sorted first."""
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import Any
 
 import pytest
@@ -56,6 +57,10 @@ async def test_a_sampled_committed_trajectory_replays_and_passes_its_gate(
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1500)  # the whole pool: ~11 min on a loaded 2-core machine
+@pytest.mark.skipif(
+    not os.environ.get("PLANDVC_FULL_POOL"), reason="set PLANDVC_FULL_POOL=1 to replay the whole pool"
+)
 async def test_every_committed_trajectory_replays_and_passes_its_gate(browser: Any, base: str) -> None:
     bad: dict[str, str] = {}
     gate_ = asyncio.Semaphore(3)  # a few sessions at once: the browser and server wait on each other
