@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from openai_double import DROP, HANG, Hold, OpenAIDouble
 
-from plandvc.memory import MERGE_ASK, MemoryModel, MemoryUnavailable, connect_or_none
+from plandvc.memory import MERGE_ASK, MemoryModel, MemoryUnavailable, connect_or_none, joined
 from plandvc.memory.text import final_prompt
 
 MODEL = "qwen35-4b"
@@ -85,7 +85,7 @@ async def test_a_bad_merge_falls_back_to_the_joined_parts(
 ) -> None:
     api.script(reply)
     text, how = await memory.merge(PARTS)
-    assert (text, how) == (PARTS[0] + " Then " + PARTS[1], "joined")
+    assert (text, how) == (joined(PARTS), "joined")
     assert memory.stats == {reason: 1}
 
 
@@ -178,7 +178,7 @@ async def test_a_rate_limit_and_a_reset_connection_are_retried(
 
 async def test_500s_always_are_a_counted_fallback(api: OpenAIDouble, memory: MemoryModel) -> None:
     api.script(*[500] * 6)
-    assert await memory.merge(PARTS) == (PARTS[0] + " Then " + PARTS[1], "joined")
+    assert await memory.merge(PARTS) == (joined(PARTS), "joined")
     assert await memory.final(PLANNER, "7") == ("7", "fallback")
     assert len(api.requests) == 6  # 1 try + 2 retries each, no more
     assert memory.stats == {"merge_error": 1, "final_error": 1}
