@@ -91,7 +91,6 @@ def test_a_new_chain_seed_reruns_from_chain_specs_not_pool_items(repo: Path) -> 
     try:
         out = sh(repo, "dvc", "repro", "--dry").stdout
         assert "Running stage 'chain_specs'" in out and "Running stage 'pool_items'" not in out
-        assert "Running stage 'pool_items'" not in out
     finally:
         set_param(repo, "  seed: 1", "  seed: 0")
 

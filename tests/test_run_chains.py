@@ -6,7 +6,6 @@ bytes: 1 worker against 2, a run killed with SIGKILL and resumed, a run whose Ch
 
 from __future__ import annotations
 
-import base64
 import os
 import shutil
 import signal
@@ -315,4 +314,3 @@ def test_bad_input_is_one_line(tmp_path: Path) -> None:
         check=False,
     )
     assert p.returncode != 0 and "bad.jsonl:1" in p.stderr and len(p.stderr.strip().splitlines()) == 1
-    assert base64  # (kept import for image checks in later tests)
