@@ -205,3 +205,46 @@ async def test_a_killed_chromium_is_relaunched_by_the_next_session(base: str) ->
         await new.close()
         await old.close()  # closing a session of the dead browser is harmless
     assert SPECS  # the sites were loaded for this module
+
+
+async def test_a_session_that_hangs_while_opening_relaunches_chromium(
+    base: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Playwright's new_page can wait forever on a Chromium killed at the wrong moment: opening a session
+    is bounded, and a hang kills and relaunches the browser instead of stalling the worker."""
+    import plandvc.browser.chromium as chromium
+
+    real_open = Session.open
+    calls = 0
+
+    async def hang_once(context, base_url):  # type: ignore[no-untyped-def]
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            await asyncio.Event().wait()  # never set: the hang
+        return await real_open(context, base_url)
+
+    monkeypatch.setattr(chromium, "SETUP_TIMEOUT_S", 1.0)
+    monkeypatch.setattr(Session, "open", hang_once)
+    async with Browser() as b:
+        first_pid = b.chromium_pid()
+        s = await b.new_session(base)
+        assert calls == 2 and b.launches == 2 and b.chromium_pid() not in (None, first_pid)
+        await s.goto(LIST)
+        assert (await s.snapshot()).url == LIST
+        await s.close()
+
+
+async def test_a_session_that_always_hangs_is_a_clear_error(
+    base: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import plandvc.browser.chromium as chromium
+
+    async def hang(context, base_url):  # type: ignore[no-untyped-def]
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(chromium, "SETUP_TIMEOUT_S", 0.5)
+    monkeypatch.setattr(Session, "open", hang)
+    async with Browser() as b:
+        with pytest.raises(BrowserError, match="cannot open a session: timed out"):
+            await b.new_session(base)

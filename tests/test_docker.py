@@ -354,11 +354,30 @@ def test_run_chains_inside_the_image_matches_the_native_run(image: str) -> None:
     rel = work.relative_to(REPO)
 
     def args(where: str) -> list[str]:
-        return ["run-chains", "--chains", f"{rel}/chains.jsonl", "--pool", "data/pool", "--sites", "data/sites",
-                "--out", f"{rel}/{where}", "--cache", f"{rel}/cache_{where}", "--workers", "1", "--no-progress"]
+        return [
+            "run-chains",
+            "--chains",
+            f"{rel}/chains.jsonl",
+            "--pool",
+            "data/pool",
+            "--sites",
+            "data/sites",
+            "--out",
+            f"{rel}/{where}",
+            "--cache",
+            f"{rel}/cache_{where}",
+            "--workers",
+            "1",
+            "--no-progress",
+        ]
 
-    native = subprocess.run([sys.executable, "-m", "plandvc", *args("native")], cwd=REPO, capture_output=True,
-                            text=True, timeout=600)
+    native = subprocess.run(
+        [sys.executable, "-m", "plandvc", *args("native")],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert native.returncode == 0, native.stderr[-2000:]
     inside = run_in_image("plandvc", *args("image"), timeout=900)
     assert inside.returncode == 0, inside.stderr[-2000:]

@@ -7,7 +7,9 @@ worker keeps one browser for all its chains and only relaunches it after a crash
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +18,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Playwright, async_playwright
 
 from plandvc.browser.errors import BrowserError, ChromiumMissingError
-from plandvc.browser.session import Session
+from plandvc.browser.session import Session, _first_line
 
 DEFAULT_CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = (
@@ -27,6 +29,10 @@ CHROMIUM_ARGS = (
     "--disable-gpu",
 )
 VIEWPORT = (1280, 800)
+# opening a context and page takes well under a second; a browser killed at the wrong moment can leave
+# Playwright's new_page waiting forever, so setup and teardown are bounded and a hang means "relaunch"
+SETUP_TIMEOUT_S = 30.0
+CLOSE_TIMEOUT_S = 10.0
 
 
 def chromium_path(chromium: str | None = None) -> str:
@@ -96,18 +102,30 @@ class Browser:
         self.launches += 1
 
     async def new_session(self, base: str, viewport: tuple[int, int] = VIEWPORT) -> Session:
-        """A fresh context and page on `base` (relaunching Chromium first if it died)."""
-        await self.ensure_alive()
-        used = self._browser
+        """A fresh context and page on `base` (relaunching Chromium first if it died, or if opening the
+        session fails or hangs once: Chromium died between the liveness check and the call)."""
+        for attempt in range(2):
+            await self.ensure_alive()
+            used = self._browser
+            try:
+                return await asyncio.wait_for(self._open(base, viewport), SETUP_TIMEOUT_S)
+            except (PlaywrightError, TimeoutError) as e:
+                if attempt == 1:
+                    why = "timed out" if isinstance(e, TimeoutError) else _first_line(e)
+                    raise BrowserError(f"chromium at {self.chromium}: cannot open a session: {why}") from None
+                async with self._lock:
+                    if self._browser is used:
+                        await self._launch()
+        raise AssertionError("unreachable")
+
+    async def _open(self, base: str, viewport: tuple[int, int]) -> Session:
+        context = await self._new_context(viewport)
         try:
-            context = await self._new_context(viewport)
-        except PlaywrightError:
-            # Chromium died between the liveness check and the call (the disconnect not yet noticed)
-            async with self._lock:
-                if self._browser is used:
-                    await self._launch()
-            context = await self._new_context(viewport)
-        return await Session.open(context, base)
+            return await Session.open(context, base)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(context.close(), CLOSE_TIMEOUT_S)
+            raise
 
     async def _new_context(self, viewport: tuple[int, int]) -> Any:
         assert self._browser is not None
@@ -133,12 +151,16 @@ class Browser:
         return None
 
     async def _drop_browser(self) -> None:
+        """Close the browser; if it does not close in time (a half-dead Chromium), kill its process."""
         if self._browser is not None:
             try:
-                await self._browser.close()
-            except PlaywrightError:
+                await asyncio.wait_for(self._browser.close(), CLOSE_TIMEOUT_S)
+            except (PlaywrightError, TimeoutError):
                 pass
             self._browser = None
+        if (pid := self.chromium_pid()) is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
 
     async def close(self) -> None:
         """Close Chromium and the Playwright driver."""

@@ -148,18 +148,23 @@ async def run_chain(
         turns.append({"kind": "done", "answer": answer})
         res.update(turns=len(turns), steps=len(steps), instruction_by=how)
         first = parts[0]["task"]
-        await prepare(session, first)
         team = ScriptedTeam(session, steps, params.budget)
         script = PlannerScript(key, turns, memory)
         planner = Planner(
             session, request, script, team, version=VERSION, today=site.today, max_turns=params.planner_turns
         )
+
+        async def play() -> dict[str, Any]:
+            await prepare(session, first)
+            await planner.run()
+            return await session.backend_state()
+
+        # one bound on everything that touches the browser: a hang anywhere is this chain's failure
         timeout = params.timeout_base + params.timeout_per_turn * len(turns)
         try:
-            await asyncio.wait_for(planner.run(), timeout=timeout)
+            state = await asyncio.wait_for(play(), timeout=timeout)
         except TimeoutError:
             raise TimeoutError(f"chain timed out after {timeout:.0f}s at turn {script.t}") from None
-        state = await session.backend_state()
         got = next((rp.answer for rp in reversed(team.replayers) if rp.answer is not None), None)
         gate_state = {
             "url": session.seen[-1] if session.seen else "",

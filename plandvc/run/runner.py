@@ -185,6 +185,7 @@ async def _run(
     cfg: RunConfig, chains: list[dict[str, Any]], bases: list[str], servers: Any
 ) -> dict[str, Any]:
     from plandvc.browser import Browser
+    from plandvc.browser.chromium import CLOSE_TIMEOUT_S
     from plandvc.memory import connect_or_none
     from plandvc.pool.prep import prepare
     from plandvc.sites.spec import load_sites, site_name
@@ -247,7 +248,7 @@ async def _run(
                     finally:
                         t_close = time.perf_counter()
                         with contextlib.suppress(Exception):
-                            await session.close()
+                            await asyncio.wait_for(session.close(), CLOSE_TIMEOUT_S)
                         t_close = time.perf_counter() - t_close
                 infra = not out.result["ok"] and (
                     any(s in str(out.result.get("error")) for s in INFRA_ERRORS) or not browser.alive
@@ -323,6 +324,21 @@ def run_chains(cfg: RunConfig) -> dict[str, Any]:
         return _run_in_loop(cfg, chains, servers.bases, servers)
 
 
+def _dump_tasks() -> None:
+    """SIGUSR1: print where every task of the run is waiting (for a run that seems stuck)."""
+    for t in asyncio.all_tasks():
+        print(f"--- task {t.get_name()}", file=sys.stderr)
+        coro: Any = t.get_coro()
+        while coro is not None:
+            frame = getattr(coro, "cr_frame", None) or getattr(coro, "ag_frame", None)
+            if frame is not None:
+                print(
+                    f"  {frame.f_code.co_filename}:{frame.f_lineno} {frame.f_code.co_name}", file=sys.stderr
+                )
+            coro = getattr(coro, "cr_await", None) or getattr(coro, "ag_await", None)
+    sys.stderr.flush()
+
+
 def _run_in_loop(
     cfg: RunConfig, chains: list[dict[str, Any]], bases: list[str], servers: Any
 ) -> dict[str, Any]:
@@ -333,9 +349,11 @@ def _run_in_loop(
         loop = asyncio.get_running_loop()
         assert task is not None
         loop.add_signal_handler(signal.SIGTERM, task.cancel)
+        loop.add_signal_handler(signal.SIGUSR1, _dump_tasks)
         try:
             return await _run(cfg, chains, bases, servers)
         finally:
             loop.remove_signal_handler(signal.SIGTERM)
+            loop.remove_signal_handler(signal.SIGUSR1)
 
     return asyncio.run(main())
