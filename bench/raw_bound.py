@@ -75,12 +75,35 @@ async def act(page: Any, step: dict[str, Any], el: dict[str, Any] | None) -> Non
         )
 
 
+async def prep(page: Any, base: str, task: dict[str, Any]) -> None:
+    """The first part's control prep (an entry created through the site's form), as run-chains does it."""
+    create = ((task.get("control") or {}).get("prep") or {}).get("create")
+    if not create:
+        return
+    form = f"{create['page']}-create"
+    await page.goto(f"{base}/sites/{task['site']}/{create['page']}/new")
+    for name, value in create["fields"].items():
+        loc = page.locator(f'[data-control-id="{form}-{name}"]')
+        v = str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+        if await loc.evaluate("(e) => e.tagName") == "SELECT":
+            await loc.select_option(label=v)
+        else:
+            await loc.fill(v)
+    async with page.expect_navigation():
+        await page.locator(f'[data-control-id="{form}-apply"]').click()
+
+
 async def run_chain(browser: Any, base: str, chain: dict[str, Any], parts: list[dict[str, Any]]) -> bool:
     ctx = await browser.new_context(
-        viewport={"width": 1280, "height": 800}, locale="en-US", timezone_id="UTC"
+        viewport={"width": 1280, "height": 800},
+        device_scale_factor=1,
+        locale="en-US",
+        timezone_id="UTC",
+        reduced_motion="reduce",
     )
     page = await ctx.new_page()
     try:
+        await prep(page, base, parts[0]["task"])
         await page.goto(base + parts[0]["task"]["start"]["url"])
         for spec, part in zip(chain["parts"], parts, strict=True):
             if spec["via"] == "home":

@@ -233,3 +233,26 @@ async def test_submitting_an_invalid_form_does_not_wait_for_a_navigation(session
     await session.click(submit.index)
     assert session.url == f"/sites/{site}/{page}/new"
     assert (await session.backend_state())["changes"] == []
+
+
+ADD_BUTTON_JS = (
+    "() => { const b = document.createElement('button'); b.textContent = 'Probe'; document.body.prepend(b); }"
+)
+
+
+async def test_a_snapshot_is_reissued_only_while_nothing_happened(session: Session) -> None:
+    """Two snapshots with nothing between them read the page once (the second is the first under a new
+    generation); any action, even one that fails, makes the next snapshot read the page again."""
+    site = sorted(SPECS)[0]
+    await session.goto(f"/sites/{site}")
+    first = await session.snapshot()
+    await session.page.evaluate(ADD_BUTTON_JS)  # a change no action made: not seen by a re-issue
+    second = await session.snapshot()
+    assert second.generation == first.generation + 1 and second.elements == first.elements
+    with pytest.raises(StaleIndexError):  # the first's indices are stale all the same
+        await session.click(0, snapshot=first)
+    third = await session.snapshot()  # the refused click was an action: the page is read again
+    assert len(third.elements) == len(first.elements) + 1 and third.elements[0].text == "Probe"
+    await session.scroll(0)
+    await session.page.evaluate(ADD_BUTTON_JS)
+    assert len((await session.snapshot()).elements) == len(third.elements) + 1

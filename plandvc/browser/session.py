@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
@@ -82,6 +83,8 @@ class Session:
         self._clip_ids: set[str] = set()
         self._navigations = 0  # main-frame navigations so far
         self._snapshot_nav = -1  # _navigations when last_snapshot was taken
+        self._acts = 0  # actions started so far (bumped before acting, so a failed action counts too)
+        self._snapshot_acts = -1  # _acts when last_snapshot was taken
         self._generation = 0
         self._nav_requests = 0  # main-frame document requests so far (a navigation has started)
         self._committed = asyncio.Event()  # set by each main-frame navigation
@@ -144,6 +147,7 @@ class Session:
 
     async def goto(self, path_or_url: str) -> int | None:
         """Load a path (relative to base) or an absolute URL and wait for `load`; returns the HTTP status."""
+        self._acts += 1
         url = self.absolute(path_or_url)
         try:
             response = await self.page.goto(url, wait_until="load")
@@ -156,16 +160,25 @@ class Session:
     # -- snapshot --------------------------------------------------------------------------------------
 
     async def snapshot(self) -> Snapshot:
-        """The page's visible interactive elements (one evaluate), kept as `last_snapshot`."""
+        """The page's visible interactive elements (one evaluate), kept as `last_snapshot`.
+
+        When nothing happened since the last snapshot (no navigation, no action), the page is as it was
+        (the sites have no timers or animation): that snapshot is issued again under a new generation
+        without asking the page. The planner's turn and its specialist's first step read the same page."""
+        self._generation += 1
+        last = self.last_snapshot
+        if last is not None and (self._navigations, self._acts) == (self._snapshot_nav, self._snapshot_acts):
+            self.last_snapshot = replace(last, generation=self._generation)
+            return self.last_snapshot
         await self.page.wait_for_load_state("load")
         raw = await self.page.evaluate(SNAPSHOT_JS)
-        self._generation += 1
-        self._snapshot_nav = self._navigations
+        self._snapshot_nav, self._snapshot_acts = self._navigations, self._acts
         self.last_snapshot = Snapshot.from_js(raw, self.base, self._generation)
         return self.last_snapshot
 
     async def _target(self, index: int, snapshot: Snapshot | None) -> tuple[Element, Locator]:
         """The element `index` of the current snapshot, or StaleIndexError if that snapshot is stale."""
+        self._acts += 1
         current = self.last_snapshot
         if current is None:
             raise StaleIndexError(f"index {index}: no snapshot taken yet in this session; take one first")
@@ -272,6 +285,7 @@ class Session:
 
     async def scroll(self, dy: int) -> int:
         """Scroll the page by `dy` pixels (down when positive); returns the new scroll position."""
+        self._acts += 1
         before = self.url
         y = await self.page.evaluate(
             "(dy) => { window.scrollBy({top: dy, left: 0, behavior: 'instant'}); return Math.round(window.scrollY); }",
@@ -289,6 +303,7 @@ class Session:
 
     async def back(self) -> None:
         """Go back one page in history and wait for its `load`."""
+        self._acts += 1
         before = self.url
         try:
             await self.page.go_back(wait_until="load")

@@ -4,7 +4,6 @@ resume without mixing, and the atomic publish of the stage's output."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import shutil
 import signal
@@ -19,6 +18,7 @@ from typing import Any
 from plandvc import io
 from plandvc.run.chain import ChainOutput, RunParams, SiteInfo, base_result, run_chain
 from plandvc.run.fingerprint import chain_fingerprint, code_hash, environment, files_hash, tree_hash
+from plandvc.run.sessions import Sessions
 
 PART_FILES = ("task.json", "trajectory.json", "elements.json")
 # errors that say the machinery failed, not the chain: retried once on a fresh browser, never cached
@@ -185,7 +185,6 @@ async def _run(
     cfg: RunConfig, chains: list[dict[str, Any]], bases: list[str], servers: Any
 ) -> dict[str, Any]:
     from plandvc.browser import Browser
-    from plandvc.browser.chromium import CLOSE_TIMEOUT_S
     from plandvc.memory import connect_or_none
     from plandvc.pool.prep import prepare
     from plandvc.sites.spec import load_sites, site_name
@@ -223,61 +222,63 @@ async def _run(
 
     async def worker(w: int) -> None:
         browser = browsers[w]
-        base = bases[w % len(bases)]
-        while not todo.empty():
-            c, parts, entry = todo.get_nowait()
-            for attempt in range(2):
-                t0 = time.monotonic()
-                if servers is not None:
-                    servers.ensure_alive()
-                t_open = time.perf_counter()
-                try:
-                    session = await browser.new_session(base)
-                except Exception as e:  # a browser that cannot start fails this chain, not the run
-                    out = ChainOutput(
-                        base_result(c, f"BrowserCrashed: {type(e).__name__}: {_first_line(e)}"[:300])
-                    )
-                    t_open = t_close = time.perf_counter() - t_open
-                    session = None
-                if session is not None:
-                    t_open = time.perf_counter() - t_open
-                    try:
-                        out = await run_chain(
-                            c, parts, session, sites[c["site"]], cfg.params, memory, prepare
-                        )
-                    finally:
-                        t_close = time.perf_counter()
-                        with contextlib.suppress(Exception):
-                            await asyncio.wait_for(session.close(), CLOSE_TIMEOUT_S)
-                        t_close = time.perf_counter() - t_close
-                infra = not out.result["ok"] and (
-                    any(s in str(out.result.get("error")) for s in INFRA_ERRORS) or not browser.alive
+        sessions = Sessions(browser, bases[w % len(bases)])
+        try:
+            while not todo.empty():
+                await one_chain(w, browser, sessions, *todo.get_nowait())
+        finally:
+            await sessions.aclose()
+
+    async def one_chain(
+        w: int, browser: Any, sessions: Sessions, c: dict[str, Any], parts: Any, entry: Path
+    ) -> None:
+        for attempt in range(2):
+            t0 = time.monotonic()
+            if servers is not None:
+                servers.ensure_alive()
+            t_open = time.perf_counter()
+            try:
+                session = await sessions.take()
+            except Exception as e:  # a browser that cannot start fails this chain, not the run
+                out = ChainOutput(
+                    base_result(c, f"BrowserCrashed: {type(e).__name__}: {_first_line(e)}"[:300])
                 )
-                if not infra or attempt == 1:
-                    break
-            if out.episode is not None:
-                out.episode["env"] = env
-            if infra:  # a machinery failure is published but never cached: the next run tries again
-                out.result["error"] = f"infrastructure: {out.result['error']}"
-                entry = cfg.cache / "_infra" / c["key"]
-                entries[c["key"]] = entry
-            t_write = time.perf_counter()
-            _write_cache(entry, out)
-            phases = {
-                **out.clock.rounded(),
-                "session_open": round(t_open, 4),
-                "session_close": round(t_close, 4),
-                "row_writing": round(time.perf_counter() - t_write, 4),
-            }
-            timing = {
-                "key": c["key"],
-                "seconds": round(time.monotonic() - t0, 3),
-                "worker": w,
-                "phases": phases,
-                "turns": out.result.get("turns"),
-            }
-            timings.append(timing)
-            progress.add(bool(out.result["ok"]), reused=False)
+                session = None
+            t_open = time.perf_counter() - t_open
+            if session is not None:
+                if not todo.empty():
+                    sessions.open_ahead()  # the next chain's context opens while this one runs
+                try:
+                    out = await run_chain(c, parts, session, sites[c["site"]], cfg.params, memory, prepare)
+                finally:
+                    sessions.release(session)
+            infra = not out.result["ok"] and (
+                any(s in str(out.result.get("error")) for s in INFRA_ERRORS) or not browser.alive
+            )
+            if not infra or attempt == 1:
+                break
+        if out.episode is not None:
+            out.episode["env"] = env
+        if infra:  # a machinery failure is published but never cached: the next run tries again
+            out.result["error"] = f"infrastructure: {out.result['error']}"
+            entry = cfg.cache / "_infra" / c["key"]
+            entries[c["key"]] = entry
+        t_write = time.perf_counter()
+        _write_cache(entry, out)
+        phases = {
+            **out.clock.rounded(),
+            "session_open": round(t_open, 4),
+            "row_writing": round(time.perf_counter() - t_write, 4),
+        }
+        timing = {
+            "key": c["key"],
+            "seconds": round(time.monotonic() - t0, 3),
+            "worker": w,
+            "phases": phases,
+            "turns": out.result.get("turns"),
+        }
+        timings.append(timing)
+        progress.add(bool(out.result["ok"]), reused=False)
 
     t0 = time.monotonic()
     try:
