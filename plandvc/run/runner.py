@@ -21,13 +21,22 @@ from plandvc.run.fingerprint import chain_fingerprint, code_hash, environment, f
 from plandvc.run.sessions import Sessions
 
 PART_FILES = ("task.json", "trajectory.json", "elements.json")
-# errors that say the machinery failed, not the chain: retried once on a fresh browser, never cached
+# errors that say the machinery failed, not the chain: retried once on a fresh context, never cached.
+# A bare Playwright `Error` escaped the harness (which turns what an action can do wrong into ActionError
+# or StaleIndexError), and a chain timeout is a hang: both are the machine's, not the chain's.
 INFRA_ERRORS = (
     "TargetClosedError",
     "BrowserCrashed",
     "ServerDownError",
     "Target page, context or browser has been closed",
 )
+INFRA_PREFIXES = ("Error:", "TimeoutError: chain timed out")
+
+
+def is_infra(error: Any, browser_alive: bool = True) -> bool:
+    """Whether a failed chain's error is the machinery's (retry it) rather than the chain's own."""
+    text = str(error or "")
+    return not browser_alive or text.startswith(INFRA_PREFIXES) or any(s in text for s in INFRA_ERRORS)
 
 
 @dataclass
@@ -252,9 +261,7 @@ async def _run(
                     out = await run_chain(c, parts, session, sites[c["site"]], cfg.params, memory, prepare)
                 finally:
                     sessions.release(session)
-            infra = not out.result["ok"] and (
-                any(s in str(out.result.get("error")) for s in INFRA_ERRORS) or not browser.alive
-            )
+            infra = not out.result["ok"] and is_infra(out.result.get("error"), browser.alive)
             if not infra or attempt == 1:
                 break
         if out.episode is not None:
