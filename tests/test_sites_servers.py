@@ -139,20 +139,27 @@ def test_serve_rejects_bad_input_with_one_line(args: list[str], message: str):
     assert len(lines) == 1 and message in lines[0] and lines[0].startswith("Error: "), r.output
 
 
-def test_serve_runs_until_ctrl_c():
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # as a non-interactive shell starts a background job
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("inherited", ["default", "sigint-ignored"])
+def test_serve_runs_until_ctrl_c_or_sigterm(sig: signal.Signals, inherited: str) -> None:
     ports = [free_port(), free_port()]
     proc = subprocess.Popen(
         [sys.executable, "-m", "plandvc", "serve", "--sites", str(SITES_DIR), "--ports", ",".join(map(str, ports))],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        preexec_fn=_ignore_sigint if inherited == "sigint-ignored" else None,
     )  # fmt: skip
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline().decode()
         assert line.startswith("serving 6 sites") or line.startswith("serving "), line
         assert all(health(p) for p in ports)
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(sig)
         assert proc.wait(timeout=20) == 0
-        assert not any(health(p) for p in ports)
+        assert not any(health(p) for p in ports), "the server processes must stop with serve"
     finally:
         if proc.poll() is None:
             proc.kill()

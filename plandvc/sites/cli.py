@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import signal
 import time
+from types import FrameType
 
 import click
 
@@ -24,6 +26,10 @@ def parse_ports(text: str) -> list[int]:
     return ports
 
 
+def _stop(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
 @click.command()
 @click.option("--sites", "sites_dir", default="data/sites", show_default=True, help="the sites directory")
 @click.option("--ports", default="8320", show_default=True, help="comma-separated ports on 127.0.0.1")
@@ -38,6 +44,10 @@ def serve(sites_dir: str, ports: str) -> None:
         plandvc serve --sites data/sites --ports 8320,8321
         curl http://127.0.0.1:8320/sites/shop/orders?status=Shipped
     """
+    # Ctrl-C and SIGTERM both stop the servers cleanly, also when started from a shell that ignores
+    # SIGINT for its background jobs (Python then leaves SIGINT ignored, and `kill -INT` did nothing)
+    signal.signal(signal.SIGINT, _stop)
+    signal.signal(signal.SIGTERM, _stop)
     try:
         port_list = parse_ports(ports)
         specs = load_sites(sites_dir)
