@@ -81,7 +81,11 @@
   });
   $("zoom").addEventListener("click", () => { $("zoom").hidden = true; });
 
-  const m = /^#step-(\d+)$/.exec(location.hash);
-  show(m ? Math.min(steps.length, Math.max(1, parseInt(m[1], 10))) - 1 : 0);
+  function fromHash() {
+    const m = /^#step-(\d+)$/.exec(location.hash);
+    show(m ? Math.min(steps.length, Math.max(1, parseInt(m[1], 10))) - 1 : 0);
+  }
+  window.addEventListener("hashchange", fromHash);
+  fromHash();
   document.body.dataset.ready = "1";
 })();

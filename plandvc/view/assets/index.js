@@ -152,6 +152,8 @@
   $("page-prev").addEventListener("click", () => { page -= 1; render(); writeHash(); });
   $("page-next").addEventListener("click", () => { page += 1; render(); writeHash(); });
 
+  window.addEventListener("hashchange", () => { readHash(); apply(true); });  // a link or the back button
+
   counts();
   readHash();
   apply(true);
