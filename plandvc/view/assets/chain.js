@@ -75,6 +75,9 @@
     else if (e.key === "Escape") $("zoom").hidden = true;
   });
 
+  $("shot").addEventListener("load", () => {
+    if (window.viewShotAt === undefined) window.viewShotAt = performance.now();  // read by the bench
+  });
   $("shot").addEventListener("click", () => {
     $("zoom-img").src = $("shot").src;
     $("zoom").hidden = false;
@@ -88,4 +91,5 @@
   window.addEventListener("hashchange", fromHash);
   fromHash();
   document.body.dataset.ready = "1";
+  window.viewReadyAt = performance.now();  // read by bench/view_bench.py
 })();

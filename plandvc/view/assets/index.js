@@ -158,4 +158,5 @@
   readHash();
   apply(true);
   document.body.dataset.ready = "1";
+  window.viewReadyAt = performance.now();  // read by bench/view_bench.py
 })();
