@@ -194,10 +194,13 @@ def sections(row: dict[str, Any]) -> tuple[dict[str, str], str | None, str | Non
             continue
         parts = [{"type": "text", "text": content}] if isinstance(content, str) else content or []
         for p in parts:
+            if not isinstance(p, dict):
+                continue
             if p.get("type") == "text":
                 texts.append(str(p.get("text") or ""))
             elif p.get("type") == "image_url" and image is None:
-                image = str((p.get("image_url") or {}).get("url") or "") or None
+                ref = p.get("image_url")
+                image = str(ref.get("url") or "") or None if isinstance(ref, dict) else None
     found = {m[1]: m[2] for m in _SECTION.finditer("\n".join(texts))}
     chars = len(system or "") + sum(len(t) for t in texts)
     return {s: found.get(s, "") for s in SECTIONS}, image, system, chars
@@ -278,14 +281,14 @@ def chain_view(src: ChainSource, out: Path, prompts: dict[str, Prompt]) -> Chain
     """The chain page's data (see the module doc); `prompts` collects the distinct system prompts."""
     ep = src.episode or {}
     rows = src.rows or []
-    turns = ep.get("turns") if isinstance(ep.get("turns"), list) else []
+    turns: list[Any] = ep["turns"] if isinstance(ep.get("turns"), list) else []
     n_turns = max(len(turns), len(rows))
     plays = part_of_turns(src.via, n_turns)
-    macros = ep.get("macros") if isinstance(ep.get("macros"), list) else None
+    macros: list[Any] | None = ep["macros"] if isinstance(ep.get("macros"), list) else None
     instructions: dict[int, str] = {}
-    for t, turn in enumerate(turns):
-        if t < len(plays) and plays[t] is not None and isinstance(turn, dict):
-            instructions[plays[t]] = str(turn.get("instruction"))
+    for turn, plays_part in zip(turns, plays, strict=False):
+        if plays_part is not None and isinstance(turn, dict):
+            instructions[plays_part] = str(turn.get("instruction"))
     parts = []
     for i, pid in enumerate(src.parts):
         macro = str(macros[i]) if macros and i < len(macros) else macro_of_part(pid, src.site)

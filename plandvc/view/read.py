@@ -62,7 +62,7 @@ class ChainSource:
 
 def read_split(manifest: dict[str, Any]) -> SplitInfo:
     """The one place that knows where a version keeps its split rule and leak check (keep it that way)."""
-    split = manifest.get("split") if isinstance(manifest.get("split"), dict) else {}
+    split: dict[str, Any] = manifest["split"] if isinstance(manifest.get("split"), dict) else {}
     leak = None
     for where in (manifest, split, manifest.get("counts") or {}):
         for name in ("leak_check", "leaks", "leak"):
@@ -171,19 +171,18 @@ def read_chains(version: Version, raw: Path | None) -> list[ChainSource]:
         r = by_key.get(key, {})
         parts = [str(p) for p in r.get("parts") or kept.get(key, {}).get("parts") or []]
         via = list(r.get("via") or [None] * len(parts))
-        common = {"key": key, "parts": parts, "via": via}
         if key in kept:
             c = kept[key]
-            src = ChainSource(
-                **common, site=c["site"], status=KEPT, split=chain_split(c), dir=version.dir / key
-            )
-            src.parts = [str(p) for p in c.get("parts") or parts]
+            parts = [str(p) for p in c.get("parts") or parts]
+            src = ChainSource(key, c["site"], parts, via, KEPT, dir=version.dir / key, split=chain_split(c))
         elif key in dropped:
             d = dropped[key]
             src = ChainSource(
-                **common,
-                site=str(r.get("site") or ""),
-                status=DROPPED,
+                key,
+                str(r.get("site") or ""),
+                parts,
+                via,
+                DROPPED,
                 reason=f"{d.get('kind')}: {d.get('detail')}",
                 reason_kind=str(d.get("kind")),
                 dir=raw / key if raw is not None and (raw / key).is_dir() else None,
@@ -191,9 +190,11 @@ def read_chains(version: Version, raw: Path | None) -> list[ChainSource]:
         else:
             fdir = raw / "_failed" / key if raw is not None else None
             src = ChainSource(
-                **common,
-                site=str(r.get("site") or ""),
-                status=FAILED,
+                key,
+                str(r.get("site") or ""),
+                parts,
+                via,
+                FAILED,
                 reason=str(r.get("error") or "unknown error"),
                 reason_kind=error_kind(r.get("error")),
                 failed_part=failed_part(r),
