@@ -141,6 +141,17 @@ def test_the_cli_prints_the_index_path_and_a_summary(run: Path, tmp_path: Path) 
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == str(out / "index.html")
     assert "2 chains (1 kept, 1 dropped, 0 failed)" in p.stderr  # no --raw: the failed chain is unknown
+    with_raw, without = (read_view_index(d / "index.html") for d in (run / "view" / "v1", out))
+    kept = [e for e in with_raw if e["status"] == "kept"]
+    assert kept == [e for e in without if e["status"] == "kept"]  # via and all from the episode, not the run
+    assert kept and kept[0]["via"] == ["start", "home"]  # the walked chain goes home for its question
+
+
+def read_view_index(index: Path) -> list[dict[str, Any]]:
+    """The chains embedded in an index page, as its script reads them."""
+    text = index.read_text()
+    data = text.split('<script type="application/json" id="view-data">', 1)[1].split("</script>", 1)[0]
+    return io.loads(data)["chains"]
 
 
 # ---- in Chromium --------------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from plandvc.view.build import (
     split_target,
     word_diff,
 )
-from plandvc.view.read import failed_part, read_split
+from plandvc.view.read import failed_part, read_split, site_of_key
 from plandvc.view.write import PAGE_SIZE, embed_json, write_index
 
 HOSTILE = 'Show "<b>bold</b>" </script><script>window.__pwned = 1</script><!-- & \u2028 done'
@@ -258,3 +258,9 @@ def test_histogram_bins() -> None:
     assert h is not None and h.width == 300 and h.lo[0] == 4200 and sum(h.counts) == 4
     assert h.lo[-1] <= 8011 < h.lo[-1] + h.width and (h.min, h.median, h.max) == (4313, 6600, 8011)
     assert histogram([]) is None
+
+
+def test_a_chain_without_a_result_takes_its_site_from_its_key() -> None:
+    assert site_of_key("plan-shop-0123456789") == "shop"
+    assert site_of_key("plan-my-site-0123456789") == "my-site"
+    assert site_of_key("results") == "?" and site_of_key("plan-0123") == "?"

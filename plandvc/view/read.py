@@ -110,6 +110,12 @@ def read_version(dataset: Path) -> Version:
     return Version(dataset, dataset.name, manifest, read_split(manifest))
 
 
+def site_of_key(key: str) -> str:
+    """The site named in a chain key (`plan-<site>-<hash>`, `chains.walk`), for chains without a result."""
+    site = key.removeprefix("plan-").rpartition("-")[0]
+    return site if key.startswith("plan-") and site else "?"
+
+
 def failed_part(result: dict[str, Any]) -> int | None:
     """The index of the first part whose gate failed, from the result's per-part details (None if unknown).
 
@@ -146,6 +152,9 @@ def _load(src: ChainSource, required: bool) -> None:
         src.problem = str(e).replace(str(src.dir) + "/", "")
     if required and (src.episode is None or src.rows is None):
         raise InputError(f"{src.dir}: a kept chain needs episode.json and rows.jsonl")
+    via = src.episode.get("via") if src.episode is not None else None
+    if isinstance(via, list) and len(via) == len(src.parts):  # the manifest does not list it
+        src.via = [str(v) if v is not None else None for v in via]
 
 
 def read_chains(version: Version, raw: Path | None) -> list[ChainSource]:
@@ -179,7 +188,7 @@ def read_chains(version: Version, raw: Path | None) -> list[ChainSource]:
             d = dropped[key]
             src = ChainSource(
                 key,
-                str(r.get("site") or ""),
+                str(r.get("site") or site_of_key(key)),
                 parts,
                 via,
                 DROPPED,
@@ -191,7 +200,7 @@ def read_chains(version: Version, raw: Path | None) -> list[ChainSource]:
             fdir = raw / "_failed" / key if raw is not None else None
             src = ChainSource(
                 key,
-                str(r.get("site") or ""),
+                str(r.get("site") or site_of_key(key)),
                 parts,
                 via,
                 FAILED,
