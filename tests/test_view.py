@@ -222,6 +222,13 @@ async def test_filtering_by_site_and_searching_leave_only_the_matches(run: Path,
     await pg.select_option("#f-status", "kept")
     keys = await pg.locator("#rows tr").evaluate_all("rows => rows.map(r => r.dataset.key)")
     assert keys == [c["key"] for c in manifest(run)["chains"]]
+    await pg.select_option("#f-status", "")
+    await pg.select_option("#f-family", "Filter")  # only the failing chain delegates to Filter
+    assert await pg.locator("#rows tr").evaluate_all("rows => rows.map(r => r.dataset.key)") == [FAILING]
+    await pg.select_option("#f-family", "")
+    await pg.select_option("#f-split", "none")  # chains not in the version have no split
+    statuses = await pg.locator("#rows tr").evaluate_all("rows => rows.map(r => r.dataset.status)")
+    assert sorted(statuses) == ["dropped", "failed"]
     await pg.click("#f-clear")
     await pg.fill("#f-q", "checked out")  # the failing chain's request, in another case
     keys = await pg.locator("#rows tr").evaluate_all("rows => rows.map(r => r.dataset.key)")
