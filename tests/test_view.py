@@ -6,6 +6,7 @@ first). The pages are driven in real Chromium from file://.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -316,6 +317,10 @@ async def test_stats_and_prompts_pages(run: Path, page) -> None:
     await open_ready(pg, run / "view" / "v1" / "prompts.html", script=False)
     prompts = await pg.locator("section.prompt").count()
     assert prompts == 1  # one planner version, one system prompt
+    key = manifest(run)["chains"][0]["key"]
+    system = io.read_jsonl(run / "rows" / "v1" / key / "rows.jsonl")[0]["messages"][0]["content"]
+    sha = hashlib.sha256(system.encode()).hexdigest()
+    assert await pg.text_content(f"#p-{sha} pre") == system
     watch.assert_clean()
 
 

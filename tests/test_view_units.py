@@ -134,6 +134,10 @@ async def test_hostile_text_stays_text_in_chromium(tmp_path: Path, page) -> None
     assert await pg.text_content("#request") == HOSTILE
     assert await pg.evaluate("window.__pwned") is None
     assert await pg.locator("main b", has_text="bold").count() == 0
+    failed_key = key_of("fleet", ["a3", "b3"])  # failed with no rows: its page says why and has no steps
+    await open_ready(pg, tmp_path / "view" / "chains" / f"{failed_key}.html", script=False)
+    assert await pg.text_content("#reason") == "Failed: script not finished"
+    assert await pg.is_visible("#no-steps") and await pg.locator("#shot").count() == 0
     watch.assert_clean()
 
 
