@@ -74,6 +74,8 @@ def _problem(file: str, e: ValidationError) -> Problem:
         return Problem(file, f"{key}.{missing}" if key else missing, "missing")
     if e.validator == "additionalProperties":
         return Problem(file, key, e.message.replace("Additional properties are not allowed", "unknown key"))
+    if e.validator == "enum" and "propertyNames" in e.schema_path:
+        return Problem(file, key, f"unknown key {e.instance!r}")
     if e.validator == "enum" and len(str(e.validator_value)) > 120:
         return Problem(file, key, f"{e.instance!r} is not a known value")
     return Problem(file, key, e.message)
