@@ -193,7 +193,7 @@ def test_check_pool_names_every_damage(damaged: tuple[Path, Path, list[tuple[str
     )  # a dozen kinds in the parts, more in the indexes and sites
     report = check_pool(pool, sites)
     assert len(report.problems) == len(lines) and report.parts_ok == 0
-    assert f"{len(lines)} problems in" in err and "by reason" in err
+    assert f"{len(lines)} problems in" in err and "by file: elements.json 2, kept.jsonl 2," in err
     assert all(str(pool) in line or str(sites) in line for line in lines)  # every line names its file
 
 

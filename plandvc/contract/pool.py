@@ -42,16 +42,14 @@ class PoolReport:
         return len({p.file.split(":")[0] for p in self.problems})
 
     def summary(self) -> str:
-        kinds = Counter(p.reason.split(" (")[0].split(":")[0] for p in self.problems)
+        """The counts, and the problems by the kind of file they are in."""
+        kinds = Counter(Path(p.file.split(":")[0]).name for p in self.problems)
         head = (
             f"check-pool: {self.sites} sites, {self.kept} kept parts ({self.parts_ok} sound, {self.steps} steps "
             f"walked): {len(self.problems)} problems in {self.bad_files} files"
         )
-        return (
-            head
-            if not kinds
-            else head + "\n  by reason: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
-        )
+        by_file = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
+        return head + (f"\n  by file: {by_file}" if by_file else "")
 
 
 def _input_error(file: str, e: InputError) -> Problem:
