@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +102,13 @@ def damaged(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[
     acc = pool / "runs/r1/accepted"
     want: list[tuple[str, str, str]] = []
 
+    def edit(path: Path, change: Callable[[Any], Any]) -> Any:
+        """Load a JSON file, change it in place, write it back; returns the changed value."""
+        value = load(path)
+        change(value)
+        dump(path, value)
+        return value
+
     def part(n: int, f: str) -> Path:
         return acc / ids[n] / f
 
@@ -108,68 +116,40 @@ def damaged(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[
     want.append((f"{ids[0]}/task.json", "", "not valid JSON"))
     part(1, "trajectory.json").unlink()
     want.append((f"{ids[1]}/trajectory.json", "", "file not found"))
-    t = load(part(2, "task.json"))
-    del t["instruction"]
-    dump(part(2, "task.json"), t)
+    edit(part(2, "task.json"), lambda t: t.pop("instruction"))
     want.append((f"{ids[2]}/task.json", "instruction", "missing"))
-    t = load(part(3, "task.json"))
-    t["macro"] = "teleport"
-    dump(part(3, "task.json"), t)
+    edit(part(3, "task.json"), lambda t: t.update(macro="teleport"))
     want.append((f"{ids[3]}/task.json", "macro", "'teleport' is not a known value"))
-    t = load(part(4, "task.json"))
-    t["task_id"] = "shop-open_entry-9999"
-    dump(part(4, "task.json"), t)
+    edit(part(4, "task.json"), lambda t: t.update(task_id="shop-open_entry-9999"))
     want.append((f"{ids[4]}/task.json", "task_id", "is not its folder's id"))
-    j = load(part(5, "trajectory.json"))
-    j["steps"][0]["element"] = 42
-    dump(part(5, "trajectory.json"), j)
+    edit(part(5, "trajectory.json"), lambda j: j["steps"][0].update(element=42))
     want.append((f"{ids[5]}/trajectory.json", "steps[0].element", "42 is not an index of elements.json"))
-    e = load(part(6, "elements.json"))
-    e[0]["attrs"]["onclick"] = "x()"
-    del e[0]["tag"]
-    dump(part(6, "elements.json"), e)
+    edit(part(6, "elements.json"), lambda e: (e[0]["attrs"].update(onclick="x()"), e[0].pop("tag")))
     want.append((f"{ids[6]}/elements.json", "[0].tag", "missing"))
     want.append((f"{ids[6]}/elements.json", "[0].attrs", "unknown key 'onclick'"))
-    t = load(part(7, "task.json"))
-    t["control"]["control_id"] = "shop-no-such-control"
-    dump(part(7, "task.json"), t)
+    edit(part(7, "task.json"), lambda t: t["control"].update(control_id="shop-no-such-control"))
     want.append((f"{ids[7]}/task.json", "control.control_id", "has no control 'shop-no-such-control'"))
-    t = load(part(8, "task.json"))
-    t["start"]["url"] = "/sites/shop/warehouse"
-    dump(part(8, "task.json"), t)
+    edit(part(8, "task.json"), lambda t: t["start"].update(url="/sites/shop/warehouse"))
     want.append((f"{ids[8]}/task.json", "start.url", "has no page 'warehouse'"))
-    e = load(part(9, "elements.json"))
-    e[0]["attrs"]["data-control-id"] = "orders-nowhere"
-    dump(part(9, "elements.json"), e)
+    edit(part(9, "elements.json"), lambda e: e[0]["attrs"].update({"data-control-id": "orders-nowhere"}))
     want.append((f"{ids[9]}/trajectory.json", "steps[0].element", "no element like <"))
-    j = load(part(10, "trajectory.json"))
-    j["end"] = "/sites/shop/customers"
-    dump(part(10, "trajectory.json"), j)
+    edit(part(10, "trajectory.json"), lambda j: j.update(end="/sites/shop/customers"))
     want.append((f"{ids[10]}/trajectory.json", "end", "the steps end on"))
-    t = load(part(11, "task.json"))
-    t["scope"] = [*t["scope"], "table:invoices"]
-    dump(part(11, "task.json"), t)
+    t = edit(part(11, "task.json"), lambda t: t["scope"].append("table:invoices"))
     want.append((f"{ids[11]}/task.json", f"scope[{len(t['scope']) - 1}]", "has no table 'invoices'"))
-    t = load(part(12, "task.json"))
-    t["site"] = "garden"
-    dump(part(12, "task.json"), t)
+    edit(part(12, "task.json"), lambda t: t.update(site="garden"))
     want.append((f"{ids[12]}/trajectory.json", "site", "differs from task.json's 'garden'"))
-    j = load(part(13, "trajectory.json"))
-    j["steps"].append({"action": "select", "element": 0, "value": 3, "memory": "x"})
-    dump(part(13, "trajectory.json"), j)
+    step = {"action": "select", "element": 0, "value": 3, "memory": "x"}
+    j = edit(part(13, "trajectory.json"), lambda j: j["steps"].append(step))
     want.append(
         (f"{ids[13]}/trajectory.json", f"steps[{len(j['steps']) - 1}].value", "3 is not of type 'string'")
     )
     want.append(("kept.jsonl:15", "run", "missing"))
     want.append(("kept.jsonl:16", "id", "is already on line 2"))
     want.append(("pool_ids.txt:15", "", "'shop-ghost-0009' is not in kept.jsonl"))
-    spec = load(sites / "hotel" / "site.json")
-    spec["theme"]["layout"] = "grid"
-    dump(sites / "hotel" / "site.json", spec)
+    edit(sites / "hotel" / "site.json", lambda s: s["theme"].update(layout="grid"))
     want.append(("hotel/site.json", "theme.layout", "'grid' is not one of"))
-    spec = load(sites / "clinic" / "site.json")
-    spec["pages"][0]["table"] = "rooms"
-    dump(sites / "clinic" / "site.json", spec)
+    edit(sites / "clinic" / "site.json", lambda s: s["pages"][0].update(table="rooms"))
     want.append(("clinic/site.json", "pages[0].table", "table 'rooms' is missing from tables"))
     return pool, sites, want
 
