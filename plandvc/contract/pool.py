@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from plandvc.contract.files import Problem, read, read_kept, read_part, validate
-from plandvc.contract.pages import StepError, Walker
+from plandvc.contract.pages import Doc, StepError, Walker
 from plandvc.io import InputError
 from plandvc.sites.server import App
 from plandvc.sites.spec import Spec, parse_spec
@@ -152,7 +152,7 @@ def check_task_on_site(task: dict[str, Any], spec: Spec, tf: str) -> list[Proble
 
 def walk_part(
     app: App,
-    docs: dict[Any, Any],
+    docs: dict[tuple[str, bytes], Doc],
     task: dict[str, Any],
     traj: dict[str, Any],
     elements: list[Any],
@@ -193,7 +193,8 @@ def check_pool(pool: Path, sites: Path) -> PoolReport:
     """Every problem of the pool and its sites (sorted by file and key), and the counts."""
     report = PoolReport()
     specs, in_split = check_sites(sites, report)
-    app, docs = App(specs), {}  # docs: the walkers' shared cache of parsed pages
+    app = App(specs)
+    docs: dict[tuple[str, bytes], Doc] = {}  # the walkers' shared cache of parsed pages
     rows, bad = read_kept(pool)
     report.problems += [Problem(f"{pool}/{p.file}", p.key, p.reason) for p in bad]
     report.kept = len(rows)
