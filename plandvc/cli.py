@@ -14,6 +14,7 @@ COMMANDS = {
     "serve": "plandvc.sites.cli:serve",
     "make-pool": "plandvc.pool.cli:make_pool",
     "pool-items": "plandvc.chains.cli:pool_items",
+    "check-pool": "plandvc.contract.cli:check_pool",
     "chain-specs": "plandvc.chains.cli:chain_specs",
     "run-chains": "plandvc.run.cli:run_chains",
     "filter-rows": "plandvc.rows.cli:filter_rows",

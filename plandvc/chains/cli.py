@@ -8,8 +8,8 @@ from typing import Any
 import click
 
 from plandvc.chains.items import pool_items as load_pool_items
+from plandvc.chains.walk import HOME_RULES, summarise
 from plandvc.chains.walk import chain_specs as walk_chains
-from plandvc.chains.walk import summarise
 from plandvc.io import InputError, read_jsonl, write_jsonl
 
 # the keys of an items.jsonl record the walk reads, and their types
@@ -109,13 +109,29 @@ def parse_sizes(text: str) -> tuple[int, ...]:
 @click.option(
     "--answer-share", type=float, default=0.5, show_default=True, help="P(end on a question when one can)."
 )
+@click.option(
+    "--home-rule",
+    type=click.Choice(HOME_RULES),
+    default=HOME_RULES[0],
+    show_default=True,
+    help="When a trip home may follow: never after any URL-state part (any_earlier), or the old rule that "
+    "only looks at the part just before (neighbour).",
+)
 def chain_specs(
-    items_path: Path, out: Path, n: int, sizes: str, seed: int, tries: int, answer_share: float
+    items_path: Path,
+    out: Path,
+    n: int,
+    sizes: str,
+    seed: int,
+    tries: int,
+    answer_share: float,
+    home_rule: str,
 ) -> None:
     """Walk the items into chains of 2–4 parts of one site, deterministically in the seed.
 
-    Sites take turns; parts use different controls with disjoint scopes; only the last part may answer. Each
-    line of the output is {key, site, parts: [{id, via}]}, via null, "page" or "home".
+    Sites take turns; parts use different controls with disjoint scopes; only the last part may answer; no
+    trip home after a filter or sort (--home-rule). Each line of the output is {key, site, parts: [{id, via}]},
+    via null, "page" or "home".
 
     \b
     Example:
@@ -132,10 +148,15 @@ def chain_specs(
         items = read_items(items_path)
     except InputError as e:
         raise click.ClickException(str(e)) from None
-    chains = walk_chains(items, n, size_list, seed=seed, tries=tries, answer_share=answer_share)
+    chains = walk_chains(
+        items, n, size_list, seed=seed, tries=tries, answer_share=answer_share, home_rule=home_rule
+    )
     write_jsonl(out, chains)
     s = summarise(chains, {r["id"] for r in items if r["answers"]})
-    click.echo(f"chain-specs: {s['chains']} chains from {len(items)} items (seed {seed})", err=True)
+    click.echo(
+        f"chain-specs: {s['chains']} chains from {len(items)} items (seed {seed}, home rule {home_rule})",
+        err=True,
+    )
     click.echo(f"  by size: {_counts(s['by_size'])}", err=True)
     click.echo(
         f"  home steps {s['home_steps']}, page steps {s['page_steps']}, ending on a question {s['answers']}",
