@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,16 @@ import orjson
 
 class InputError(Exception):
     """Bad input: the message is one line that names the file, key or value."""
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+# files get the usual mode (0666 less the umask, so 0644 by default), not mkstemp's private 0600
+FILE_MODE = 0o666 & ~_umask()
 
 
 def dumps(obj: Any, *, sort_keys: bool = False, indent: bool = False) -> bytes:
@@ -41,6 +51,8 @@ def read_json(path: str | Path) -> Any:
         return orjson.loads(p.read_bytes())
     except FileNotFoundError:
         raise InputError(f"{p}: file not found") from None
+    except OSError as e:
+        raise InputError(f"{p}: cannot read ({e.strerror})") from None
     except orjson.JSONDecodeError as e:
         raise InputError(f"{p}: not valid JSON ({e})") from None
 
@@ -52,6 +64,8 @@ def read_jsonl(path: str | Path) -> list[Any]:
         raw = p.read_bytes()
     except FileNotFoundError:
         raise InputError(f"{p}: file not found") from None
+    except OSError as e:
+        raise InputError(f"{p}: cannot read ({e.strerror})") from None
     out = []
     for n, line in enumerate(raw.splitlines(), 1):
         if not line.strip():
@@ -69,6 +83,7 @@ def write_bytes(path: str | Path, data: bytes) -> None:
     p.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, FILE_MODE)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(tmp, p)
@@ -97,3 +112,57 @@ def publish_dir(tmp: str | Path, dest: str | Path) -> None:
     os.replace(tmp, dest)
     if old.exists():
         shutil.rmtree(old)
+
+
+def check_writable(path: str | Path, what: str = "--out") -> None:
+    """An InputError unless `path` can be created or replaced: its nearest existing folder is writable.
+
+    Checked before any work starts, so a run never ends on an output it cannot write."""
+    p = Path(path)
+    parent = p.parent
+    while not parent.exists():
+        if parent.parent == parent:
+            break
+        parent = parent.parent
+    if not parent.is_dir():
+        raise InputError(f"{what} {p}: {parent} is not a folder")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise InputError(f"{what} {p}: the folder {parent} is not writable")
+
+
+def check_output_file(
+    path: str | Path, is_ours: Callable[[Any], bool], command: str, what: str = "--out"
+) -> None:
+    """An InputError unless the file `path` may be written: absent, empty, or a previous output of `command`
+    (every line a record `is_ours` recognises), in a writable folder. Never replaces an unrelated file."""
+    p = Path(path)
+    if p.is_dir():
+        raise InputError(f"{what} {p}: is a folder; give the path of a file to write")
+    if p.exists():
+        try:
+            rows = read_jsonl(p)
+        except InputError:
+            rows = None
+        if rows is None or not all(isinstance(r, dict) and is_ours(r) for r in rows):
+            raise InputError(
+                f"{what} {p}: exists and is not a previous output of {command}; remove it or choose another path"
+            )
+        if not os.access(p, os.W_OK):
+            raise InputError(f"{what} {p}: is not writable")
+    check_writable(p, what)
+
+
+def check_output_dir(
+    path: str | Path, is_ours: Callable[[Path], bool], command: str, what: str = "--out"
+) -> None:
+    """An InputError unless the folder `path` may be replaced: absent, empty, or recognisably a previous
+    output of `command` (`is_ours(path)`: its own index names everything in it), in a writable folder."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise InputError(f"{what} {p}: is a file, not a folder")
+    if p.is_dir() and any(p.iterdir()) and not is_ours(p):
+        raise InputError(
+            f"{what} {p}: exists and is not a previous output of {command}; "
+            "remove it or choose another folder (nothing was written)"
+        )
+    check_writable(p, what)
