@@ -20,6 +20,18 @@ class InputError(Exception):
     """Bad input: the message is one line that names the file, key or value."""
 
 
+MAX_PROBLEMS_SHOWN = 30
+
+
+def raise_problems(problems: list[str]) -> None:
+    """One InputError listing every problem found in an input, one line each (the first 30, then a count)."""
+    if problems:
+        shown = problems[:MAX_PROBLEMS_SHOWN]
+        if len(problems) > MAX_PROBLEMS_SHOWN:
+            shown.append(f"... and {len(problems) - MAX_PROBLEMS_SHOWN} more problems")
+        raise InputError("\n".join(shown))
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)

@@ -130,6 +130,7 @@ def pool_items(
     records: list[Record] = []
     dropped: Counter[str] = Counter()
     unreadable: list[dict[str, str]] = []
+    unknown_macros: list[str] = []
     chosen = 0
     for n, row in enumerate(kept, 1):
         if (
@@ -153,6 +154,8 @@ def pool_items(
             records.append(make_record(tid, run, rel, task, traj, train, test))
         except Dropped as d:
             dropped[str(d)] += 1
+            if str(d) == "unknown_macro":
+                unknown_macros.append(f"{rel}/trajectory.json: macro {traj.get('macro')!r}")
         except InputError as e:
             unreadable.append({"file": rel, "error": _relative(str(e), pool)})
     records.sort(key=lambda r: r["id"])
@@ -164,6 +167,7 @@ def pool_items(
         "by_macro": dict(sorted(Counter(r["macro"] for r in records).items())),
         "dropped": dict(sorted(dropped.items())),
         "unreadable": unreadable,
+        "unknown_macros": unknown_macros,
     }
     return records, report
 

@@ -25,7 +25,6 @@ from plandvc.run.chain import SiteInfo
 PART_FILES = ("task.json", "trajectory.json", "elements.json")
 VIAS_AFTER_FIRST = ("page", "home")
 KEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
-MAX_SHOWN = 30  # problems listed before "... and N more"
 
 
 @dataclass
@@ -45,15 +44,6 @@ class ChainJob:
 def safe_key(key: Any) -> bool:
     """Whether `key` can name a chain's folder inside OUT (never `..`, a path, or a hidden/reserved name)."""
     return isinstance(key, str) and bool(KEY_RE.match(key)) and key not in (".", "..")
-
-
-def raise_problems(problems: list[str]) -> None:
-    """One InputError listing every problem, one line each (the first MAX_SHOWN, then a count)."""
-    if problems:
-        shown = problems[:MAX_SHOWN]
-        if len(problems) > MAX_SHOWN:
-            shown.append(f"... and {len(problems) - MAX_SHOWN} more problems")
-        raise io.InputError("\n".join(shown))
 
 
 def chain_problems(where: str, chain: Any) -> list[str]:
@@ -146,5 +136,5 @@ def load_jobs(
             files += [part_dir(pool, runs[pid], pid) / f for f in PART_FILES]
         if not bad:
             jobs.append(ChainJob(chain, parts, files, sites[site]))
-    raise_problems(problems)
+    io.raise_problems(problems)
     return jobs
