@@ -127,19 +127,22 @@ def publish_dir(tmp: str | Path, dest: str | Path) -> None:
 
 
 def check_writable(path: str | Path, what: str = "--out") -> None:
-    """An InputError unless `path` can be created or replaced: its nearest existing folder is writable.
+    """An InputError unless `path` can be created or replaced: its nearest existing folder takes a file.
 
-    Checked before any work starts, so a run never ends on an output it cannot write."""
+    Checked before any work starts, so a run never ends on an output it cannot write. The check creates
+    and removes an empty probe file there (permission bits alone do not tell: root, read-only mounts)."""
     p = Path(path)
     parent = p.parent
-    while not parent.exists():
-        if parent.parent == parent:
-            break
+    while not parent.exists() and parent.parent != parent:
         parent = parent.parent
     if not parent.is_dir():
         raise InputError(f"{what} {p}: {parent} is not a folder")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise InputError(f"{what} {p}: the folder {parent} is not writable")
+    try:
+        fd, probe = tempfile.mkstemp(dir=parent, prefix=".plandvc-probe-")
+    except OSError as e:
+        raise InputError(f"{what} {p}: cannot write in {parent} ({e.strerror})") from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 def check_output_file(

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
 import socket
 import sys
@@ -143,8 +144,13 @@ class RunPlan:
 def plan_run(cfg: RunConfig) -> RunPlan:
     """Check every input before any work: the sites, every chain and its parts, and that OUT, the cache and
     the log can be written. One InputError lists every problem; nothing is written."""
+    from plandvc.browser.chromium import chromium_path
+    from plandvc.browser.errors import ChromiumMissingError
     from plandvc.sites.spec import load_sites, site_name
 
+    chromium = Path(chromium_path())
+    if not (chromium.is_file() and os.access(chromium, os.X_OK)):
+        raise io.InputError(str(ChromiumMissingError(str(chromium))))
     specs = load_sites(cfg.sites)
     sites = {s: SiteInfo(site_name(cfg.sites, s), specs[s].today) for s in specs}
     lines = io.read_jsonl(cfg.chains)
