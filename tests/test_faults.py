@@ -122,6 +122,9 @@ def is_server(args: list[bytes]) -> bool:
     return b"plandvc.sites.server" in args
 
 
+EMPTY_OK = ("--allow-empty",)
+
+
 def read_only_dir(tmp_path: Path) -> Path:
     """A folder nothing can be written in (root ignores permission bits: then a sysfs folder)."""
     if os.geteuid() == 0:
@@ -284,16 +287,7 @@ def test_an_unwritable_out_is_one_line_before_any_work(tmp_path: Path, work: Pat
         "pool-items": ["pool-items", "--pool", POOL, "--sites", SITES, "--out", out],
         "chain-specs": ["chain-specs", "--items", items, "--out", out, "--n", "3"],
         "run-chains": run_args(work / "one.jsonl", out, tmp_path / "cache"),
-        "filter-rows": [
-            "filter-rows",
-            "--raw",
-            raw,
-            "--out",
-            out,
-            "--metrics",
-            tmp_path / "m",
-            "--allow-empty",
-        ],
+        "filter-rows": ["filter-rows", "--raw", raw, "--out", out, "--metrics", tmp_path / "m", *EMPTY_OK],
     }[command]
     p = plandvc(*args)
     assert p.returncode == 1 and str(out) in one_line(p)
@@ -466,3 +460,47 @@ def test_kill_chromium_mid_run(tmp_path: Path, work: Path, reference: Path) -> N
 def test_kill_a_site_server_mid_run(tmp_path: Path, work: Path, reference: Path) -> None:
     out, _ = killed_mid_run(tmp_path, work, lambda pid: find_child(pid, is_server), "site server")
     assert tree(out) == tree(reference)
+
+
+@pytest.mark.slow
+def test_a_browser_that_cannot_come_back_publishes_nothing_and_keeps_the_cache(
+    tmp_path: Path, work: Path
+) -> None:
+    """Chromium killed mid-run, and every relaunch fails (a wrapper that starts the real Chromium once):
+    exit 75, OUT not published, the chains finished before the fault kept in the cache."""
+    once = tmp_path / "launched"
+    wrapper = tmp_path / "chromium-once"
+    real = os.environ.get("PLANDVC_CHROMIUM") or "/usr/bin/chromium"
+    wrapper.write_text(f'#!/bin/sh\n[ -e "{once}" ] && exit 1\ntouch "{once}"\nexec "{real}" "$@"\n')
+    wrapper.chmod(0o755)
+    out, cache = place(tmp_path), tmp_path / "cache"
+    before = around(out)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "plandvc",
+            *map(str, run_args(work / "four.jsonl", out, cache, "--workers", "1")),
+        ],
+        cwd=ROOT,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        env={**os.environ, "PLANDVC_CHROMIUM": str(wrapper)},
+    )
+    try:
+        wait_for(lambda: results_done(cache) >= 1 or proc.poll() is not None, "a finished chain")
+        assert proc.poll() is None, "the run ended before the fault"
+        pid = find_child(proc.pid, is_chromium)
+        assert pid is not None, "no chromium of the run found"
+        os.kill(pid, signal.SIGKILL)
+        _, stderr = proc.communicate(timeout=600)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 75, stderr[-3000:]
+    last = [ln for ln in stderr.splitlines() if ln.strip()][-1]
+    assert "nothing was published" in last and "kept in the cache" in last
+    assert not out.exists() and around(out) == before
+    assert results_done(cache) >= 1

@@ -455,14 +455,14 @@ def _dump_tasks() -> None:
 
 
 def _quiet_lost_futures(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-    """Drop "Future exception was never retrieved" for Playwright's own errors: after a driver or browser
-    is lost its pending calls fail with nobody waiting, and the loss is already handled and reported."""
+    """Drop "Future exception was never retrieved" for a lost driver or browser: Playwright's pending calls
+    (and its transport's own error future, a bare `Exception("Connection closed ...")`) fail with nobody
+    waiting; the loss is already handled and reported. Anything else goes to the default handler."""
     exc = context.get("exception")
-    if (
-        exc is not None
-        and type(exc).__module__.startswith("playwright")
-        and "never retrieved" in str(context.get("message", ""))
-    ):
+    lost = exc is not None and (
+        type(exc).__module__.startswith("playwright") or str(exc).startswith("Connection closed")
+    )
+    if lost and "never retrieved" in str(context.get("message", "")):
         return
     loop.default_exception_handler(context)
 
