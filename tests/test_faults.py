@@ -407,6 +407,32 @@ def test_a_damaged_cache_entry_is_rerun_not_republished(tmp_path: Path, work: Pa
 # ── 3. the machinery killed mid-run ────────────────────────────────────────
 
 
+@pytest.mark.parametrize(
+    ("error", "lost", "attempt", "expected"),
+    [
+        (None, False, 0, "done"),  # ok
+        ("check failed: query: expected /a, found /b", False, 0, "done"),
+        ("check failed: answer: expected 'Connection closed', found None", False, 0, "done"),
+        ("ActionError: click [3] <a>: Timeout 10000ms exceeded", False, 0, "done"),
+        ("TargetClosedError: Target page, context or browser has been closed", False, 0, "retry"),
+        ("TargetClosedError: Target page, context or browser has been closed", False, 2, "lost"),
+        ("BrowserCrashed: BrowserError: chromium at /x failed to start: boom", False, 2, "lost"),
+        ("check failed: query: expected /a, found /b", True, 0, "retry"),  # its server or browser died
+        ("check failed: query: expected /a, found /b", True, 2, "lost"),
+        ("TimeoutError: chain timed out after 200s at turn 3", False, 0, "retry"),
+        ("TimeoutError: chain timed out after 200s at turn 3", False, 1, "hang"),
+        ("Error: Execution context was destroyed", False, 1, "hang"),
+    ],
+)
+def test_the_verdict_on_a_chain(error: str | None, lost: bool, attempt: int, expected: str) -> None:
+    from plandvc.run.chain import ChainOutput, base_result
+    from plandvc.run.runner import verdict
+
+    result = base_result({"key": "k", "site": "s", "parts": [{"id": "a", "via": None}]}, error)
+    result["ok"] = error is None
+    assert verdict(ChainOutput(result), lost, attempt) == expected
+
+
 def killed_mid_run(
     tmp_path: Path, work: Path, find: Callable[[int], int | None], what: str
 ) -> tuple[Path, str]:

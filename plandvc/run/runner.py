@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from plandvc import io
+from plandvc.pool.load import load_part, read_kept
 from plandvc.run.cache import Cache
 from plandvc.run.chain import ChainOutput, RunParams, SiteInfo, base_result, run_chain
 from plandvc.run.fingerprint import chain_fingerprint, code_hash, environment, files_hash, tree_hash
@@ -51,6 +52,7 @@ INFRA_ERRORS = (
 INFRA_PREFIXES = ("Error:", "TimeoutError: chain timed out")
 # of those, the ones that say a part of the machinery is gone (never a published result)
 LOST_ERRORS = (*INFRA_ERRORS, "Connection closed", "BrowserError")
+OWN_PREFIXES = ("check failed:", "script not finished")
 ATTEMPTS = 3  # runs of a chain whose machinery was lost, each after a recovery
 HANG_ATTEMPTS = 2  # runs of a chain that hung (or escaped the harness) on a live machine
 EXIT_INFRA = 75  # the machinery failed and did not recover: try again (EX_TEMPFAIL)
@@ -67,8 +69,12 @@ def is_infra(error: Any, browser_alive: bool = True) -> bool:
 
 
 def is_lost(error: Any) -> bool:
-    """Whether a chain's error says the machinery it ran on is gone (driver, browser, server)."""
-    return any(s in str(error or "") for s in LOST_ERRORS)
+    """Whether a chain's error says the machinery it ran on is gone (driver, browser, server); a failed
+    check or an unfinished script is the chain's own whatever its detail quotes."""
+    text = str(error or "")
+    if text.startswith(OWN_PREFIXES):
+        return False
+    return any(s in text for s in LOST_ERRORS)
 
 
 @dataclass
@@ -112,24 +118,13 @@ def load_chains(path: Path, limit: int = 0, shard: tuple[int, int] | None = None
 
 def kept_runs(pool: Path) -> dict[str, str]:
     """task id -> run, from the pool's kept index."""
-    return {r["id"]: r["run"] for r in io.read_jsonl(pool / "kept.jsonl")}
+    return {r["id"]: r["run"] for r in read_kept(pool)}
 
 
 def load_parts(pool: Path, runs: dict[str, str], chain: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
-    """The chain's parts ({id, task, traj, elements}) and the hash of their files (for the benchmarks)."""
-    parts, files = [], []
-    for p in chain["parts"]:
-        d = pool / "runs" / runs[p["id"]] / "accepted" / p["id"]
-        files += [d / f for f in PART_FILES]
-        parts.append(
-            {
-                "id": p["id"],
-                **{
-                    k: io.read_json(d / f)
-                    for k, f in zip(("task", "traj", "elements"), PART_FILES, strict=True)
-                },
-            }
-        )
+    """The chain's parts ({id, task, traj, elements}, through the pool loader) and the hash of their files."""
+    parts = [load_part(pool, runs[p["id"]], p["id"]) for p in chain["parts"]]
+    files = [pool / part["dir"] / f for part in parts for f in PART_FILES]
     return parts, files_hash(files)
 
 
