@@ -151,6 +151,9 @@ def plan_run(cfg: RunConfig) -> RunPlan:
     lines = io.read_jsonl(cfg.chains)
     all_jobs = load_jobs(cfg.chains, lines, cfg.pool, sites, allow_empty=cfg.allow_empty)
     check_out(cfg.out)
+    out, cache = cfg.out.resolve(), cfg.cache.resolve()
+    if out == cache or cache in out.parents or out in cache.parents:
+        raise io.InputError(f"--out {cfg.out}: must not be inside --cache {cfg.cache} nor contain it")
     io.check_writable(cfg.cache, "--cache")
     if cfg.log is not None:
         io.check_writable(cfg.log, "--log")
