@@ -434,10 +434,15 @@ def test_the_verdict_on_a_chain(error: str | None, lost: bool, attempt: int, exp
 
 
 def killed_mid_run(
-    tmp_path: Path, work: Path, find: Callable[[int], int | None], what: str
+    tmp_path: Path,
+    work: Path,
+    find: Callable[[int], int | None] | None,
+    what: str,
+    sig: int = signal.SIGKILL,
 ) -> tuple[Path, str]:
-    """Run the four chains on one worker, kill -9 the process `find` names once a chain finished, and
-    return OUT and the run's stderr (asserting a zero exit)."""
+    """Run the four chains on one worker, kill -9 the process `find` names once a chain finished (or, with
+    `find` None, send `sig` to the run's whole process group, which ignores SIGINT as a script's background
+    job does), and return OUT and the run's stderr (asserting a zero exit)."""
     out, cache = place(tmp_path), tmp_path / "cache"
     before = around(out)
     proc = subprocess.Popen(
@@ -452,13 +457,17 @@ def killed_mid_run(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
     )
     try:
         wait_for(lambda: results_done(cache) >= 1 or proc.poll() is not None, "a finished chain")
         assert proc.poll() is None, "the run ended before the fault"
-        pid = find(proc.pid)
-        assert pid is not None, f"no {what} of the run found"
-        os.kill(pid, signal.SIGKILL)
+        if find is None:
+            os.killpg(proc.pid, sig)
+        else:
+            pid = find(proc.pid)
+            assert pid is not None, f"no {what} of the run found"
+            os.kill(pid, signal.SIGKILL)
         _, stderr = proc.communicate(timeout=600)
     finally:
         if proc.poll() is None:
@@ -473,6 +482,16 @@ def killed_mid_run(
 def test_kill_the_playwright_driver_mid_run(tmp_path: Path, work: Path, reference: Path) -> None:
     out, stderr = killed_mid_run(tmp_path, work, lambda pid: find_child(pid, is_driver), "driver")
     assert "browser driver was lost" in stderr
+    assert tree(out) == tree(reference)
+
+
+@pytest.mark.slow
+def test_ctrl_c_that_reaches_only_the_children_of_a_run_ignoring_sigint(
+    tmp_path: Path, work: Path, reference: Path
+) -> None:
+    """A script's background job ignores SIGINT; Ctrl-C still reaches the driver, Chromium and the servers:
+    they are restarted and the output is the uninterrupted run's."""
+    out, _ = killed_mid_run(tmp_path, work, None, "process group", sig=signal.SIGINT)
     assert tree(out) == tree(reference)
 
 
