@@ -6,6 +6,7 @@ Commands are imported lazily, so `plandvc --help` stays fast and a command only 
 from __future__ import annotations
 
 import importlib
+import traceback
 from typing import Any
 
 import click
@@ -36,13 +37,18 @@ class LazyGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the subcommand; an error the user can cause is one line (a traceback only with --debug)."""
+        debug = bool(ctx.params.get("debug"))
         try:
             return super().invoke(ctx)
-        except (click.exceptions.Exit, click.ClickException, click.Abort):
+        except click.ClickException as e:
+            if debug and e.__context__ is not None:  # the error a command turned into its one line
+                traceback.print_exception(e.__context__)
+            raise
+        except (click.exceptions.Exit, click.Abort):
             raise
         except Exception as e:
             line = user_error(e)
-            if line is None or ctx.params.get("debug"):
+            if line is None or debug:
                 raise
             raise click.ClickException(line) from None
 

@@ -302,6 +302,12 @@ def test_pool_items_out_a_folder_and_chain_specs_items_a_folder_are_one_line(tmp
     assert not (tmp_path / "chains.jsonl").exists()
 
 
+def test_debug_shows_the_traceback_of_a_one_line_error(tmp_path: Path) -> None:
+    p = plandvc("--debug", "chain-specs", "--items", tmp_path, "--out", tmp_path / "chains.jsonl")
+    assert p.returncode == 1 and "Traceback (most recent call last)" in p.stderr
+    assert p.stderr.strip().splitlines()[-1] == f"Error: {tmp_path}: cannot read (Is a directory)"
+
+
 # ── 5. problems found before the work, not after ──────────────────────────
 
 
