@@ -139,6 +139,7 @@ def pool_items(
     for p in bad_lines:  # the contract's problems of kept.jsonl, one entry per line
         by_line.setdefault(p.file, []).append(f"{p.key}: {p.reason}" if p.key else p.reason)
     unreadable += [{"file": f, "error": "; ".join(errs)} for f, errs in by_line.items()]
+    unknown_macros: list[str] = []
     chosen = 0
     for _, row in kept:
         tid, run = row["id"], row["run"]
@@ -150,6 +151,9 @@ def pool_items(
         macros = [v.get("macro") for v in (part.task, part.traj) if isinstance(v, dict)]
         if any(isinstance(m, str) and m not in MACROS for m in macros):
             dropped["unknown_macro"] += 1  # a rule, not bad content: a pool may hold macros chains never use
+            unknown_macros.append(
+                f"{rel}: macro {', '.join(sorted({m for m in macros if isinstance(m, str) and m not in MACROS}))}"
+            )
             continue
         if part.problems:
             unreadable.append({"file": rel, "error": "; ".join(p.line() for p in part.problems)})
@@ -169,6 +173,7 @@ def pool_items(
         "by_macro": dict(sorted(Counter(r["macro"] for r in records).items())),
         "dropped": dict(sorted(dropped.items())),
         "unreadable": unreadable,
+        "unknown_macros": unknown_macros,
     }
     return records, report
 
