@@ -17,6 +17,7 @@ COMMANDS = {
     "chain-specs": "plandvc.chains.cli:chain_specs",
     "run-chains": "plandvc.run.cli:run_chains",
     "filter-rows": "plandvc.rows.cli:filter_rows",
+    "export": "plandvc.export.cli:export",
 }
 
 
