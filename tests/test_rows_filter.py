@@ -169,7 +169,7 @@ def test_good_chains_are_kept_byte_for_byte(raw, tmp_path):
     assert not any("_failed" in rel for rel in tree(out))
     assert manifest["counts"] | {} == {
         "chains_raw": 5, "chains": 3, "rows": 10, "images": 10, "files": 16, "train": 3 - manifest["counts"]["val"],
-        "val": manifest["counts"]["val"], "dropped": 0,
+        "val": manifest["counts"]["val"], "excluded": 0, "dropped": 0,
     }  # fmt: skip
     index = manifest["chains"]
     assert [c["key"] for c in index] == sorted(c["key"] for c in index)
