@@ -95,7 +95,9 @@ def size_category(n: int) -> str:
 
 def _table(header: tuple[str, ...], rows: list[tuple[Any, ...]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows] or [
+        "| none |" + " |" * (len(header) - 1)
+    ]
     return "\n".join(lines)
 
 
@@ -110,8 +112,8 @@ def _prompt_hashes(version: Version) -> list[tuple[str, str]]:
 
 
 def _env(version: Version, key: str) -> str:
-    found = sorted({str((c.episode.get("env") or {}).get(key)) for c in version.chains})
-    return ", ".join(found) or "unknown"
+    found = {(c.episode.get("env") or {}).get(key) for c in version.chains}
+    return ", ".join(sorted(str(v) for v in found if v is not None)) or "unknown"
 
 
 def header(

@@ -94,7 +94,7 @@ def export(
     for name, rep in sorted(done.reports.items()):
         click.echo(
             f"export {name}: {rep.examples.get('train', 0)} train / {rep.examples.get('val', 0)} val, "
-            f"{len(rep.files)} files, {rep.bytes:,} bytes",
+            f"{len(rep.files)} files, {rep.bytes:,} bytes, {done.seconds[name]:.1f}s",
             err=True,
         )
     m = done.metrics

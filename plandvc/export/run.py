@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +43,9 @@ class ExportOutcome:
     reports: dict[str, FormatReport]
     leaks: Leaks
     metrics: dict[str, Any]
+    seconds: dict[
+        str, float
+    ]  # wall time per format (printed, never written: it is not a function of the input)
 
 
 def parse_formats(text: str | Sequence[str]) -> list[str]:
@@ -128,10 +132,13 @@ def export(
     tmp.mkdir()
     try:
         reports: dict[str, FormatReport] = {}
+        seconds: dict[str, float] = {}
         for fmt in FORMATS:
             (tmp / fmt).mkdir()
             if fmt in chosen:
+                start = time.perf_counter()
                 reports[fmt] = WRITERS[fmt](version, tmp / fmt, params)
+                seconds[fmt] = time.perf_counter() - start
         for fmt in FORMATS:
             data = card(version, fmt, reports, leaks, prov) if fmt in reports else _not_asked(fmt)
             (tmp / fmt / README).write_bytes(data)
@@ -145,4 +152,4 @@ def export(
     metrics = _metrics(version, reports, leaks)
     if metrics_dir is not None:
         write_json(Path(metrics_dir) / "export.json", metrics)
-    return ExportOutcome(version, reports, leaks, metrics)
+    return ExportOutcome(version, reports, leaks, metrics, seconds)
