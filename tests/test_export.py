@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from test_rows_filter import make_chain, write_results
 
 from plandvc.cli import cli
-from plandvc.export import hf, llamafactory
+from plandvc.export import hf, llamafactory, openai_jsonl
 from plandvc.export.common import FORMATS, ExportParams
 from plandvc.export.run import export
 from plandvc.export.source import ExportError
@@ -390,7 +390,7 @@ def test_a_chain_on_the_test_site_is_refused(rows_copy, exported):
     _fails_and_keeps(rows_copy, exported, "held-out test site 'school'", sites=SITES)
 
 
-def test_openai_limits_are_checked(rows_copy, exported):
+def test_openai_limits_are_checked(rows_copy, exported, monkeypatch):
     _fails_and_keeps(
         rows_copy,
         exported,
@@ -403,6 +403,8 @@ def test_openai_limits_are_checked(rows_copy, exported):
         r"over the format's 0.001 MB per image",
         params=ExportParams(openai_max_image_mb=0.001),
     )
+    monkeypatch.setattr(openai_jsonl, "MAX_IMAGE_EXAMPLES", 3)
+    _fails_and_keeps(rows_copy, exported, r"train examples with images, over the format's 3 per file")
 
 
 def test_roles_that_do_not_alternate_are_refused_for_llamafactory(made):
@@ -429,3 +431,13 @@ def test_cli_exports_and_bad_input_is_one_line(made, tmp_path):
     assert len(bad.output.strip().splitlines()) == 1
     helped = CliRunner().invoke(cli, ["export", "--help"])
     assert "Example:" in helped.output
+
+
+def test_openai_refuses_an_image_that_is_not_rgb(rows_copy, exported):
+    from PIL import Image
+
+    key = _in_split(rows_copy)
+    buf = io.BytesIO()
+    Image.new("L", SIZE).save(buf, format="PNG")  # greyscale: the format takes RGB or RGBA only
+    rewrite(rows_copy, f"{key}/step_0.png", buf.getvalue())
+    _fails_and_keeps(rows_copy, exported, rf"{key}/step_0.png \(row 0\): not an RGB or RGBA PNG")

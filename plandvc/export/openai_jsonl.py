@@ -5,7 +5,7 @@ string content, user messages whose content is a list of `{"type": "text"}` and 
 parts), each image as a `data:image/png;base64,` URL, then the target as the assistant's message (a string
 content). The vision fine-tuning format's documented limits are checked on every row: at most
 `openai_max_images` images per example (10), at most `openai_max_image_mb` MB per image (10), images only in
-user messages, PNG in RGB or RGBA. A row that breaks one is an ExportError naming it.
+user messages, PNG in RGB or RGBA, at most 50,000 examples with images per file. A row that breaks one is an ExportError naming it.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from plandvc.export.source import Example, ExportError, Version
 from plandvc.io import dumps, write_bytes
 
 DATA_URL = "data:image/png;base64,"
+MAX_IMAGE_EXAMPLES = 50_000  # examples with images in one training file
 RGB, RGBA = 2, 6  # PNG colour types the format accepts
 
 
@@ -75,6 +76,12 @@ def write(version: Version, out: Path, params: ExportParams) -> FormatReport:
     report = FormatReport("openai")
     out.mkdir(parents=True, exist_ok=True)
     for split, examples in version.by_split.items():
+        with_images = sum(1 for e in examples if e.images)
+        if with_images > MAX_IMAGE_EXAMPLES:
+            raise ExportError(
+                f"{version.root}: {with_images:,} {split} examples with images, over the format's "
+                f"{MAX_IMAGE_EXAMPLES:,} per file"
+            )
         lines = [dumps(record(version, e, params)) + b"\n" for e in examples]
         write_bytes(out / f"{split}.jsonl", b"".join(lines))
         report.add(out, out / f"{split}.jsonl")
