@@ -100,7 +100,11 @@ def test_the_split_excludes_a_chain_and_the_export_has_every_other_row(made):
     assert sorted(splits.values()) == ["excluded", "train", "train", "val", "val", "val"]
     metrics = read_json(rows.parents[1] / "metrics" / "export.json")
     want = {s: len(ex) for s, ex in examples_by_split(rows).items()}
-    assert metrics["examples"] == want and metrics["leak"] == {"shared_parts": 0, "shared_prompts": 0}
+    assert metrics["examples"] == want and metrics["leak"] == {
+        "shared_parts": 0,
+        "shared_prompts": 0,
+        "duplicate_rows": 0,
+    }
     assert all(metrics["formats"][f]["examples"] == want for f in FORMATS)
 
 
@@ -380,6 +384,16 @@ def test_a_split_that_leaks_is_refused_naming_the_part(rows_copy, exported):
     shared = next(p for p in excluded["parts"] if p in {"a1", "d1"})
     _fails_and_keeps(
         rows_copy, exported, rf"the split leaks: part {shared} is in train \({excluded['key']}\)"
+    )
+
+
+def test_duplicate_rows_in_one_split_are_refused(rows_copy, exported):
+    a, b = (c["key"] for c in read_json(rows_copy / "manifest.json")["chains"] if c["split"] == "train")
+    first = read_jsonl(rows_copy / a / "rows.jsonl")[0]
+    _edit_row(rows_copy, b, 0, lambda row: row.update(messages=first["messages"]))
+    rewrite(rows_copy, f"{b}/step_0.png", (rows_copy / a / "step_0.png").read_bytes())
+    _fails_and_keeps(
+        rows_copy, exported, rf"duplicate rows: a row prompt \(\w+\) is in {a} and in {b} of one split"
     )
 
 

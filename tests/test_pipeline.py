@@ -138,7 +138,7 @@ def test_export_stage_loads_in_every_format_from_a_real_run(repo: Path) -> None:
     out = repo / "data" / "exports" / "v1"
     assert {p.name for p in out.iterdir()} >= {"hf", "llamafactory", "openai", "wds", "README.md"}
     leak = json.loads((repo / "metrics" / "export.json").read_text())["leak"]
-    assert leak == {"shared_parts": 0, "shared_prompts": 0}
+    assert leak == {"shared_parts": 0, "shared_prompts": 0, "duplicate_rows": 0}
     files = {s: str(out / "hf" / "data" / f"{s}-00000-of-00001.parquet") for s in ("train", "val")}
     ds = datasets.load_dataset("parquet", data_files=files)
     n = 0

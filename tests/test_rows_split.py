@@ -35,7 +35,7 @@ def splits(assigned) -> dict[str, str]:
 def test_no_part_or_prompt_is_in_both_splits(seed):
     chains = random_chains(seed, prompts=400)
     got = group_split(chains, 0.1, seed)
-    assert leak_check(chains, splits(got)).ok
+    assert not leak_check(chains, splits(got)).crosses  # (random prompts repeat within a split)
     train_groups = set().union(*(c.groups() for c in chains if got[c.key].split == "train"))
     val_groups = set().union(*(c.groups() for c in chains if got[c.key].split == "val"))
     assert not train_groups & val_groups
@@ -97,6 +97,8 @@ def test_leak_check_finds_a_part_and_a_prompt_in_both_splits():
     assert leaks.shared_parts == {"p1": ["a", "b"]} and leaks.shared_prompts == {"h2": ["c", "b"]}
     assert not leaks.ok and leaks.first() == "part p1 is in train (a) and in val (b); 1 such part(s) in all"
     assert leak_check(chains, {"a": "train", "b": EXCLUDED, "c": "val"}).ok
+    dup = leak_check(chains, {"a": EXCLUDED, "b": "val", "c": "val"})
+    assert not dup.crosses and dup.duplicate_rows == {"h2": ["b", "c"]} and not dup.ok
 
 
 def test_prompt_fingerprint_sees_image_bytes_not_file_names():

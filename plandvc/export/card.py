@@ -272,7 +272,8 @@ def body(
         "are not in val are excluded from both splits (they stay in the dataset version).",
         "",
         f"Leak check, recomputed on export: parts in both train and val = {len(leaks.shared_parts)}, identical "
-        f"prompts in both = {len(leaks.shared_prompts)}.",
+        f"prompts in both = {len(leaks.shared_prompts)}, rows whose prompt is another's in the same split = "
+        f"{len(leaks.duplicate_rows)}.",
         "",
         "## Known limitations",
         "",

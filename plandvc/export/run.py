@@ -68,7 +68,8 @@ def check_version(version: Version, test_sites: Sequence[str]) -> Leaks:
             )
     leaks = leak_check(version.split_chains(), {c.key: c.split for c in version.chains})
     if not leaks.ok:
-        raise ExportError(f"{version.root / 'manifest.json'}: the split leaks: {leaks.first()}")
+        what = "the split leaks" if leaks.crosses else "duplicate rows"
+        raise ExportError(f"{version.root / 'manifest.json'}: {what}: {leaks.first()}")
     return leaks
 
 
@@ -87,7 +88,11 @@ def _metrics(version: Version, reports: dict[str, FormatReport], leaks: Leaks) -
         "version": version.name,
         "chains": splits,
         "examples": {s: len(ex) for s, ex in version.by_split.items()},
-        "leak": {"shared_parts": len(leaks.shared_parts), "shared_prompts": len(leaks.shared_prompts)},
+        "leak": {
+            "shared_parts": len(leaks.shared_parts),
+            "shared_prompts": len(leaks.shared_prompts),
+            "duplicate_rows": len(leaks.duplicate_rows),
+        },
         "formats": {
             name: {"examples": rep.examples, "files": len(rep.files), "bytes": rep.bytes, **rep.notes}
             for name, rep in sorted(reports.items())

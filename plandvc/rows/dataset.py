@@ -161,7 +161,7 @@ def _write(
     split_chains = [split_chain(c) for c in kept]
     assigned = group_split(split_chains, val_share, seed)
     leaks = leak_check(split_chains, {k: a.split for k, a in assigned.items()})
-    if not leaks.ok:  # the rule cannot leak; this guards the rule itself
+    if leaks.crosses:  # the rule cannot leak; this guards the rule itself
         raise InputError(f"the train/val split leaks: {leaks.first()}")
     for chain in kept:
         (tmp / chain.key).mkdir()
@@ -196,7 +196,11 @@ def _write(
             "rule": RULE,
             "val_share": val_share,
             "seed": seed,
-            "leak": {"shared_parts": len(leaks.shared_parts), "shared_prompts": len(leaks.shared_prompts)},
+            "leak": {
+                "shared_parts": len(leaks.shared_parts),
+                "shared_prompts": len(leaks.shared_prompts),
+                "duplicate_rows": len(leaks.duplicate_rows),
+            },
         },
         "image_size": list(image_size) if image_size else None,
         "chains": index,

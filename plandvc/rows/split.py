@@ -16,8 +16,9 @@ The rule (`group_split`):
    is `excluded`, with the group it shares and the val chain that holds it: it stays in the dataset version
    (its rows are good) but goes to no split, because either split would leak.
 
-`leak_check` recomputes, from the chains alone, the parts and prompts found in both train and val; the
-exports and the metrics report it, and an export refuses a split whose check is not 0 and 0.
+`leak_check` recomputes, from the chains alone, the parts and prompts found in both train and val, and the
+row prompts found twice within one split (duplicate rows); the exports and the metrics report them, and an
+export refuses a version where any is not 0.
 """
 
 from __future__ import annotations
@@ -64,20 +65,16 @@ class Leaks:
 
     shared_parts: dict[str, list[str]] = field(default_factory=dict)
     shared_prompts: dict[str, list[str]] = field(default_factory=dict)
+    duplicate_rows: dict[str, list[str]] = field(default_factory=dict)  # same prompt twice in one split
+
+    @property
+    def crosses(self) -> bool:
+        """A part or a prompt is in train and in val."""
+        return bool(self.shared_parts or self.shared_prompts)
 
     @property
     def ok(self) -> bool:
-        return not self.shared_parts and not self.shared_prompts
-
-    def summary(self) -> dict[str, Any]:
-        return {
-            "shared_parts": len(self.shared_parts),
-            "shared_prompts": len(self.shared_prompts),
-            "examples": {
-                **{f"part {p}": keys for p, keys in sorted(self.shared_parts.items())[:5]},
-                **{f"prompt {h[:12]}": keys for h, keys in sorted(self.shared_prompts.items())[:5]},
-            },
-        }
+        return not self.crosses and not self.duplicate_rows
 
     def first(self) -> str:
         """The first leak as one line ('' when there is none)."""
@@ -86,6 +83,12 @@ class Leaks:
                 name, (train, val) = sorted(found.items())[0]
                 n = len(found)
                 return f"{what} {name} is in train ({train}) and in val ({val}); {n} such {what}(s) in all"
+        if self.duplicate_rows:
+            name, (a, b) = sorted(self.duplicate_rows.items())[0]
+            n = len(self.duplicate_rows)
+            return (
+                f"a row prompt ({name[:12]}) is in {a} and in {b} of one split; {n} duplicate row(s) in all"
+            )
         return ""
 
 
@@ -167,4 +170,12 @@ def leak_check(chains: Iterable[SplitChain], split_of: Mapping[str, str]) -> Lea
             kind, name = g.split(":", 1)
             target = leaks.shared_parts if kind == "part" else leaks.shared_prompts
             target[name] = [by["train"], by["val"]]
+    holders: dict[tuple[str, str], list[str]] = {}  # (split, prompt) -> the chains of its rows, with repeats
+    for c in sorted(chains, key=lambda c: c.key):
+        if split_of.get(c.key) in SPLITS:
+            for h in c.prompts:
+                holders.setdefault((split_of[c.key], h), []).append(c.key)
+    for (_, h), keys in sorted(holders.items()):
+        if len(keys) > 1:
+            leaks.duplicate_rows[h] = keys[:2]
     return leaks
