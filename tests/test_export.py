@@ -4,7 +4,7 @@ image, more placeholders than images, a split that leaks, a test site, the OpenA
 error that leaves the previous export as it was.
 
 The version is made by filter-rows from hand-made raw chains in run-chains' format with 1280x800 PNGs
-(tests/test_export_run.py does the same from a real run-chains run).
+(tests/test_pipeline.py loads the export of a real run made by `dvc repro`).
 """
 
 from __future__ import annotations
