@@ -455,3 +455,20 @@ def test_openai_refuses_an_image_that_is_not_rgb(rows_copy, exported):
     Image.new("L", SIZE).save(buf, format="PNG")  # greyscale: the format takes RGB or RGBA only
     rewrite(rows_copy, f"{key}/step_0.png", buf.getvalue())
     _fails_and_keeps(rows_copy, exported, rf"{key}/step_0.png \(row 0\): not an RGB or RGBA PNG")
+
+
+def test_an_empty_split_gets_no_file_and_the_rest_still_loads(rows_copy, tmp_path):
+    """Loaders refuse an empty split file (`datasets` raises 'corresponds to no data'), so none is written."""
+    datasets = pytest.importorskip("datasets")
+    manifest = read_json(rows_copy / "manifest.json")
+    for c in manifest["chains"]:
+        c["split"] = "excluded" if c["split"] == "val" else c["split"]
+    (rows_copy / "manifest.json").write_bytes(orjson.dumps(manifest))
+    done = export(rows_copy, tmp_path / "e")
+    assert done.metrics["examples"]["val"] == 0
+    assert not [p for p in tree(tmp_path / "e") if "val" in p]
+    assert set(read_json(tmp_path / "e" / "llamafactory" / "dataset_info.json")) == {"plandvc_planner_train"}
+    head = yaml.safe_load((tmp_path / "e" / "hf" / "README.md").read_text().split("---\n")[1])
+    assert [f["split"] for f in head["configs"][0]["data_files"]] == ["train"]
+    ds = datasets.load_dataset("parquet", data_files=str(tmp_path / "e" / "hf" / "data" / "*.parquet"))
+    assert len(ds["train"]) == done.metrics["examples"]["train"]

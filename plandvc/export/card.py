@@ -223,7 +223,7 @@ def body(
                 ),
                 (
                     "examples in train / val",
-                    f"{len(version.by_split['train'])} / {len(version.by_split['val'])}",
+                    f"{version.count('train')} / {version.count('val')}",
                 ),
             ],
         ),

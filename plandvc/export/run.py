@@ -24,7 +24,7 @@ from plandvc.export.card import Provenance, card
 from plandvc.export.common import FORMATS, ExportParams, FormatReport
 from plandvc.export.source import ExportError, Version, load_version
 from plandvc.io import publish_dir, read_json, write_json
-from plandvc.rows.split import Leaks, leak_check
+from plandvc.rows.split import SPLITS, Leaks, leak_check
 
 WRITERS: dict[str, Callable[[Version, Path, ExportParams], FormatReport]] = {
     "hf": hf.write,
@@ -87,7 +87,7 @@ def _metrics(version: Version, reports: dict[str, FormatReport], leaks: Leaks) -
     return {
         "version": version.name,
         "chains": splits,
-        "examples": {s: len(ex) for s, ex in version.by_split.items()},
+        "examples": {s: version.count(s) for s in SPLITS},
         "leak": {
             "shared_parts": len(leaks.shared_parts),
             "shared_prompts": len(leaks.shared_prompts),

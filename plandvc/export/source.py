@@ -119,7 +119,12 @@ class Version:
 
     @cached_property
     def by_split(self) -> dict[str, list[Example]]:
-        return {s: [e for e in self.examples if e.split == s] for s in SPLITS}
+        """The examples of each split that has any: an empty split gets no file (loaders refuse empty ones)."""
+        found = {s: [e for e in self.examples if e.split == s] for s in SPLITS}
+        return {s: ex for s, ex in found.items() if ex}
+
+    def count(self, split: str) -> int:
+        return len(self.by_split.get(split, []))
 
 
 def _parts(where: str, content: Any, images: dict[str, str]) -> tuple[Part, ...]:
