@@ -472,3 +472,11 @@ def test_an_empty_split_gets_no_file_and_the_rest_still_loads(rows_copy, tmp_pat
     assert [f["split"] for f in head["configs"][0]["data_files"]] == ["train"]
     ds = datasets.load_dataset("parquet", data_files=str(tmp_path / "e" / "hf" / "data" / "*.parquet"))
     assert len(ds["train"]) == done.metrics["examples"]["train"]
+
+
+def test_a_chain_key_with_a_dot_is_refused(rows_copy, exported):
+    """A dot would split a WebDataset key; keys are checked when the version is read."""
+    manifest = read_json(rows_copy / "manifest.json")
+    manifest["chains"][0]["key"] = "plan.shop-1"
+    (rows_copy / "manifest.json").write_bytes(orjson.dumps(manifest))
+    _fails_and_keeps(rows_copy, exported, "chain key 'plan.shop-1' has characters other than")

@@ -14,17 +14,14 @@ format: the same version gives the same bytes.
 from __future__ import annotations
 
 import io
-import re
 import tarfile
 from pathlib import Path
 from typing import Any
 
 from plandvc.export.common import ExportParams, FormatReport, check_placeholders, full_messages, shards
 from plandvc.export.hf import chat_messages
-from plandvc.export.source import Example, ExportError, Version
+from plandvc.export.source import Example, Version
 from plandvc.io import dumps
-
-_KEY = re.compile(r"[^./]+")
 
 
 def sample_json(example: Example) -> dict[str, Any]:
@@ -65,8 +62,6 @@ def write(version: Version, out: Path, params: ExportParams) -> FormatReport:
             path = out / f"{split}-{i:06d}.tar"
             with tarfile.open(path, "w", format=tarfile.USTAR_FORMAT) as tar:
                 for e in shard:
-                    if not _KEY.fullmatch(e.id):
-                        raise ExportError(f"{e.key}: sample key {e.id!r} holds a dot or a slash")
                     _add(tar, f"{e.id}.json", dumps(sample_json(e)))
                     for k, name in enumerate(e.images):
                         _add(tar, f"{e.id}.img{k}.png", version.image(e, name))
