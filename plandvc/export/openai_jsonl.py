@@ -15,7 +15,7 @@ import struct
 from pathlib import Path
 from typing import Any
 
-from plandvc.export.common import ExportParams, FormatReport, check_placeholders, full_messages
+from plandvc.export.common import ExportParams, FormatReport, full_messages
 from plandvc.export.source import Example, ExportError, Version
 from plandvc.io import dumps, write_bytes
 
@@ -64,10 +64,6 @@ def record(version: Version, example: Example, params: ExportParams) -> dict[str
             for p in m.parts
         ]
         messages.append({"role": m.role, "content": content})
-    placeholders = sum(
-        p.get("type") == "image_url" for m in messages if isinstance(m["content"], list) for p in m["content"]
-    )
-    check_placeholders(example, placeholders, "openai", "image_url parts")
     return {"messages": messages}
 
 
