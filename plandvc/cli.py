@@ -40,7 +40,7 @@ class LazyGroup(click.Group):
 def cli() -> None:
     """plandvc: planner training rows for a hierarchical web agent, by construction.
 
-    The pipeline is pool-items -> chain-specs -> run-chains -> filter-rows; `dvc repro` runs it.
+    The pipeline is pool-items -> chain-specs -> run-chains -> filter-rows -> export; `dvc repro` runs it.
 
     \b
     Example:

@@ -65,8 +65,8 @@ def export(
     Formats: hf (Parquet with Image features and TRL's prompt/completion/images columns), llamafactory
     (sharegpt JSONL with <image> tokens and dataset_info.json), openai (chat fine-tuning JSONL with data
     URLs), wds (WebDataset tar shards). Each folder gets a dataset card (README.md), and OUT/README.md
-    describes the version. The export refuses a chain on a held-out test site and a split that leaks (a part
-    or an identical prompt in train and val), and writes nothing then. Everything is built aside and
+    describes the version. The export refuses a chain on a held-out test site, a split that leaks (a part or
+    an identical prompt in train and val) and duplicate rows, and writes nothing then. Everything is built aside and
     published at the end: a failed export leaves the previous one as it was.
 
     \b
