@@ -30,7 +30,9 @@ HOW_TO_LOAD = {
         "```python\nfrom datasets import load_dataset\n\n"
         'ds = load_dataset("parquet", data_files={"train": "data/train-*.parquet", '
         '"val": "data/val-*.parquet"})\n'
-        '# TRL: SFTTrainer(..., train_dataset=ds["train"]) reads prompt/completion/images\n```'
+        "# TRL's SFTTrainer, loss on the completion only (its vision collator takes `messages` first):\n"
+        'train = ds["train"].remove_columns("messages")\n'
+        '# or the whole conversation: ds["train"].remove_columns(["prompt", "completion"])\n```'
     ),
     "llamafactory": (
         "Set `dataset_dir` to this folder, `dataset: plandvc_planner_train` and "
