@@ -18,6 +18,7 @@ COMMANDS = {
     "run-chains": "plandvc.run.cli:run_chains",
     "filter-rows": "plandvc.rows.cli:filter_rows",
     "export": "plandvc.export.cli:export",
+    "view": "plandvc.view.cli:view",
 }
 
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
+
+T = TypeVar("T")
 
 
 class InputError(Exception):
@@ -97,3 +99,21 @@ def publish_dir(tmp: str | Path, dest: str | Path) -> None:
     os.replace(tmp, dest)
     if old.exists():
         shutil.rmtree(old)
+
+
+def publish_built(out: str | Path, build: Callable[[Path], T]) -> T:
+    """Run `build(tmp)` on a fresh `.<out>.tmp-<pid>` beside `out` (stale ones of killed runs removed),
+    then publish it over `out` with `publish_dir`; on any failure the temporary folder goes and `out` stays."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    for stale in out.parent.glob(f".{out.name}.tmp-*"):
+        shutil.rmtree(stale, ignore_errors=True)
+    tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
+    tmp.mkdir()
+    try:
+        got = build(tmp)
+        publish_dir(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return got
