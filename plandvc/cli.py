@@ -20,6 +20,7 @@ COMMANDS = {
     "chain-specs": "plandvc.chains.cli:chain_specs",
     "run-chains": "plandvc.run.cli:run_chains",
     "filter-rows": "plandvc.rows.cli:filter_rows",
+    "export": "plandvc.export.cli:export",
     "view": "plandvc.view.cli:view",
 }
 
@@ -78,7 +79,7 @@ def user_error(e: BaseException) -> str | None:
 def cli(debug: bool) -> None:
     """plandvc: planner training rows for a hierarchical web agent, by construction.
 
-    The pipeline is pool-items -> chain-specs -> run-chains -> filter-rows; `dvc repro` runs it.
+    The pipeline is pool-items -> chain-specs -> run-chains -> filter-rows -> export; `dvc repro` runs it.
     An error you can fix (a bad input, a path that cannot be written, a missing Chromium, a port in use) is
     one line and a non-zero exit; `plandvc --debug <command>` shows its traceback.
 

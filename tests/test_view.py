@@ -312,7 +312,12 @@ async def test_stats_and_prompts_pages(run: Path, page) -> None:
     await open_ready(pg, run / "view" / "v1" / "stats.html", script=False)
     assert await pg.text_content("#stat-chains") == "3"
     assert await pg.text_content("#stat-kept-rate") == "33.3%"
-    assert "no leak check" in await pg.text_content("#leak-check")
+    leak = io.loads(await pg.text_content("#leak-check"))  # filter-rows' leak check (rows/split.py)
+    assert (
+        leak
+        == manifest(run)["split"]["leak"]
+        == {"duplicate_rows": 0, "shared_parts": 0, "shared_prompts": 0}
+    )
     assert await pg.locator("svg.histogram rect").count() >= 1
     await open_ready(pg, run / "view" / "v1" / "prompts.html", script=False)
     prompts = await pg.locator("section.prompt").count()
