@@ -24,6 +24,7 @@ RUN_CODE: tuple[str, ...] = (
     "plandvc/io.py",
     "plandvc/memory",
     "plandvc/pool/__init__.py",
+    "plandvc/pool/load.py",
     "plandvc/pool/prep.py",
     "plandvc/replay.py",
     "plandvc/run",
