@@ -7,7 +7,7 @@ import base64
 import json
 
 import pytest
-from conftest_agent import (
+from agent_doubles import (
     FakeSession,
     FakeSnapshot,
     LinkClicker,

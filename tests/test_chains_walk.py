@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 import orjson
-from conftest_chains import pools, rec
+from chain_pools import can_chain, check_rules, pools, rec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -103,42 +103,6 @@ def seed_chain_specs(items, n_chains, sizes=(2, 3, 4), seed=0, tries=40, answer_
         }
         for c in out
     ]
-
-
-def check_rules(chains: list[dict[str, Any]], records: list[dict[str, Any]]) -> None:
-    """Every chain rule, on every chain."""
-    by_id = {r["id"]: r for r in records}
-    keys = set()
-    for c in chains:
-        parts = [by_id[p["id"]] for p in c["parts"]]
-        assert 2 <= len(parts) <= 4
-        assert {r["site"] for r in parts} == {c["site"]}
-        ids = [r["id"] for r in parts]
-        assert len(set(ids)) == len(ids)
-        controls = [r["control"] for r in parts]
-        assert len(set(controls)) == len(controls)
-        for i, a in enumerate(parts):
-            for b in parts[i + 1 :]:
-                assert not set(a["scope"]) & set(b["scope"]), (a["id"], b["id"])
-        assert not any(r["answers"] for r in parts[:-1])
-        assert c["parts"][0]["via"] is None
-        for a, b, p in zip(parts, parts[1:], c["parts"][1:], strict=False):
-            assert p["via"] is not None and p["via"] == next_via(a, b)
-        assert c["key"] == chain_key(c["site"], ids)
-        keys.add("+".join(ids))
-    assert len(keys) == len(chains)  # no chain twice
-
-
-def can_chain(recs: list[dict[str, Any]]) -> bool:
-    """Whether some two records of a site form a chain."""
-    return any(
-        a is not b
-        and a["control"] != b["control"]
-        and not set(a["scope"]) & set(b["scope"])
-        and next_via(a, b)
-        for a in recs
-        for b in recs
-    )
 
 
 def dump(chains: list[dict[str, Any]]) -> bytes:

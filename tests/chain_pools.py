@@ -1,7 +1,5 @@
-"""Builders for the chains tests: records made directly, and tiny pool directories in the ARCHITECTURE format.
-
-Imported by tests/test_chains*.py and tests/test_cli_chains.py (`from conftest_chains import ...`).
-"""
+"""Builders and checks for the chains tests: records made directly, tiny pool directories in the ARCHITECTURE
+format, and `check_rules` (every chain rule on every chain) shared by the walk, items and sample tests."""
 
 from __future__ import annotations
 
@@ -11,6 +9,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from plandvc.chains.rules import FAMILY_OF
+from plandvc.chains.walk import chain_key, next_via
 from plandvc.io import write_json, write_jsonl
 
 ANSWER_MACROS = ("report_information", "count_entries")
@@ -153,3 +152,39 @@ def write_pool(
     (pool / "pool_ids.txt").write_text("".join(f"{i}\n" for i in ids))
     write_json(sites / "site_split.json", {"train": sorted(train), "test": sorted(test)})
     return pool, sites
+
+
+def check_rules(chains: list[dict[str, Any]], records: list[dict[str, Any]]) -> None:
+    """Every chain rule, on every chain."""
+    by_id = {r["id"]: r for r in records}
+    keys = set()
+    for c in chains:
+        parts = [by_id[p["id"]] for p in c["parts"]]
+        assert 2 <= len(parts) <= 4
+        assert {r["site"] for r in parts} == {c["site"]}
+        ids = [r["id"] for r in parts]
+        assert len(set(ids)) == len(ids)
+        controls = [r["control"] for r in parts]
+        assert len(set(controls)) == len(controls)
+        for i, a in enumerate(parts):
+            for b in parts[i + 1 :]:
+                assert not set(a["scope"]) & set(b["scope"]), (a["id"], b["id"])
+        assert not any(r["answers"] for r in parts[:-1])
+        assert c["parts"][0]["via"] is None
+        for a, b, p in zip(parts, parts[1:], c["parts"][1:], strict=False):
+            assert p["via"] is not None and p["via"] == next_via(a, b)
+        assert c["key"] == chain_key(c["site"], ids)
+        keys.add("+".join(ids))
+    assert len(keys) == len(chains)  # no chain twice
+
+
+def can_chain(recs: list[dict[str, Any]]) -> bool:
+    """Whether some two records of a site form a chain."""
+    return any(
+        a is not b
+        and a["control"] != b["control"]
+        and not set(a["scope"]) & set(b["scope"])
+        and next_via(a, b)
+        for a in recs
+        for b in recs
+    )
