@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
+from plandvc.macros import home_trajectory as home_trajectory  # run-chains takes the trip home from here
+
 Descriptor = dict[str, Any]
 
 # attributes that, when recorded, the live element must carry with the same value (or, for data-home, at all)
@@ -200,33 +202,6 @@ class ReplayModel:
         if snap is None:
             raise RuntimeError("replay: the specialist has taken no snapshot")
         return json.dumps(self.replayer.next_action(snap), ensure_ascii=False)
-
-
-def home_trajectory(site: str) -> dict[str, Any]:
-    """The replayed plan of a trip home: click the site's own home link, then done."""
-    home = f"/sites/{site}"
-    element = {
-        "tag": "a",
-        "role": "link",
-        "text": "",
-        "label": "",
-        "attrs": {"data-home": "", "href": home},
-        "box": [0, 0, 0, 0],
-    }
-    traj = {
-        "task_id": f"{site}-home",
-        "site": site,
-        "macro": "navigate_home",
-        "start_kind": "mid_chain",
-        "history_macro": None,
-        "steps": [
-            {"action": "click", "element": 0, "value": None, "memory": "Clicking the site's own home link."}
-        ],
-        "done": "I went to the home page with the site's home link.",
-        "answer": None,
-        "end": home,
-    }
-    return {"trajectory": traj, "elements": [element]}
 
 
 async def _act(session: Any, action: dict[str, Any]) -> None:

@@ -8,9 +8,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from plandvc.chains.rules import FAMILY_OF
 from plandvc.chains.walk import chain_key, next_via
 from plandvc.io import write_json, write_jsonl
+from plandvc.macros import FAMILY_OF
 
 ANSWER_MACROS = ("report_information", "count_entries")
 

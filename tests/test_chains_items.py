@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from plandvc.chains.items import pool_items
-from plandvc.chains.rules import FAMILY_OF
 from plandvc.chains.walk import chain_specs
 from plandvc.io import InputError, write_json
+from plandvc.macros import FAMILY_OF
 
 
 def basic_parts() -> list:

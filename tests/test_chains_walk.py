@@ -1,4 +1,4 @@
-"""chain-specs: the walk is the seed's walk draw for draw, its chains obey every rule, and each rule can fail."""
+"""chain-specs: the walk is the plain walk draw for draw, its chains obey every rule, and each rule can fail."""
 
 from __future__ import annotations
 
@@ -12,18 +12,18 @@ from chain_pools import can_chain, check_rules, pools, rec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from plandvc.chains.rules import CHAIN_FIRST, CHAIN_SECOND, URL_STATE
 from plandvc.chains.walk import chain_key, chain_specs, next_via
+from plandvc.macros import CHAIN_FIRST, CHAIN_SECOND, URL_STATE
 
 PROPS = settings(
     max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
 
 
-# ── the seed's walk, transcribed literally (O(n²) per step), as the reference ─
+# ── the plain walk (a full rescan, O(n²) per step), as the reference ─────────
 
 
-def seed_next(a: dict[str, Any], b: dict[str, Any]) -> str | None:
+def plain_next(a: dict[str, Any], b: dict[str, Any]) -> str | None:
     if a["answers"]:
         return None
     if (
@@ -39,7 +39,7 @@ def seed_next(a: dict[str, Any], b: dict[str, Any]) -> str | None:
     return None
 
 
-def seed_chain_specs(items, n_chains, sizes=(2, 3, 4), seed=0, tries=40, answer_share=0.5):
+def plain_chain_specs(items, n_chains, sizes=(2, 3, 4), seed=0, tries=40, answer_share=0.5):
     by_site = defaultdict(list)
     for r in sorted(items, key=lambda r: r["id"]):
         by_site[r["site"]].append({**r, "scope": set(r["scope"])})
@@ -69,7 +69,7 @@ def seed_chain_specs(items, n_chains, sizes=(2, 3, 4), seed=0, tries=40, answer_
                         if b["id"] not in used
                         and b["control"] not in ctrls
                         and not (b["scope"] & scopes)
-                        and (v := seed_next(last, b))
+                        and (v := plain_next(last, b))
                     ]
                     if not nxt:
                         break
@@ -114,9 +114,9 @@ def dump(chains: list[dict[str, Any]]) -> bytes:
 
 @PROPS
 @given(pools(), st.integers(0, 2**32 - 1), st.sampled_from([(2,), (2, 3, 4), (3, 4), (4,)]), st.floats(0, 1))
-def test_walk_is_the_seeds_walk(records, seed, sizes, share) -> None:
-    """The precomputed walk gives exactly the chains of the literal seed walk (same draws, same order)."""
-    assert chain_specs(records, 30, sizes, seed, 40, share) == seed_chain_specs(
+def test_walk_is_the_plain_walk(records, seed, sizes, share) -> None:
+    """The precomputed walk gives exactly the chains of the plain walk (same draws, same order)."""
+    assert chain_specs(records, 30, sizes, seed, 40, share) == plain_chain_specs(
         records, 30, sizes, seed, 40, share
     )
 
@@ -260,7 +260,7 @@ def test_n_caps_and_the_walk_ends_when_sites_run_out() -> None:
 # Both pools make every chain a 2-part chain whose first part is one of S "openers": a search on one page
 # (same control and scope, so two openers never chain; not fresh, so no opener is a candidate). Every other
 # record is a dead end as a first part (it does not stay), so chains look like opener -> candidate.
-# Duplicates are redrawn by the seed's walk; with S·(candidates) ≫ draws² / 2 the redraws (a few percent)
+# Duplicates are redrawn by the walk; with S·(candidates) ≫ draws² / 2 the redraws (a few percent)
 # move the shares by well under a percent, so the tolerance is 4 binomial standard deviations plus 0.01.
 
 
@@ -280,7 +280,7 @@ def openers(n: int, **kw: Any) -> list[dict[str, Any]]:
 
 def test_share_ending_on_a_question_matches_answer_share() -> None:
     """At the last position with both answering and other candidates, the chain ends on a question with
-    probability answer_share exactly (the seed draws random() < answer_share once)."""
+    probability answer_share exactly (the walk draws random() < answer_share once)."""
     records = openers(400)
     records += [rec(f"f{k:02d}", stays=False) for k in range(20)]
     records += [rec(f"q{k:02d}", macro="count_entries", answers=True, stays=False) for k in range(20)]

@@ -9,8 +9,8 @@ from collections import Counter
 
 from bundled import NAMES, POOL_DIR, SPECS
 
-from plandvc.chains.rules import FAMILY_OF, MACROS
 from plandvc.io import read_json
+from plandvc.macros import FAMILY_OF, MACROS
 from plandvc.pool.recorder import task_file
 from plandvc.pool.tasks import PHRASES, fmt, generate, page_params
 from plandvc.sites.spec import load_split

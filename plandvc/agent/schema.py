@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plandvc.chains.rules import FAMILIES
+from plandvc.macros import FAMILIES
 
 _DELEGATE = {
     "type": "object",
@@ -142,7 +142,7 @@ def canonical(obj: Any, schema: dict[str, Any]) -> Any:
     return obj
 
 
-# ── the specialist's actions (ARCHITECTURE.md §2 "Specialist actions") ─────────────────────────────────────
+# ── the specialist's actions (docs/ARCHITECTURE.md, "Actions") ───────────────────────────────────────────────
 
 _INDEX = {"type": "integer"}
 SPECIALIST_ACTIONS: dict[str, dict[str, Any]] = {

@@ -20,7 +20,7 @@ from plandvc.agent.schema import SPECIALIST_ACTIONS, SPECIALIST_RESPONSE_FORMAT,
 
 
 class SessionLike(Protocol):
-    """The part of `plandvc.browser.Session` the agent drives (ARCHITECTURE.md §2)."""
+    """The part of `plandvc.browser.Session` the agent drives (docs/ARCHITECTURE.md, "Browser harness")."""
 
     async def snapshot(self) -> SnapshotLike: ...
     async def screenshot(self) -> bytes: ...

@@ -1,6 +1,6 @@
-"""pool-items: one record per usable kept trajectory of a training site (the seed's `pool_items` + `_record`).
+"""pool-items: one record per usable kept trajectory of a training site (the record fields and drop rules: docs/ARCHITECTURE.md, "Records and chains").
 
-A pool (docs/ARCHITECTURE.md §3) has `kept.jsonl`, `pool_ids.txt` and `runs/<run>/accepted/<id>/{task.json,
+A pool (docs/ARCHITECTURE.md, "Pool") has `kept.jsonl`, `pool_ids.txt` and `runs/<run>/accepted/<id>/{task.json,
 trajectory.json, elements.json}`. The kept trajectories chosen are those in the pool ids, plus (qa) every kept
 trajectory of the two question macros: the executor pool leaves those out, but here they only end a chain.
 Test sites never appear. Trajectories the chain rules cannot use (mid-chain starts, a history macro, an unknown
@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from plandvc.chains.rules import FAMILY_OF, FLAGGED_ROLES, MACROS, QA_MACROS
 from plandvc.io import InputError, read_json, read_jsonl
+from plandvc.macros import FAMILY_OF, FLAGGED_ROLES, MACROS, QA_MACROS
 
 Record = dict[str, Any]
 
@@ -70,7 +70,7 @@ def _get(obj: Any, dotted: str, file: str, kind: type | tuple[type, ...] | None 
 def make_record(
     tid: str, run: str, rel: str, task: dict[str, Any], traj: dict[str, Any], train: set[str], test: set[str]
 ) -> Record:
-    """The record of one trajectory (the seed's `_record`); raises Dropped (a rule) or InputError (bad content)."""
+    """The record of one trajectory; raises Dropped (a rule) or InputError (bad content)."""
     tf, jf = f"{rel}/task.json", f"{rel}/trajectory.json"
     site = _get(traj, "site", jf, str)
     macro = _get(traj, "macro", jf, str)

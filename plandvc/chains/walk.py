@@ -1,13 +1,15 @@
-"""chain-specs: the seeded walk that strings records into chains (the seed's `_next`, `chain_specs`, `chain_key`).
+"""chain-specs: the seeded walk that strings records into chains (`next_via`, `chain_specs`, `chain_key`).
 
 A chain is 2–4 records of one site. Each part after the first is reached by `next_via` ("page": it starts on the
 page the previous part stays on; "home": it starts on the home page, reached by a trip home). Parts act on
 different controls with pairwise disjoint scopes and only the last may answer. One `random.Random(seed)` drives
-the walk, in exactly the seed's order of draws, so a seed names one list of chains.
+the walk in one fixed order of draws, so a seed names one list of chains (docs/ARCHITECTURE.md, "The chain
+rules", states the rules and the order of draws).
 
-The seed scans every record of the site at every step; here each record's successors are computed once (the
+The plain walk would scan every record of the site at every step; here each record's successors are computed once (the
 candidates by page and the home starts, merged in id order), and a step only filters that list. The lists the
-RNG chooses from are the seed's lists, element for element, so the draws and the chains are the same.
+RNG chooses from are the plain walk's lists, element for element, so the draws and the chains are the same
+(tests/test_chains_walk.py holds the plain walk as the reference).
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from plandvc.chains.rules import CHAIN_FIRST, CHAIN_SECOND, URL_STATE
 from plandvc.io import InputError
+from plandvc.macros import CHAIN_FIRST, CHAIN_SECOND, URL_STATE
 
 Record = dict[str, Any]
 Chain = dict[str, Any]
@@ -29,7 +31,7 @@ MISSES = 3  # a site that fails this many rounds drops out
 
 
 def next_via(a: Record, b: Record) -> str | None:
-    """How b can follow a on one session: 'page', 'home' or None (the seed's `_next`)."""
+    """How b can follow a on one session: 'page', 'home' or None (the rules: module docstring)."""
     if a["answers"]:
         return None
     if (
@@ -89,7 +91,7 @@ class _Site:
 def _walk_one(
     site: _Site, rng: random.Random, sizes: Sequence[int], answer_share: float
 ) -> list[tuple[int, str | None]]:
-    """One random chain attempt on a site (maybe shorter than 2): the seed's inner loop, draw for draw."""
+    """One random chain attempt on a site (maybe shorter than 2): the draws in their fixed order."""
     recs = site.recs
     k = rng.choice(sizes)
     i = rng.choice(range(len(recs)))

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from plandvc.macros import HOME_MEMORY, recorded_home_done
 from plandvc.pool.tasks import detail_path, fmt, list_path
 from plandvc.sites.spec import Page, Spec, Table
 
@@ -172,8 +173,8 @@ class Executor:
         self.rec.done = f'I opened the {self.table.singular} "{label}"; its detail page is shown.'
 
     async def navigate_home(self) -> None:
-        await self.step("click", _attr("data-home"), "home link", "Clicking the site's own home link.")
-        self.rec.done = f"I went back to the home page of {self.spec.name}."
+        await self.step("click", _attr("data-home"), "home link", HOME_MEMORY)
+        self.rec.done = recorded_home_done(self.spec.name)
 
     async def filter_by_dropdown(self) -> None:
         await self.to_list()

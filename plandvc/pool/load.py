@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from plandvc.chains.rules import MACROS
 from plandvc.io import InputError, read_json, read_jsonl
+from plandvc.macros import MACROS
 
 ACTIONS = frozenset({"click", "input", "select", "set_range", "scroll", "go_to", "back"})
 _NO_ELEMENT = frozenset({"scroll", "go_to", "back"})
@@ -33,7 +33,7 @@ def _need(obj: Any, path: Path, key: str, kind: type | tuple[type, ...]) -> Any:
 
 
 def check_task(task: Any, path: Path) -> dict[str, Any]:
-    """A task.json's required keys (docs/ARCHITECTURE.md §3)."""
+    """A task.json's required keys (docs/ARCHITECTURE.md, "Pool")."""
     for k, kind in (
         ("task_id", str),
         ("site", str),

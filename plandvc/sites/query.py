@@ -1,7 +1,7 @@
 """List-page query semantics: parse a page's URL query against its controls, then filter and sort rows.
 
 Pure functions over a `Page` and its `Table`, shared by the server (what a list shows) and by anyone who
-needs the rows a query selects (the pool's task generator counts them). Semantics (docs/ARCHITECTURE.md §1):
+needs the rows a query selects (the pool's task generator counts them). Semantics (docs/ARCHITECTURE.md, "Sites"):
 dropdown `p=v`; options `p=v1&p=v2`; slider `p=<number>` (column <= value); date range `from`/`to`
 (inclusive ISO dates); sort `sort=<column>&dir=asc|desc`; search `q` (case-insensitive substring of the
 listed columns). An empty value means "no filter". Malformed values raise `BadValue`.
