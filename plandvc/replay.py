@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
+from plandvc.browser.actions import ACTIONS, perform, reply_action
 from plandvc.macros import home_trajectory as home_trajectory  # run-chains takes the trip home from here
 
 Descriptor = dict[str, Any]
@@ -162,12 +163,10 @@ class Replayer:
 
     def _action(self, step: dict[str, Any], n: int, snapshot: Any) -> dict[str, Any]:
         name, value = step["action"], step.get("value")
-        if name == "scroll":
-            return {"scroll": {"dy": value}}
-        if name == "go_to":
-            return {"go_to": {"url": value}}
-        if name == "back":
-            return {"back": {}}
+        if name not in ACTIONS:
+            raise ValueError(f"step {n}: unknown recorded action {name!r}")
+        if not ACTIONS[name].targets_element:
+            return reply_action(name, value, None)
         k = step.get("element")
         if not isinstance(k, int) or not 0 <= k < len(self.elements):
             raise ElementNotFound(
@@ -178,15 +177,7 @@ class Replayer:
         if i is None:
             raise ElementNotFound(n, want, getattr(snapshot, "url", "?"))
         index = snapshot.elements[i].index if hasattr(snapshot.elements[i], "index") else i
-        if name == "click":
-            return {"click": {"index": index}}
-        if name == "input":
-            return {"input": {"index": index, "text": str(value)}}
-        if name == "select":
-            return {"select": {"index": index, "value": str(value)}}
-        if name == "set_range":
-            return {"set_range": {"index": index, "value": value}}
-        raise ValueError(f"step {n}: unknown recorded action {name!r}")
+        return reply_action(name, value, index)
 
 
 class ReplayModel:
@@ -204,26 +195,6 @@ class ReplayModel:
         return json.dumps(self.replayer.next_action(snap), ensure_ascii=False)
 
 
-async def _act(session: Any, action: dict[str, Any]) -> None:
-    ((name, params),) = action.items()
-    if name == "click":
-        await session.click(params["index"])
-    elif name == "input":
-        await session.input(params["index"], params["text"])
-    elif name == "select":
-        await session.select(params["index"], params["value"])
-    elif name == "set_range":
-        await session.set_range(params["index"], params["value"])
-    elif name == "scroll":
-        await session.scroll(params["dy"])
-    elif name == "go_to":
-        await session.go_to(params["url"])
-    elif name == "back":
-        await session.back()
-    else:
-        raise ValueError(f"unknown action {name!r}")
-
-
 async def replay(replayer: Replayer, session: Any, max_steps: int = 40) -> dict[str, Any]:
     """Drive `session` with the replayer alone (no agent): snapshot, next step, act — until its done.
     Returns the done params. For checking a trajectory on a live page; the agent's specialist does the same
@@ -233,5 +204,5 @@ async def replay(replayer: Replayer, session: Any, max_steps: int = 40) -> dict[
         ((name, params),) = replayer.next_action(snap)["action"][0].items()
         if name == "done":
             return dict(params)
-        await _act(session, {name: params})
+        await perform(session, name, params)
     raise RuntimeError(f"replay of {replayer.traj.get('task_id')} did not finish in {max_steps} steps")

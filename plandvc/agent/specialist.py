@@ -17,20 +17,16 @@ from plandvc.agent.messages import SnapshotLike, parse_reply, path_of, specialis
 from plandvc.agent.model import Model
 from plandvc.agent.prompts import specialist_system
 from plandvc.agent.schema import SPECIALIST_ACTIONS, SPECIALIST_RESPONSE_FORMAT, SPECIALIST_SCHEMA
+from plandvc.browser.actions import perform
+from plandvc.browser.protocol import ActionSession
 
 
-class SessionLike(Protocol):
-    """The part of `plandvc.browser.Session` the agent drives (docs/ARCHITECTURE.md, "Browser harness")."""
+class SessionLike(ActionSession, Protocol):
+    """The part of a browser session the agent drives: the specialist actions, the page as a snapshot and as
+    a screenshot (docs/ARCHITECTURE.md, "Browser harness")."""
 
     async def snapshot(self) -> SnapshotLike: ...
     async def screenshot(self) -> bytes: ...
-    async def click(self, index: int) -> None: ...
-    async def input(self, index: int, text: str) -> None: ...
-    async def select(self, index: int, value: str) -> None: ...
-    async def set_range(self, index: int, value: float) -> None: ...
-    async def scroll(self, dy: float) -> None: ...
-    async def go_to(self, url: str) -> None: ...
-    async def back(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -63,23 +59,8 @@ def describe(name: str, params: dict[str, Any]) -> str:
 
 
 async def execute(session: SessionLike, name: str, params: dict[str, Any]) -> None:
-    """Run one (non-done) specialist action on the session."""
-    if name == "click":
-        await session.click(params["index"])
-    elif name == "input":
-        await session.input(params["index"], params["text"])
-    elif name == "select":
-        await session.select(params["index"], params["value"])
-    elif name == "set_range":
-        await session.set_range(params["index"], params["value"])
-    elif name == "scroll":
-        await session.scroll(params["dy"])
-    elif name == "go_to":
-        await session.go_to(params["url"])
-    elif name == "back":
-        await session.back()
-    else:
-        raise ValueError(f"unknown action {name!r} (known: {', '.join(SPECIALIST_ACTIONS)})")
+    """Run one (non-done) specialist action on the session, as the action table says."""
+    await perform(session, name, params)
 
 
 def _problems(reply: Any, found: list[str]) -> list[str]:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from plandvc.browser.actions import ACTIONS, perform, reply_action
 from plandvc.macros import HOME_MEMORY, recorded_home_done
 from plandvc.pool.tasks import detail_path, fmt, list_path
 from plandvc.sites.spec import Page, Spec, Table
@@ -68,21 +69,14 @@ class Executor:
 
     async def step(self, action: str, pick: Pick, what: str, memory: str, value: Any = None) -> None:
         """Find the element, record it and the step, then act on it by index."""
+        if action not in ACTIONS or not ACTIONS[action].targets_element:
+            raise ValueError(f"unknown action {action!r}")
         el = await self._find(pick, what)
         self.rec.elements.append(el.descriptor())
         self.rec.steps.append(
             {"action": action, "element": len(self.rec.elements) - 1, "value": value, "memory": memory}
         )
-        if action == "click":
-            await self.session.click(el.index)
-        elif action == "input":
-            await self.session.input(el.index, str(value))
-        elif action == "select":
-            await self.session.select(el.index, str(value))
-        elif action == "set_range":
-            await self.session.set_range(el.index, value)
-        else:
-            raise ValueError(f"unknown action {action!r}")
+        await perform(self.session, action, reply_action(action, value, el.index)[action])
 
     # -- what a person reads off the page --------------------------------------------------------------
 

@@ -11,11 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from plandvc.browser.actions import NAMES as ACTIONS
+from plandvc.browser.actions import targets_element
 from plandvc.io import InputError, read_json, read_jsonl
 from plandvc.macros import MACROS
-
-ACTIONS = frozenset({"click", "input", "select", "set_range", "scroll", "go_to", "back"})
-_NO_ELEMENT = frozenset({"scroll", "go_to", "back"})
 
 
 def part_dir(pool: str | Path, run: str, task_id: str) -> Path:
@@ -67,7 +66,7 @@ def check_trajectory(traj: Any, elements: Any, path: Path, epath: Path) -> None:
                 f"{path}: steps[{n}].action: unknown action {st.get('action') if isinstance(st, dict) else st!r}"
             )
         el = st.get("element")
-        if st["action"] not in _NO_ELEMENT and not (isinstance(el, int) and 0 <= el < len(elements)):
+        if targets_element(st["action"]) and not (isinstance(el, int) and 0 <= el < len(elements)):
             raise InputError(f"{path}: steps[{n}].element: {el!r} is not an index of {epath.name}")
 
 

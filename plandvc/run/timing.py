@@ -10,6 +10,8 @@ from collections import Counter
 from contextlib import contextmanager
 from typing import Any
 
+from plandvc.browser.actions import NAMES as ACTIONS
+
 # harness calls by phase: what the planner reads each turn, what the specialists do, what the gates read
 PHASES = {
     "screenshot": "planner_capture",
@@ -17,7 +19,6 @@ PHASES = {
     "backend_state": "gates",
     "goto": "prepare",
 }
-ACTIONS = {"click", "input", "select", "set_range", "scroll", "go_to", "back"}
 
 
 class Clock:
