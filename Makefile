@@ -36,9 +36,10 @@ test: setup ## run the test suite (sets itself up first; the image tests are `ma
 test-fast: setup ## the suite without the end-to-end tests marked slow (the edit loop)
 	$(BIN)/python -m pytest -m "not slow and not docker" $(PYTEST_ARGS)
 
-lint: setup ## ruff lint and format check
+lint: setup ## ruff lint and format check, and mypy on plandvc/ (config in pyproject.toml)
 	$(BIN)/ruff check plandvc tests bench
 	$(BIN)/ruff format --check plandvc tests bench
+	$(BIN)/mypy
 
 format: setup ## ruff fix and format
 	$(BIN)/ruff check --fix plandvc tests bench

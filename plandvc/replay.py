@@ -99,9 +99,14 @@ def find(want: Descriptor, live: Sequence[Descriptor]) -> int | None:
 
 
 class _SessionLike(Protocol):
-    events: list[dict[str, Any]]
-    seen: list[str]
-    last_snapshot: Any
+    """What a replay reads of its session: the record of events and pages, and the last snapshot."""
+
+    @property
+    def events(self) -> list[dict[str, Any]]: ...
+    @property
+    def seen(self) -> list[str]: ...
+    @property
+    def last_snapshot(self) -> Any: ...
 
 
 def _live(snapshot: Any) -> list[Descriptor]:

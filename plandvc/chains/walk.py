@@ -142,7 +142,8 @@ def chain_specs(
         by_site[r["site"]].append(r)
     walks = {s: _Site(recs) for s, recs in by_site.items()}
     sizes = tuple(sizes)
-    rng, out, seen = random.Random(seed), [], set()
+    out: list[list[tuple[Record, str | None]]] = []
+    rng, seen = random.Random(seed), set()
     sites = sorted(by_site)
     misses: Counter[str] = Counter()
     while len(out) < n and sites:

@@ -109,7 +109,7 @@ def joined(instructions: Iterable[str]) -> str:
     """The parts as one request without a model: each a sentence, joined with " Then " (a part
     ending in "?" or "!" keeps its mark instead of gaining a "."), each part after the first in lower case
     ("Then sort ...", not "Then Sort ...")."""
-    out = []
+    out: list[str] = []
     for s in instructions:
         s = s.strip().rstrip(".").rstrip()
         if s:

@@ -44,6 +44,10 @@ def _all(*picks: Pick) -> Pick:
     return lambda e: all(p(e) for p in picks)
 
 
+def _labelled(label: str) -> Pick:
+    return lambda e: e.label == label
+
+
 class Executor:
     """Drives `session` through the task's macro; `run()` returns the Recording."""
 
@@ -195,7 +199,7 @@ class Executor:
         c = self.page.control(self.target["control_id"])  # type: ignore[union-attr]
         values = list(self.target["values"])
         for v in values:
-            pick = _all(self._cid(c.control_id, type="checkbox"), lambda e, v=v: e.label == v)
+            pick = _all(self._cid(c.control_id, type="checkbox"), _labelled(v))
             await self.step("click", pick, f'{c.label} checkbox "{v}"', f'Ticking "{v}" under {c.label}.')
         await self.apply(c.control_id)
         n = await self.shown()

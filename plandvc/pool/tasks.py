@@ -341,7 +341,7 @@ class _Maker:
         out = []
         for p, c in self.controls("date_range"):
             t, lp = self.table(p), list_path(self.site, p.page)
-            dates = sorted({str(r[c.column]) for r in t.rows})
+            dates = sorted({str(r[str(c.column)]) for r in t.rows})
             for i in range(len(dates)):
                 for j in range(i + 2, len(dates), 3):
                     a, b = dates[i], dates[j]

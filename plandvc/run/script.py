@@ -63,9 +63,9 @@ def save_images(messages: list[dict], t: int) -> tuple[list[dict], dict[str, byt
             parts = []
             for p in content:
                 url = (p.get("image_url") or {}).get("url", "") if p.get("type") == "image_url" else ""
-                if _DATA_URL.match(url):
+                if data := _DATA_URL.match(url):
                     name = f"step_{t}.png" if not images else f"step_{t}_{len(images)}.png"
-                    images[name] = base64.b64decode(url[_DATA_URL.match(url).end() :])
+                    images[name] = base64.b64decode(url[data.end() :])
                     p = {**p, "image_url": {**p["image_url"], "url": name}}
                 parts.append(p)
             m = {**m, "content": parts}

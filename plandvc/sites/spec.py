@@ -321,7 +321,7 @@ def _control(ck: _Check, key: str, c: Any, table: Table) -> Control:
                 ck.fail(f"{key}.columns", f"column {name!r} is missing from table {table.name!r}")
             if kind == "search" and table.column(name).type not in ("id", "text", "enum"):
                 ck.fail(f"{key}.columns", f"search reads text columns, {name!r} is not")
-    param, params = None, ()
+    param, params = None, tuple[Any, ...]()
     if kind in ("date_range", "sort"):
         params = tuple(ck.get(c, key, "params", list))
         if len(params) != 2 or not all(isinstance(p, str) and _NAME.match(p) for p in params):
@@ -385,9 +385,9 @@ def parse_spec(raw: Any, path: Path) -> Spec:
     layout = ck.get(th, "theme", "layout", str)
     if layout not in LAYOUTS:
         ck.fail("theme.layout", f"unknown layout {layout!r} (one of {', '.join(LAYOUTS)})")
-    colours = {}
+    colours: dict[str, str] = {}
     for k, default in (("accent", None), ("background", None), ("panel", "#ffffff"), ("text", "#1f2328")):
-        v = ck.get(th, "theme", k, str, required=default is None) or default
+        v: str = ck.get(th, "theme", k, str, required=default is None) or default or ""
         if not _COLOUR.match(v):
             ck.fail(f"theme.{k}", f"{v!r} is not a #rgb / #rrggbb colour")
         colours[k] = v
