@@ -34,7 +34,8 @@ def parse_ports(text: str) -> list[int]:
 
 
 class PortList(click.ParamType):
-    """A click type for `--ports`: a comma-separated list of loopback ports, parsed by `parse_ports`."""
+    """A click type for `--ports`: a comma-separated list of loopback ports, parsed by `parse_ports`. A bad
+    list is one line naming the option and the value (a ClickException, not a usage error)."""
 
     name = "ports"
 
@@ -44,7 +45,7 @@ class PortList(click.ParamType):
         try:
             return parse_ports(str(value))
         except ValueError as e:
-            self.fail(str(e), param, ctx)
+            raise click.ClickException(f"--ports: {e}") from None
 
 
 PORTS = PortList()

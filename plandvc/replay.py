@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 from urllib.parse import urlsplit
 
 from plandvc.browser.actions import ACTIONS, perform, reply_action
+from plandvc.browser.protocol import SessionRecord
 from plandvc.macros import home_trajectory as home_trajectory  # run-chains takes the trip home from here
 
 Descriptor = dict[str, Any]
@@ -98,17 +99,6 @@ def find(want: Descriptor, live: Sequence[Descriptor]) -> int | None:
 # ── the replayer ──────────────────────────────────────────────────────────────
 
 
-class _SessionLike(Protocol):
-    """What a replay reads of its session: the record of events and pages, and the last snapshot."""
-
-    @property
-    def events(self) -> list[dict[str, Any]]: ...
-    @property
-    def seen(self) -> list[str]: ...
-    @property
-    def last_snapshot(self) -> Any: ...
-
-
 def _live(snapshot: Any) -> list[Descriptor]:
     return [e.descriptor() if hasattr(e, "descriptor") else dict(e) for e in snapshot.elements]
 
@@ -120,7 +110,9 @@ class Replayer:
     `seen` are what the session recorded from the first answer to the done (what this replay caused).
     """
 
-    def __init__(self, traj: dict[str, Any], elements: list[Descriptor], session: _SessionLike | None = None):
+    def __init__(
+        self, traj: dict[str, Any], elements: list[Descriptor], session: SessionRecord | None = None
+    ):
         self.traj, self.elements, self.session = traj, elements, session
         self.steps: list[dict[str, Any]] = list(traj.get("steps") or [])
         self.cursor = 0
@@ -190,7 +182,7 @@ class ReplayModel:
 
     wants_screenshot = False
 
-    def __init__(self, replayer: Replayer, session: _SessionLike) -> None:
+    def __init__(self, replayer: Replayer, session: SessionRecord) -> None:
         self.replayer, self.session = replayer, session
 
     async def respond(self, messages: list[dict[str, Any]], response_format: dict[str, Any]) -> str:

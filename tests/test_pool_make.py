@@ -45,7 +45,7 @@ def test_make_pool_help_has_an_example() -> None:
 @pytest.mark.parametrize(
     "args, says",
     [
-        (["--ports", "80x"], "not a comma-separated list of ports"),
+        (["--ports", "80x"], "--ports: '80x' is not a port number"),
         (["--only-site", "nowhere"], "--only-site: no site 'nowhere'"),
         (["--run", ".hidden"], "--run: '.hidden' is not a run name"),
     ],

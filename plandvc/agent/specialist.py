@@ -18,22 +18,13 @@ from plandvc.agent.model import Model
 from plandvc.agent.prompts import specialist_system
 from plandvc.agent.schema import SPECIALIST_ACTIONS, SPECIALIST_RESPONSE_FORMAT, SPECIALIST_SCHEMA
 from plandvc.browser.actions import perform
-from plandvc.browser.protocol import ActionSession
+from plandvc.browser.protocol import ActionSession, SessionRecord
 
 
-class SessionLike(ActionSession, Protocol):
+class SessionLike(ActionSession, SessionRecord, Protocol):
     """The part of a browser session the agent drives: the specialist actions, the page as a snapshot and as
     a screenshot, and the session's record a replayed specialist reads (docs/ARCHITECTURE.md, "Browser
     harness")."""
-
-    @property
-    def url(self) -> str: ...
-    @property
-    def events(self) -> list[dict[str, Any]]: ...
-    @property
-    def seen(self) -> list[str]: ...
-    @property
-    def last_snapshot(self) -> Any: ...
 
     async def snapshot(self) -> SnapshotLike: ...
     async def screenshot(self) -> bytes: ...

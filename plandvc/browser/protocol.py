@@ -25,17 +25,26 @@ class ActionSession(Protocol):
     async def back(self) -> object: ...
 
 
-class SessionProtocol(ActionSession, Protocol):
-    """A browser session: the actions, the page as a snapshot or a screenshot, loading a page, and what the
-    gates read (the backend state, and the session's own record of events, pages seen and clipboard)."""
-
-    last_snapshot: Snapshot | None
-    events: list[dict[str, Any]]
-    seen: list[str]
-    clipboard: list[str]
+class SessionRecord(Protocol):
+    """What a session recorded, read-only: the actions' events, the pages seen (path?query), the last
+    snapshot (Any: a real Snapshot, or a test double's), and the current page."""
 
     @property
+    def events(self) -> list[dict[str, Any]]: ...
+    @property
+    def seen(self) -> list[str]: ...
+    @property
+    def last_snapshot(self) -> Any: ...
+    @property
     def url(self) -> str: ...
+
+
+class SessionProtocol(ActionSession, SessionRecord, Protocol):
+    """A browser session: the actions, the page as a snapshot or a screenshot, loading a page, and what the
+    gates read (the backend state, the session's record and its clipboard)."""
+
+    @property
+    def clipboard(self) -> list[str]: ...
 
     async def snapshot(self) -> Snapshot: ...
     async def screenshot(self) -> bytes: ...
