@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from typing import Any
-from urllib.parse import urlsplit
 
 from plandvc.browser.actions import ACTIONS, perform, reply_action
 from plandvc.browser.protocol import SessionRecord
 from plandvc.macros import home_trajectory as home_trajectory  # run-chains takes the trip home from here
+from plandvc.urls import url_path
 
 Descriptor = dict[str, Any]
 
@@ -46,10 +46,6 @@ def _describe(d: Descriptor) -> str:
     return f"<{d.get('tag')} {attrs}>{text}".replace(" >", ">")
 
 
-def _path(href: str) -> str:
-    return urlsplit(href).path.rstrip("/") or "/"
-
-
 def _norm(s: Any) -> str:
     return " ".join(str(s or "").split()).casefold()
 
@@ -66,7 +62,7 @@ def score(want: Descriptor, have: Descriptor) -> float | None:
                 return None
             evidence += weight
     if "href" in wa:
-        if "href" not in ha or _path(wa["href"]) != _path(ha["href"]):
+        if "href" not in ha or url_path(wa["href"]) != url_path(ha["href"]):
             return None
         evidence += 60 + (5 if wa["href"] == ha["href"] else 0)
     if wa.get("id"):

@@ -15,6 +15,9 @@ from plandvc.agent.messages import path_of
 from plandvc.agent.model import Model
 from plandvc.agent.specialist import SessionLike, Specialist, SpecialistResult
 
+# the overall specialist step budget of a planner run, as in evaluation (run-chains' --budget default)
+SPECIALIST_BUDGET = 40
+
 
 @dataclass(frozen=True)
 class Report:
@@ -77,7 +80,7 @@ class Team:
     def __init__(
         self,
         session: SessionLike,
-        overall_budget: int = 40,
+        overall_budget: int = SPECIALIST_BUDGET,
         executor: str = "pooled_v4",
         version: str = "v6",
         model: Model | None = None,

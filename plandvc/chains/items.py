@@ -12,10 +12,12 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from plandvc.io import InputError, read_json, read_jsonl
 from plandvc.macros import FAMILY_OF, FLAGGED_ROLES, MACROS, QA_MACROS
+from plandvc.pool.load import read_ids
+from plandvc.sites.spec import read_split
+from plandvc.urls import url_path
 
 Record = dict[str, Any]
 
@@ -24,35 +26,10 @@ class Dropped(Exception):
     """A readable trajectory the chain rules do not use; the message is the reason (a short key)."""
 
 
-def url_path(url: str) -> str:
-    """The path of a URL or path?query, without a trailing slash."""
-    return urlsplit(url or "").path.rstrip("/") or "/"
-
-
 def read_site_split(sites: str | Path) -> tuple[set[str], set[str]]:
     """(train, test) site names from `<sites>/site_split.json`."""
-    path = Path(sites) / "site_split.json"
-    split = read_json(path)
-    if not isinstance(split, dict):
-        raise InputError(f"{path}: expected an object with 'train' and 'test'")
-    out = []
-    for key in ("train", "test"):
-        names = split.get(key)
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise InputError(f"{path}: key {key!r} must be a list of site names")
-        out.append(set(names))
-    return out[0], out[1]
-
-
-def read_ids(path: str | Path) -> set[str]:
-    """Trajectory ids, whitespace-separated (one a line in `pool_ids.txt`)."""
-    p = Path(path)
-    try:
-        return set(p.read_text(encoding="utf-8").split())
-    except FileNotFoundError:
-        raise InputError(f"{p}: file not found") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"{p}: cannot read ({e})") from None
+    split = read_split(Path(sites) / "site_split.json")
+    return set(split["train"]), set(split["test"])
 
 
 def _get(obj: Any, dotted: str, file: str, kind: type | tuple[type, ...] | None = None) -> Any:
@@ -125,7 +102,7 @@ def pool_items(
     """(records sorted by id, report) of a pool: what was chosen, kept, dropped by reason, and unreadable."""
     pool = Path(pool)
     train, test = read_site_split(sites)
-    chosen_ids = read_ids(ids if ids is not None else pool / "pool_ids.txt")
+    chosen_ids = set(read_ids(ids if ids is not None else pool / "pool_ids.txt"))
     kept = read_jsonl(pool / "kept.jsonl")
     records: list[Record] = []
     dropped: Counter[str] = Counter()

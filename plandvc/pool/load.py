@@ -129,9 +129,18 @@ def iter_kept(pool: str | Path, skipped: Skipped | None = None) -> Iterator[dict
                 skipped.reasons[row["id"]] = str(e)
 
 
-def read_pool_ids(pool: str | Path) -> list[str]:
-    p = Path(pool) / "pool_ids.txt"
+def read_ids(path: str | Path) -> list[str]:
+    """Trajectory ids, whitespace-separated (one a line in `pool_ids.txt`), in file order: the one reader of an
+    id list."""
+    p = Path(path)
     try:
         return p.read_text(encoding="utf-8").split()
     except FileNotFoundError:
         raise InputError(f"{p}: file not found") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"{p}: cannot read ({e})") from None
+
+
+def read_pool_ids(pool: str | Path) -> list[str]:
+    """The pool's `pool_ids.txt`."""
+    return read_ids(Path(pool) / "pool_ids.txt")

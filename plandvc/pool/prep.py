@@ -10,10 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from plandvc.io import InputError
-
-
-def _fmt(v: Any) -> str:
-    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+from plandvc.pool.tasks import fmt
 
 
 async def _create(session: Any, site: str, spec: dict[str, Any], task_id: str) -> None:
@@ -30,9 +27,9 @@ async def _create(session: Any, site: str, spec: dict[str, Any], task_id: str) -
         if el is None:
             raise InputError(f"task {task_id}: control.prep: the {page} form has no field {name!r}")
         if el.tag == "select":
-            await session.select(el.index, _fmt(value))
+            await session.select(el.index, fmt(value))
         else:
-            await session.input(el.index, _fmt(value))
+            await session.input(el.index, fmt(value))
     snap = await session.snapshot()
     button = next((e for e in snap.elements if e.attrs.get("data-control-id") == f"{form_id}-apply"), None)
     if button is None:

@@ -436,17 +436,30 @@ def load_sites(sites_dir: str | Path) -> dict[str, Spec]:
     return specs
 
 
+def read_split(path: str | Path) -> dict[str, list[str]]:
+    """A `site_split.json` as it is written: `{"train": [...], "test": [...]}`, each a list of site names (the
+    one reader of the file; `load_split` also checks the names against the site folders)."""
+    split = read_json(path)
+    if not isinstance(split, dict):
+        raise InputError(f"{path}: expected an object with 'train' and 'test'")
+    out: dict[str, list[str]] = {}
+    for key in ("train", "test"):
+        names = split.get(key)
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise InputError(f"{path}: key {key!r} must be a list of site names")
+        out[key] = names
+    return out
+
+
 def load_split(sites_dir: str | Path) -> dict[str, list[str]]:
     """`site_split.json`: `{"train": [...], "test": [...]}`, disjoint lists of existing site folders."""
     d = Path(sites_dir)
     p = d / "site_split.json"
-    raw = read_json(p)
     ck = _Check(p)
     out: dict[str, list[str]] = {}
-    for k in ("train", "test"):
-        names = ck.get(raw, "", k, list)
+    for k, names in read_split(p).items():
         for n in names:
-            if not isinstance(n, str) or not (d / n / "site.json").is_file():
+            if not (d / n / "site.json").is_file():
                 ck.fail(k, f"{n!r} is not a site folder with a site.json")
         out[k] = sorted(names)
     both = set(out["train"]) & set(out["test"])
