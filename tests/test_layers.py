@@ -7,7 +7,14 @@ import ast
 from pathlib import Path
 
 PKG = Path(__file__).resolve().parents[1] / "plandvc"
-LEAVES = ("io", "macros", "ports", "urls", "checks")  # anything may import these; they import only each other
+LEAVES = (
+    "io",
+    "macros",
+    "ports",
+    "urls",
+    "records",
+    "checks",
+)  # anything may import these; they import only each other
 ORDER = ("sites", "memory", "browser", "pool", "replay", "chains", "agent", "run", "rows", "cli", "__main__")
 
 

@@ -11,6 +11,7 @@ from plandvc.chains.items import pool_items as load_pool_items
 from plandvc.chains.walk import chain_specs as walk_chains
 from plandvc.chains.walk import summarise
 from plandvc.io import InputError, read_jsonl, write_jsonl
+from plandvc.records import ItemRecord
 
 # the keys of an items.jsonl record the walk reads, and their types
 ITEM_KEYS: dict[str, type | tuple[type, ...]] = {
@@ -69,7 +70,7 @@ def pool_items(pool: Path, sites: Path, out: Path, ids: Path | None, qa: bool) -
         click.echo(f"    {bad['file']}: {bad['error']}", err=True)
 
 
-def read_items(path: Path) -> list[dict[str, Any]]:
+def read_items(path: Path) -> list[ItemRecord]:
     """items.jsonl, each line checked for the keys the walk reads; a bad line names the file, line and key."""
     items = read_jsonl(path)
     ids: set[str] = set()

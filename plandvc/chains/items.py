@@ -16,10 +16,11 @@ from typing import Any
 from plandvc.io import InputError, read_json, read_jsonl
 from plandvc.macros import FAMILY_OF, FLAGGED_ROLES, MACROS, QA_MACROS
 from plandvc.pool.load import read_ids
+from plandvc.records import ItemRecord
 from plandvc.sites.spec import read_split
 from plandvc.urls import url_path
 
-Record = dict[str, Any]
+Record = ItemRecord
 
 
 class Dropped(Exception):

@@ -23,14 +23,15 @@ from typing import Any
 
 from plandvc.io import InputError
 from plandvc.macros import CHAIN_FIRST, CHAIN_SECOND, URL_STATE
+from plandvc.records import ChainSpec, ItemRecord, Via
 
-Record = dict[str, Any]
-Chain = dict[str, Any]
+Record = ItemRecord
+Chain = ChainSpec
 PAGE_OVER_HOME = 0.75  # continuing on the page beats a trip home, 3:1
 MISSES = 3  # a site that fails this many rounds drops out
 
 
-def next_via(a: Record, b: Record) -> str | None:
+def next_via(a: Record, b: Record) -> Via:
     """How b can follow a on one session: 'page', 'home' or None (the rules: module docstring)."""
     if a["answers"]:
         return None
@@ -65,9 +66,9 @@ class _Site:
                 self.page_by_start[b["start"]].append(j)
             if b["home_start"]:
                 self.home.append(j)
-        self._succ: dict[int, list[tuple[int, str]]] = {}
+        self._succ: dict[int, list[tuple[int, Via]]] = {}
 
-    def successors(self, i: int) -> list[tuple[int, str]]:
+    def successors(self, i: int) -> list[tuple[int, Via]]:
         """[(j, via)] for every j != i with next_via(recs[i], recs[j]), in id order."""
         got = self._succ.get(i)
         if got is None:
@@ -90,14 +91,14 @@ class _Site:
 
 def _walk_one(
     site: _Site, rng: random.Random, sizes: Sequence[int], answer_share: float
-) -> list[tuple[int, str | None]]:
+) -> list[tuple[int, Via]]:
     """One random chain attempt on a site (maybe shorter than 2): the draws in their fixed order."""
     recs = site.recs
     k = rng.choice(sizes)
     i = rng.choice(range(len(recs)))
     if recs[i]["answers"]:
         return []
-    chain: list[tuple[int, str | None]] = [(i, None)]
+    chain: list[tuple[int, Via]] = [(i, None)]
     used, ctrls, scopes = {i}, {recs[i]["control"]}, set(site.scope[i])
     while len(chain) < k:
         nxt = [
@@ -142,7 +143,7 @@ def chain_specs(
         by_site[r["site"]].append(r)
     walks = {s: _Site(recs) for s, recs in by_site.items()}
     sizes = tuple(sizes)
-    out: list[list[tuple[Record, str | None]]] = []
+    out: list[list[tuple[Record, Via]]] = []
     rng, seen = random.Random(seed), set()
     sites = sorted(by_site)
     misses: Counter[str] = Counter()

@@ -15,6 +15,7 @@ from plandvc.browser.actions import NAMES as ACTIONS
 from plandvc.browser.actions import targets_element
 from plandvc.io import InputError, read_json, read_jsonl
 from plandvc.macros import MACROS
+from plandvc.records import KeptLine, Part, Task
 
 
 def part_dir(pool: str | Path, run: str, task_id: str) -> Path:
@@ -31,7 +32,7 @@ def _need(obj: Any, path: Path, key: str, kind: type | tuple[type, ...]) -> Any:
     return obj[key]
 
 
-def check_task(task: Any, path: Path) -> dict[str, Any]:
+def check_task(task: Any, path: Path) -> Task:
     """A task.json's required keys (docs/ARCHITECTURE.md, "Pool")."""
     for k, kind in (
         ("task_id", str),
@@ -70,13 +71,13 @@ def check_trajectory(traj: Any, elements: Any, path: Path, epath: Path) -> None:
             raise InputError(f"{path}: steps[{n}].element: {el!r} is not an index of {epath.name}")
 
 
-def load_task(pool: str | Path, run: str, task_id: str) -> dict[str, Any]:
+def load_task(pool: str | Path, run: str, task_id: str) -> Task:
     """The task.json of a kept part."""
     p = part_dir(pool, run, task_id) / "task.json"
     return check_task(read_json(p), p)
 
 
-def load_part(pool: str | Path, run: str, task_id: str) -> dict[str, Any]:
+def load_part(pool: str | Path, run: str, task_id: str) -> Part:
     """`{id, run, dir, task, traj, elements}` of a kept part; `dir` is relative to the pool."""
     d = part_dir(pool, run, task_id)
     task = load_task(pool, run, task_id)
@@ -97,7 +98,7 @@ def load_part(pool: str | Path, run: str, task_id: str) -> dict[str, Any]:
     }
 
 
-def read_kept(pool: str | Path) -> list[dict[str, Any]]:
+def read_kept(pool: str | Path) -> list[KeptLine]:
     """The kept index `kept.jsonl` (`{id, run, site, macro}` per line); a bad index is an InputError."""
     p = Path(pool) / "kept.jsonl"
     rows = read_jsonl(p)
@@ -118,7 +119,7 @@ class Skipped:
         return len(self.reasons)
 
 
-def iter_kept(pool: str | Path, skipped: Skipped | None = None) -> Iterator[dict[str, Any]]:
+def iter_kept(pool: str | Path, skipped: Skipped | None = None) -> Iterator[Part]:
     """Every kept part of the pool, in index order; a part whose files are missing or malformed is skipped
     and recorded in `skipped` (id -> reason naming the file)."""
     for row in read_kept(pool):
