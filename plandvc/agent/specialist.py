@@ -48,6 +48,15 @@ class SpecialistResult:
     title: str = ""
 
 
+async def where(session: SessionLike) -> tuple[str, str]:
+    """Where the page is now, (path?query, title), read afresh; ("", "") when the page cannot be read."""
+    try:
+        snap = await session.snapshot()
+    except Exception:  # a page that cannot be read is reported as unknown
+        return "", ""
+    return path_of(snap.url), snap.title
+
+
 def action_of(reply: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """The one action of a valid reply as (name, params)."""
     ((name, params),) = reply["action"][0].items()
@@ -128,10 +137,5 @@ class Specialist:
 
     async def _failed(self, steps: int, error: str, out: bool = False) -> SpecialistResult:
         """A failed result, with where the page is now (read afresh: the last action may have moved it)."""
-        url = title = ""
-        try:
-            snap = await self.session.snapshot()
-            url, title = path_of(snap.url), snap.title
-        except Exception:  # a page that cannot be read is reported as unknown
-            pass
+        url, title = await where(self.session)
         return SpecialistResult(None, None, steps, False, error, out_of_steps=out, url=url, title=title)
