@@ -1,6 +1,6 @@
 """The shared fixtures of the test suite, each defined once: a real sites server on a free loopback port, one
 real Chromium per test module, and a fresh browser session per test. Every test's default log directory is a
-temporary one, so no test writes into the checkout.
+temporary one and hypothesis keeps no database, so no test writes into the checkout.
 
 The plain helpers the tests import live in their own modules beside this one: `bundled` (the bundled sites
 and sample pool), `sites_http` (an HTTP client and page reader), `agent_doubles` (fakes for the agent tests),
@@ -9,10 +9,19 @@ and `openai_double` (an OpenAI-protocol server)."""
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
 import pytest_asyncio
+from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
+
+# hypothesis keeps no example database and its caches in a temporary directory (its default, .hypothesis/,
+# is in the checkout); the property tests are derandomized, so a failure reproduces from the test alone
+settings.register_profile("plandvc", database=None)
+settings.load_profile("plandvc")
+set_hypothesis_home_dir(tempfile.mkdtemp(prefix="plandvc-hypothesis-"))
 
 # the helper modules' asserts read like the tests' own when they fail
 pytest.register_assert_rewrite("bundled", "sites_http", "agent_doubles", "chain_pools", "raw_chains")
