@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from plandvc.browser.actions import ACTIONS, perform, reply_action
-from plandvc.browser.protocol import SessionRecord
+from plandvc.browser.protocol import SessionProtocol, SessionRecord
 from plandvc.macros import home_trajectory as home_trajectory  # run-chains takes the trip home from here
 from plandvc.urls import url_path
 
@@ -188,7 +188,7 @@ class ReplayModel:
         return json.dumps(self.replayer.next_action(snap), ensure_ascii=False)
 
 
-async def replay(replayer: Replayer, session: Any, max_steps: int = 40) -> dict[str, Any]:
+async def replay(replayer: Replayer, session: SessionProtocol, max_steps: int = 40) -> dict[str, Any]:
     """Drive `session` with the replayer alone (no agent): snapshot, next step, act — until its done.
     Returns the done params. For checking a trajectory on a live page; the agent's specialist does the same
     loop with a ReplayModel."""

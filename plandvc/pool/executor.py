@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from plandvc.browser import Element, Session
 from plandvc.browser.actions import ACTIONS, perform, reply_action
 from plandvc.macros import HOME_MEMORY, recorded_home_done
 from plandvc.pool.tasks import detail_path, fmt, list_path
@@ -51,7 +52,7 @@ def _labelled(label: str) -> Pick:
 class Executor:
     """Drives `session` through the task's macro; `run()` returns the Recording."""
 
-    def __init__(self, session: Any, spec: Spec, task: dict[str, Any]):
+    def __init__(self, session: Session, spec: Spec, task: dict[str, Any]):
         self.session, self.spec, self.task = session, spec, task
         self.target: dict[str, Any] = task.get("target") or {}
         self.page: Page | None = spec.page(self.target["page"]) if self.target.get("page") else None
@@ -64,7 +65,7 @@ class Executor:
 
     # -- one step --------------------------------------------------------------------------------------
 
-    async def _find(self, pick: Pick, what: str) -> Any:
+    async def _find(self, pick: Pick, what: str) -> Element:
         snap = await self.session.snapshot()
         for e in snap.elements:
             if pick(e):
@@ -398,6 +399,6 @@ class Executor:
         )
 
 
-async def execute(session: Any, spec: Spec, task: dict[str, Any]) -> Recording:
+async def execute(session: Session, spec: Spec, task: dict[str, Any]) -> Recording:
     """Run the task's scripted steps on a session that is already on the task's start page."""
     return await Executor(session, spec, task).run()
