@@ -11,7 +11,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DOCKER ?= docker
 PYTEST_ARGS ?=
 
-.PHONY: help setup chromium test lint format gen view bench bench-view lock push pull docker-base docker-build docker-gen docker-test clean
+.PHONY: help setup chromium test test-fast lint format gen view bench bench-view lock push pull docker-base docker-build docker-gen docker-test clean
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-13s\033[0m %s\n", $$1, $$2}'
@@ -33,9 +33,13 @@ setup: $(STAMP) chromium ## venv from the lock file (with hashes) and Debian chr
 test: setup ## run the test suite (sets itself up first; the image tests are `make docker-test`)
 	$(BIN)/python -m pytest -m "not docker" $(PYTEST_ARGS)
 
-lint: setup ## ruff lint and format check
+test-fast: setup ## the suite without the end-to-end tests marked slow (the edit loop)
+	$(BIN)/python -m pytest -m "not slow and not docker" $(PYTEST_ARGS)
+
+lint: setup ## ruff lint and format check, and mypy on plandvc/ (config in pyproject.toml)
 	$(BIN)/ruff check plandvc tests bench
 	$(BIN)/ruff format --check plandvc tests bench
+	$(BIN)/mypy
 
 format: setup ## ruff fix and format
 	$(BIN)/ruff check --fix plandvc tests bench

@@ -5,15 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest_chains import task_files, write_pool
+from chain_pools import check_rules, task_files, write_pool
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_chains_walk import check_rules
 
 from plandvc.chains.items import pool_items
-from plandvc.chains.rules import FAMILY_OF
 from plandvc.chains.walk import chain_specs
 from plandvc.io import InputError, write_json
+from plandvc.macros import FAMILY_OF
 
 
 def basic_parts() -> list:

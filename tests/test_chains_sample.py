@@ -12,9 +12,9 @@ from pathlib import Path
 
 import orjson
 import pytest
+from chain_pools import can_chain, check_rules, dump, home_after_url_state
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_chains_walk import can_chain, check_rules, dump, home_after_url_state
 
 from plandvc.chains.items import pool_items, read_site_split
 from plandvc.chains.walk import chain_specs

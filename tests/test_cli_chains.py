@@ -6,8 +6,8 @@ from pathlib import Path
 
 import orjson
 import pytest
+from chain_pools import rec, task_files, write_pool
 from click.testing import CliRunner
-from conftest_chains import rec, task_files, write_pool
 
 from plandvc.cli import cli
 from plandvc.io import read_jsonl, write_jsonl

@@ -25,7 +25,10 @@ COPY = [
     "data/pool",
 ]
 
-pytestmark = pytest.mark.skipif(not (ROOT / "data" / "pool" / "kept.jsonl").exists(), reason="no sample pool")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not (ROOT / "data" / "pool" / "kept.jsonl").exists(), reason="no sample pool"),
+]
 
 
 def sh(repo: Path, *cmd: str, check: bool = True) -> subprocess.CompletedProcess[str]:

@@ -12,6 +12,7 @@ from plandvc.chains.items import read_site_split
 from plandvc.chains.walk import HOME_RULES, summarise
 from plandvc.chains.walk import chain_specs as walk_chains
 from plandvc.io import InputError, check_output_file, raise_problems, read_jsonl, write_jsonl
+from plandvc.records import ItemRecord
 
 # the keys of an items.jsonl record the walk reads, and their types
 ITEM_KEYS: dict[str, type | tuple[type, ...]] = {
@@ -108,7 +109,7 @@ def pool_items(pool: Path, sites: Path, out: Path, ids: Path | None, qa: bool, a
         click.echo(f"    {bad['file']}: {bad['error']}", err=True)
 
 
-def read_items(path: Path) -> list[dict[str, Any]]:
+def read_items(path: Path) -> list[ItemRecord]:
     """items.jsonl, each line checked for the keys the walk reads; a bad line names the file, line and key."""
     items = read_jsonl(path)
     ids: set[str] = set()

@@ -1,6 +1,6 @@
-"""pool-items: one record per usable kept trajectory of a training site (the seed's `pool_items` + `_record`).
+"""pool-items: one record per usable kept trajectory of a training site (the record fields and drop rules: docs/ARCHITECTURE.md, "Records and chains").
 
-A pool (docs/ARCHITECTURE.md §3) has `kept.jsonl`, `pool_ids.txt` and `runs/<run>/accepted/<id>/{task.json,
+A pool (docs/ARCHITECTURE.md, "Pool") has `kept.jsonl`, `pool_ids.txt` and `runs/<run>/accepted/<id>/{task.json,
 trajectory.json, elements.json}`. The kept trajectories chosen are those in the pool ids, plus (qa) every kept
 trajectory of the two question macros: the executor pool leaves those out, but here they only end a chain.
 Test sites never appear. Trajectories the chain rules cannot use (mid-chain starts, a history macro, an unknown
@@ -14,48 +14,26 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
-from plandvc.chains.rules import FAMILY_OF, FLAGGED_ROLES, MACROS, QA_MACROS
 from plandvc.contract.files import read_kept, read_part
-from plandvc.io import InputError, read_json
+from plandvc.io import InputError
+from plandvc.macros import FAMILY_OF, FLAGGED_ROLES, MACROS, QA_MACROS
+from plandvc.pool.load import read_ids
+from plandvc.records import ItemRecord
+from plandvc.sites.spec import read_split
+from plandvc.urls import url_path
 
-Record = dict[str, Any]
+Record = ItemRecord
 
 
 class Dropped(Exception):
     """A readable trajectory the chain rules do not use; the message is the reason (a short key)."""
 
 
-def url_path(url: str) -> str:
-    """The path of a URL or path?query, without a trailing slash."""
-    return urlsplit(url or "").path.rstrip("/") or "/"
-
-
 def read_site_split(sites: str | Path) -> tuple[set[str], set[str]]:
     """(train, test) site names from `<sites>/site_split.json`."""
-    path = Path(sites) / "site_split.json"
-    split = read_json(path)
-    if not isinstance(split, dict):
-        raise InputError(f"{path}: expected an object with 'train' and 'test'")
-    out = []
-    for key in ("train", "test"):
-        names = split.get(key)
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise InputError(f"{path}: key {key!r} must be a list of site names")
-        out.append(set(names))
-    return out[0], out[1]
-
-
-def read_ids(path: str | Path) -> set[str]:
-    """Trajectory ids, whitespace-separated (one a line in `pool_ids.txt`)."""
-    p = Path(path)
-    try:
-        return set(p.read_text(encoding="utf-8").split())
-    except FileNotFoundError:
-        raise InputError(f"{p}: file not found") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"{p}: cannot read ({e})") from None
+    split = read_split(Path(sites) / "site_split.json")
+    return set(split["train"]), set(split["test"])
 
 
 def _get(obj: Any, dotted: str, file: str, kind: type | tuple[type, ...] | None = None) -> Any:
@@ -73,7 +51,7 @@ def _get(obj: Any, dotted: str, file: str, kind: type | tuple[type, ...] | None 
 def make_record(
     tid: str, run: str, rel: str, task: dict[str, Any], traj: dict[str, Any], train: set[str], test: set[str]
 ) -> Record:
-    """The record of one trajectory (the seed's `_record`); raises Dropped (a rule) or InputError (bad content)."""
+    """The record of one trajectory; raises Dropped (a rule) or InputError (bad content)."""
     tf, jf = f"{rel}/task.json", f"{rel}/trajectory.json"
     site = _get(traj, "site", jf, str)
     macro = _get(traj, "macro", jf, str)
@@ -128,7 +106,7 @@ def pool_items(
     """(records sorted by id, report) of a pool: what was chosen, kept, dropped by reason, and unreadable."""
     pool = Path(pool)
     train, test = read_site_split(sites)
-    chosen_ids = read_ids(ids if ids is not None else pool / "pool_ids.txt")
+    chosen_ids = set(read_ids(ids if ids is not None else pool / "pool_ids.txt"))
     if not (pool / "kept.jsonl").is_file():
         raise InputError(f"{pool / 'kept.jsonl'}: file not found")
     kept, bad_lines = read_kept(pool)

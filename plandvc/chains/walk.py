@@ -1,19 +1,21 @@
-"""chain-specs: the seeded walk that strings records into chains (the seed's `_next`, `chain_specs`, `chain_key`).
+"""chain-specs: the seeded walk that strings records into chains (`next_via`, `chain_specs`, `chain_key`).
 
 A chain is 2–4 records of one site. Each part after the first is reached by `next_via` ("page": it starts on the
 page the previous part stays on; "home": it starts on the home page, reached by a trip home). Parts act on
 different controls with pairwise disjoint scopes and only the last may answer. One `random.Random(seed)` drives
-the walk, in exactly the seed's order of draws, so a seed names one list of chains.
+the walk in one fixed order of draws, so a seed names one list of chains (docs/ARCHITECTURE.md, "The chain
+rules", states the rules and the order of draws).
 
 The home rule (`home_rule`): a URL-state part (a filter or a sort) is checked on the query of the chain's last
 page, so a trip home anywhere after it undoes it. `any_earlier` (the default) allows no trip home once any
-earlier part of the chain is a URL-state part; `neighbour` is the seed's rule, which only looks at the part just
+earlier part of the chain is a URL-state part; `neighbour` is the older rule, which only looks at the part just
 before (`next_via`), and so allows filter -(page)-> search -(home)-> ..., a chain that fails by construction;
-`neighbour` gives the seed's chains byte for byte.
+`neighbour` gives the chains of earlier versions byte for byte.
 
-The seed scans every record of the site at every step; here each record's successors are computed once (the
+The plain walk would scan every record of the site at every step; here each record's successors are computed once (the
 candidates by page and the home starts, merged in id order), and a step only filters that list. The lists the
-RNG chooses from are the seed's lists, element for element, so the draws and the chains are the same.
+RNG chooses from are the plain walk's lists, element for element, so the draws and the chains are the same
+(tests/test_chains_walk.py holds the plain walk as the reference).
 """
 
 from __future__ import annotations
@@ -25,18 +27,19 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from plandvc.chains.rules import CHAIN_FIRST, CHAIN_SECOND, URL_STATE
 from plandvc.io import InputError
+from plandvc.macros import CHAIN_FIRST, CHAIN_SECOND, URL_STATE
+from plandvc.records import ChainSpec, ItemRecord, Via
 
-Record = dict[str, Any]
-Chain = dict[str, Any]
+Record = ItemRecord
+Chain = ChainSpec
 PAGE_OVER_HOME = 0.75  # continuing on the page beats a trip home, 3:1
 MISSES = 3  # a site that fails this many rounds drops out
 HOME_RULES = ("any_earlier", "neighbour")  # the first is the default
 
 
-def next_via(a: Record, b: Record) -> str | None:
-    """How b can follow a on one session: 'page', 'home' or None (the seed's `_next`)."""
+def next_via(a: Record, b: Record) -> Via:
+    """How b can follow a on one session: 'page', 'home' or None (the rules: module docstring)."""
     if a["answers"]:
         return None
     if (
@@ -75,9 +78,9 @@ class _Site:
                 self.page_by_start[b["start"]].append(j)
             if b["home_start"]:
                 self.home.append(j)
-        self._succ: dict[int, list[tuple[int, str]]] = {}
+        self._succ: dict[int, list[tuple[int, Via]]] = {}
 
-    def successors(self, i: int) -> list[tuple[int, str]]:
+    def successors(self, i: int) -> list[tuple[int, Via]]:
         """[(j, via)] for every j != i with next_via(recs[i], recs[j]), in id order."""
         got = self._succ.get(i)
         if got is None:
@@ -100,14 +103,14 @@ class _Site:
 
 def _walk_one(
     site: _Site, rng: random.Random, sizes: Sequence[int], answer_share: float, home_rule: str = HOME_RULES[0]
-) -> list[tuple[int, str | None]]:
-    """One random chain attempt on a site (maybe shorter than 2): the seed's inner loop, draw for draw."""
+) -> list[tuple[int, Via]]:
+    """One random chain attempt on a site (maybe shorter than 2): the draws in their fixed order."""
     recs = site.recs
     k = rng.choice(sizes)
     i = rng.choice(range(len(recs)))
     if recs[i]["answers"]:
         return []
-    chain: list[tuple[int, str | None]] = [(i, None)]
+    chain: list[tuple[int, Via]] = [(i, None)]
     used, ctrls, scopes = {i}, {recs[i]["control"]}, set(site.scope[i])
     any_earlier = home_rule == "any_earlier"
     no_home = any_earlier and reads_last_query(recs[i])  # a URL-state part is in the chain: no trip home
@@ -162,7 +165,8 @@ def chain_specs(
         by_site[r["site"]].append(r)
     walks = {s: _Site(recs) for s, recs in by_site.items()}
     sizes = tuple(sizes)
-    rng, out, seen = random.Random(seed), [], set()
+    out: list[list[tuple[Record, Via]]] = []
+    rng, seen = random.Random(seed), set()
     sites = sorted(by_site)
     misses: Counter[str] = Counter()
     while len(out) < n and sites:

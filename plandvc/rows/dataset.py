@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from plandvc.chains.rules import FAMILIES, FAMILY_OF
 from plandvc.io import InputError, dumps, publish_dir, read_jsonl, write_json
+from plandvc.macros import FAMILIES, FAMILY_OF
 from plandvc.rows.split import RULE, SplitChain, group_split, leak_check, prompt_fingerprint
 from plandvc.rows.validate import DEFAULT_IMAGE_SIZE, KINDS, Chain, Reason, check_chain
 
@@ -230,7 +230,7 @@ def _tally(results, kept_keys: set[str], rows_of: dict[str, int], group) -> dict
 
 
 def metrics(results, kept: list[Chain], dropped: list[Dropped], manifest) -> dict[str, Any]:
-    """The metric files' contents, by file name (DESIGN.md §7: kept rate, by site / macro / parts / family)."""
+    """The metric files' contents, by file name (docs/ARCHITECTURE.md, "Rows": kept rate, by site / macro / parts / family)."""
     kept_keys = {c.key for c in kept}
     rows_of = {c.key: len(c.rows) for c in kept}
     n_ok = sum(r["ok"] for r in results)

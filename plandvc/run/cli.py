@@ -14,6 +14,8 @@ from plandvc.run.chain import RunParams
 from plandvc.run.runner import EXIT_INFRA, InfrastructureError, RunConfig
 from plandvc.run.runner import run_chains as run
 
+DEFAULTS = RunParams()  # the one home of the run's defaults
+
 
 def _ports(value: str | None) -> list[int] | None:
     if not value:
@@ -77,28 +79,28 @@ def _shard(value: str | None) -> tuple[int, int] | None:
 @click.option(
     "--budget",
     type=click.IntRange(1),
-    default=40,
+    default=DEFAULTS.budget,
     show_default=True,
     help="specialist steps the reports count down from",
 )
 @click.option(
     "--planner-turns",
     type=click.IntRange(1),
-    default=25,
+    default=DEFAULTS.planner_turns,
     show_default=True,
     help="the planner's turn cap its prompt shows",
 )
 @click.option(
     "--timeout-base",
     type=click.FloatRange(1),
-    default=120.0,
+    default=DEFAULTS.timeout_base,
     show_default=True,
     help="per-chain timeout: base seconds",
 )
 @click.option(
     "--timeout-per-turn",
     type=click.FloatRange(0),
-    default=40.0,
+    default=DEFAULTS.timeout_per_turn,
     show_default=True,
     help="per-chain timeout: seconds per turn",
 )
