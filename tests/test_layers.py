@@ -1,5 +1,5 @@
 """The import order docs/ARCHITECTURE.md states is the real one: a package imports only itself, the shared
-leaves, and the packages upstream of it (sites → browser → pool → replay → chains → agent → run → rows)."""
+leaves, and the packages upstream of it (sites → browser → pool → replay → contract → chains → agent → run → rows → export → view)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,22 @@ LEAVES = (
     "records",
     "checks",
 )  # anything may import these; they import only each other
-ORDER = ("sites", "memory", "browser", "pool", "replay", "chains", "agent", "run", "rows", "cli", "__main__")
+ORDER = (
+    "sites",
+    "memory",
+    "browser",
+    "pool",
+    "replay",
+    "contract",
+    "chains",
+    "agent",
+    "run",
+    "rows",
+    "export",
+    "view",
+    "cli",
+    "__main__",
+)
 
 
 def unit(module: str) -> str:

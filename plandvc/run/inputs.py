@@ -20,6 +20,7 @@ from typing import Any
 
 from plandvc import io
 from plandvc.pool.load import load_part, part_dir, read_kept
+from plandvc.records import Part
 from plandvc.run.chain import SiteInfo
 
 PART_FILES = ("task.json", "trajectory.json", "elements.json")
@@ -86,7 +87,7 @@ def load_jobs(
         raise io.InputError(f"{chains_path}: no chains (pass --allow-empty to publish an empty output)")
     problems: list[str] = []
     runs = {r["id"]: r["run"] for r in read_kept(pool)}
-    loaded: dict[str, dict[str, Any] | str] = {}  # part id -> part, or the problem loading it
+    loaded: dict[str, Part | str] = {}  # part id -> part, or the problem loading it
     seen: dict[str, int] = {}
     jobs = []
     for n, chain in enumerate(chains, 1):

@@ -32,6 +32,7 @@ from typing import Any
 
 from plandvc import io
 from plandvc.pool.load import load_part, read_kept
+from plandvc.records import Part
 from plandvc.run.cache import Cache
 from plandvc.run.chain import ChainOutput, RunParams, SiteInfo, base_result, run_chain
 from plandvc.run.fingerprint import chain_fingerprint, code_hash, environment, files_hash, tree_hash
@@ -121,7 +122,7 @@ def kept_runs(pool: Path) -> dict[str, str]:
     return {r["id"]: r["run"] for r in read_kept(pool)}
 
 
-def load_parts(pool: Path, runs: dict[str, str], chain: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
+def load_parts(pool: Path, runs: dict[str, str], chain: dict[str, Any]) -> tuple[list[Part], str]:
     """The chain's parts ({id, task, traj, elements}, through the pool loader) and the hash of their files."""
     parts = [load_part(pool, runs[p["id"]], p["id"]) for p in chain["parts"]]
     files = [pool / part["dir"] / f for part in parts for f in PART_FILES]
