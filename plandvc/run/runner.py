@@ -213,7 +213,7 @@ async def _run(
         "params": asdict(cfg.params),
         "code": code_hash(),
         "sites": tree_hash(cfg.sites),
-        "env": environment(browsers[0].version),
+        "env": environment(browsers[0].version, browsers[0].binary),
     }
     env = run_inputs["env"]
     entries: dict[str, Path] = {}
