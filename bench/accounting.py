@@ -113,7 +113,10 @@ class Cgroups:
 
 
 def process_kind(cmdline: list[str]) -> str:
-    """What a process of a run is, from its command line."""
+    """What a process of a run is, from its command line (Chromium rewrites its children's into one
+    space-separated string)."""
+    if len(cmdline) == 1:
+        cmdline = cmdline[0].split()
     exe = Path(cmdline[0]).name if cmdline else "?"
     if "chrom" in exe:
         kind = next((a.split("=", 1)[1] for a in cmdline if a.startswith("--type=")), "browser")

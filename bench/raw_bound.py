@@ -20,6 +20,7 @@ from typing import Any
 
 from plandvc import io
 from plandvc.browser.chromium import Browser
+from plandvc.browser.session import SCREENSHOT_PARAMS
 from plandvc.run.runner import free_ports, kept_runs, load_parts
 from plandvc.sites.servers import Servers
 
@@ -97,19 +98,24 @@ async def prep(page: Any, base: str, task: dict[str, Any]) -> None:
 async def run_chain(browser: Browser, base: str, chain: dict[str, Any], parts: list[dict[str, Any]]) -> bool:
     ctx = await browser.new_context()
     page = await ctx.new_page()
+    cdp = await ctx.new_cdp_session(page)
+
+    async def screenshot() -> None:  # the harness's capture: one DevTools call
+        await cdp.send("Page.captureScreenshot", SCREENSHOT_PARAMS)
+
     try:
         await prep(page, base, parts[0]["task"])
         await page.goto(base + parts[0]["task"]["start"]["url"])
         for spec, part in zip(chain["parts"], parts, strict=True):
             if spec["via"] == "home":
-                await page.screenshot()  # the planner's turn
+                await screenshot()  # the planner's turn
                 async with page.expect_navigation():
                     await page.locator("a[data-home]").first.click()
-            await page.screenshot()
+            await screenshot()
             for step in part["traj"]["steps"]:
                 el = part["elements"][step["element"]] if step.get("element") is not None else None
                 await act(page, step, el)
-        await page.screenshot()  # the done turn
+        await screenshot()  # the done turn
         return True
     except Exception as e:
         print(f"raw bound: {chain['key']}: {type(e).__name__}: {str(e).splitlines()[0]}", file=sys.stderr)

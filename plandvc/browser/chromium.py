@@ -154,17 +154,23 @@ class Browser:
         )
 
     def chromium_pid(self) -> int | None:
-        """The process id of this browser's main Chromium process (None when it is not running)."""
+        """The process id of this browser's main Chromium process (None when it is not running).
+
+        A wrapper script that runs Chromium as its child (Debian's chromium-headless-shell does) carries
+        the same switches: of such a pair, the child is Chromium."""
+        found: dict[int, int] = {}  # pid -> parent pid, of the processes with this browser's switch
         for proc in Path("/proc").iterdir():
             if not proc.name.isdigit():
                 continue
             try:
                 args = (proc / "cmdline").read_bytes().split(b"\0")
-            except OSError:
+                parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
                 continue
             if self._marker.encode() in args and not any(a.startswith(b"--type=") for a in args):
-                return int(proc.name)
-        return None
+                found[int(proc.name)] = parent
+        chromium = [pid for pid in found if pid not in found.values()]
+        return min(chromium) if chromium else None
 
     async def _drop_browser(self) -> None:
         """Close the browser; if it does not close in time (a half-dead Chromium), kill its process."""
