@@ -12,6 +12,7 @@ CHROMIUM ?= $(or $(PLANDVC_CHROMIUM),/usr/bin/chromium-headless-shell /usr/bin/c
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DOCKER ?= docker
 PYTEST_ARGS ?=
+BENCH_ARGS ?=
 
 .PHONY: help setup chromium test lint format gen bench lock push pull docker-base docker-build docker-gen docker-test clean
 
@@ -48,8 +49,8 @@ format: setup ## ruff fix and format
 gen: setup ## make the planner rows on the embedded default (dvc repro)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro
 
-bench: setup ## throughput benchmark of run-chains (writes bench/results.json)
-	$(BIN)/python bench/run_bench.py
+bench: setup ## throughput and CPU (by cgroup) of run-chains vs the raw-browser bound; BENCH_ARGS="--baseline main" adds main's code
+	$(BIN)/python bench/run_bench.py $(BENCH_ARGS)
 
 lock: setup ## re-pin requirements.lock with hashes from requirements.in, and the image's pins when a registry answers
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv

@@ -16,7 +16,8 @@ so the command's rusage misses most of the CPU (about 70 % of run-chains'). Two 
 With cgroups, `by_kind` splits the CPU by process kind (Chromium's browser, renderer, GPU, utility
 processes; Playwright's node driver; plandvc's Python; the site servers) from the last /proc sample of
 each process of the cgroup (every 0.1 s): a process's last moments before it exits are missed, and what no
-sample saw is `unattributed` (the cgroup total stays exact).
+sample saw is `unattributed` (the cgroup total stays exact). A renderer forked by Chromium's zygote counts
+as `zygote` until it renames itself.
 """
 
 from __future__ import annotations
@@ -123,10 +124,8 @@ def process_kind(cmdline: list[str]) -> str:
         return f"chromium {kind}"
     if exe == "node" or exe.startswith("node"):
         return "playwright driver"
-    if "serve" in cmdline:
-        return "site servers"
-    if any("plandvc" in a or "raw_bound" in a for a in cmdline):
-        return "python (plandvc)"
+    if exe.startswith("python"):
+        return "site servers" if "plandvc.sites.server" in cmdline else "python (plandvc)"
     return exe
 
 
@@ -147,10 +146,9 @@ class KindSampler:
             try:
                 stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
                 cpu = (int(stat[11]) + int(stat[12])) / self.tick
-                kind = self.last[pid][0] if pid in self.last else None
-                if kind is None:
-                    args = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
-                    kind = process_kind([a for a in args.split("\0") if a])
+                # read every time: a wrapper script that execs Chromium keeps its pid
+                args = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+                kind = process_kind([a for a in args.split("\0") if a])
             except (OSError, IndexError, ValueError):
                 continue
             self.last[pid] = (kind, cpu)
