@@ -146,9 +146,11 @@ class KindSampler:
             try:
                 stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
                 cpu = (int(stat[11]) + int(stat[12])) / self.tick
-                # read every time: a wrapper script that execs Chromium keeps its pid
+                # read every time (a wrapper script that execs Chromium keeps its pid), but an exiting
+                # process has an empty command line: it keeps the kind it had
                 args = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
-                kind = process_kind([a for a in args.split("\0") if a])
+                argv = [a for a in args.split("\0") if a]
+                kind = process_kind(argv) if argv or pid not in self.last else self.last[pid][0]
             except (OSError, IndexError, ValueError):
                 continue
             self.last[pid] = (kind, cpu)
