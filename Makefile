@@ -12,9 +12,8 @@ CHROMIUM ?= $(or $(PLANDVC_CHROMIUM),/usr/bin/chromium-headless-shell /usr/bin/c
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DOCKER ?= docker
 PYTEST_ARGS ?=
-BENCH_ARGS ?=
 
-.PHONY: help setup chromium test lint format gen bench lock push pull docker-base docker-build docker-gen docker-test clean
+.PHONY: help setup chromium test lint format gen view bench bench-view lock push pull docker-base docker-build docker-gen docker-test clean
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-13s\033[0m %s\n", $$1, $$2}'
@@ -49,8 +48,17 @@ format: setup ## ruff fix and format
 gen: setup ## make the planner rows on the embedded default (dvc repro)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro
 
-bench: setup ## throughput and CPU (by cgroup) of run-chains vs the raw-browser bound; BENCH_ARGS="--baseline main" adds main's code
-	$(BIN)/python bench/run_bench.py $(BENCH_ARGS)
+VERSION := $(shell sed -n 's/^version: *//p' params.yaml)
+
+view: setup ## the static viewer of the dataset version (dvc repro view); prints the path of its index.html
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro view
+	@echo "$(CURDIR)/data/view/$(VERSION)/index.html"
+
+bench: setup ## throughput and CPU (by cgroup) of run-chains vs the raw-browser bound; BASELINE=main adds main's code
+	$(BIN)/python bench/run_bench.py $(if $(BASELINE),--baseline $(BASELINE))
+
+bench-view: setup ## time the viewer: write it for 300 chains, open its pages and an index of 10,000 in Chromium
+	$(BIN)/python bench/view_bench.py $(BENCH_ARGS)
 
 lock: setup ## re-pin requirements.lock with hashes from requirements.in, and the image's pins when a registry answers
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv

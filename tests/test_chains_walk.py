@@ -8,12 +8,14 @@ from collections import Counter, defaultdict
 from typing import Any
 
 import orjson
+import pytest
 from conftest_chains import pools, rec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from plandvc.chains.rules import CHAIN_FIRST, CHAIN_SECOND, URL_STATE
-from plandvc.chains.walk import chain_key, chain_specs, next_via
+from plandvc.chains.walk import HOME_RULES, chain_key, chain_specs, next_via, reads_last_query
+from plandvc.io import InputError
 
 PROPS = settings(
     max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
@@ -39,7 +41,10 @@ def seed_next(a: dict[str, Any], b: dict[str, Any]) -> str | None:
     return None
 
 
-def seed_chain_specs(items, n_chains, sizes=(2, 3, 4), seed=0, tries=40, answer_share=0.5):
+def seed_chain_specs(
+    items, n_chains, sizes=(2, 3, 4), seed=0, tries=40, answer_share=0.5, home_rule="neighbour"
+):
+    """The seed's walk; `home_rule="any_earlier"` adds the one new filter: no home step after a URL-state part."""
     by_site = defaultdict(list)
     for r in sorted(items, key=lambda r: r["id"]):
         by_site[r["site"]].append({**r, "scope": set(r["scope"])})
@@ -70,6 +75,11 @@ def seed_chain_specs(items, n_chains, sizes=(2, 3, 4), seed=0, tries=40, answer_
                         and b["control"] not in ctrls
                         and not (b["scope"] & scopes)
                         and (v := seed_next(last, b))
+                        and not (
+                            home_rule == "any_earlier"
+                            and v == "home"
+                            and any(r["macro"] in URL_STATE for r, _ in chain)
+                        )
                     ]
                     if not nxt:
                         break
@@ -105,7 +115,18 @@ def seed_chain_specs(items, n_chains, sizes=(2, 3, 4), seed=0, tries=40, answer_
     ]
 
 
-def check_rules(chains: list[dict[str, Any]], records: list[dict[str, Any]]) -> None:
+def home_after_url_state(chain: dict[str, Any], by_id: dict[str, dict[str, Any]]) -> bool:
+    """The shape that fails by construction: a trip home after some earlier part's check reads the query."""
+    parts = chain["parts"]
+    return any(
+        p["via"] == "home" and any(reads_last_query(by_id[q["id"]]) for q in parts[:k])
+        for k, p in enumerate(parts)
+    )
+
+
+def check_rules(
+    chains: list[dict[str, Any]], records: list[dict[str, Any]], home_rule: str = "any_earlier"
+) -> None:
     """Every chain rule, on every chain."""
     by_id = {r["id"]: r for r in records}
     keys = set()
@@ -125,6 +146,8 @@ def check_rules(chains: list[dict[str, Any]], records: list[dict[str, Any]]) -> 
         for a, b, p in zip(parts, parts[1:], c["parts"][1:], strict=False):
             assert p["via"] is not None and p["via"] == next_via(a, b)
         assert c["key"] == chain_key(c["site"], ids)
+        if home_rule == "any_earlier":
+            assert not home_after_url_state(c, by_id), c
         keys.add("+".join(ids))
     assert len(keys) == len(chains)  # no chain twice
 
@@ -151,10 +174,26 @@ def dump(chains: list[dict[str, Any]]) -> bytes:
 @PROPS
 @given(pools(), st.integers(0, 2**32 - 1), st.sampled_from([(2,), (2, 3, 4), (3, 4), (4,)]), st.floats(0, 1))
 def test_walk_is_the_seeds_walk(records, seed, sizes, share) -> None:
-    """The precomputed walk gives exactly the chains of the literal seed walk (same draws, same order)."""
-    assert chain_specs(records, 30, sizes, seed, 40, share) == seed_chain_specs(
-        records, 30, sizes, seed, 40, share
-    )
+    """The precomputed walk gives exactly the chains of the literal seed walk (same draws, same order): under
+    the neighbour rule byte for byte the seed's own chains, under any_earlier the seed's walk with the one
+    extra filter."""
+    for rule in HOME_RULES:
+        got = chain_specs(records, 30, sizes, seed, 40, share, home_rule=rule)
+        want = seed_chain_specs(records, 30, sizes, seed, 40, share, home_rule=rule)
+        assert dump(got) == dump(want), rule
+
+
+@PROPS
+@given(pools(), st.integers(0, 2**32 - 1), st.sampled_from([(3,), (2, 3, 4), (4,)]))
+def test_no_trip_home_after_a_url_state_part(records, seed, sizes) -> None:
+    """Under the default rule no chain has the failing shape; the neighbour rule's chains are a superset of
+    shapes (every neighbour chain without the shape obeys the new rule too)."""
+    by_id = {r["id"]: r for r in records}
+    new = chain_specs(records, 40, sizes, seed=seed)
+    assert new == chain_specs(records, 40, sizes, seed=seed, home_rule="any_earlier")
+    assert not any(home_after_url_state(c, by_id) for c in new)
+    old = chain_specs(records, 40, sizes, seed=seed, home_rule="neighbour")
+    check_rules(old, records, home_rule="neighbour")
 
 
 @PROPS
@@ -267,6 +306,42 @@ def test_only_a_forbidden_transition_yields_no_chain() -> None:
     chains = chain_specs(records, 10, seed=0)
     assert [[p["id"] for p in c["parts"]] for c in chains] == [["c-1", "c-2"]]
     assert chains[0]["parts"][1]["via"] == "page"
+
+
+def shape_pool() -> list[dict[str, Any]]:
+    """One site where the only 3-part chains are filter -(page)-> search -(home)-> navigation, the failing shape."""
+    return [
+        rec("a-f", "a", start="/sites/a/orders"),
+        rec("a-s", "a", macro="search_by_text", start="/sites/a/orders"),
+        rec("a-h", "a", macro="navigate_to_page", start="/sites/a", home_start=True, stays=False),
+    ]
+
+
+def test_the_home_rule_can_refuse_every_chain_of_a_shape() -> None:
+    """A pool whose only 3-part chain has the failing shape: the neighbour rule makes it, the default never."""
+    records = shape_pool()
+    by_id = {r["id"]: r for r in records}
+    old = chain_specs(records, 50, sizes=(3,), seed=0, home_rule="neighbour")
+    assert [[(p["id"], p["via"]) for p in c["parts"]] for c in old if len(c["parts"]) == 3] == [
+        [("a-f", None), ("a-s", "page"), ("a-h", "home")]
+    ]
+    assert any(home_after_url_state(c, by_id) for c in old)
+    for seed in range(20):
+        new = chain_specs(records, 50, sizes=(3,), seed=seed)
+        assert new and not any(home_after_url_state(c, by_id) for c in new)
+        assert all(len(c["parts"]) == 2 for c in new)  # the walk stops instead of going home
+    # the check itself fails on the old chains
+    try:
+        check_rules(old, records)
+    except AssertionError:
+        pass
+    else:
+        raise AssertionError("check_rules passed a chain with a trip home after a filter")
+
+
+def test_unknown_home_rule_is_an_input_error() -> None:
+    with pytest.raises(InputError, match="home_rule: expected one of any_earlier, neighbour, got 'nope'"):
+        chain_specs(shape_pool(), 5, home_rule="nope")
 
 
 def test_shared_scope_or_control_is_never_chained() -> None:

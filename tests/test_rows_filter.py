@@ -17,7 +17,7 @@ from test_rows_png import png_bytes
 from plandvc.agent.schema import RESPONSE_FORMAT, SCHEMA, canonical
 from plandvc.io import InputError, read_json, read_jsonl
 from plandvc.rows import dataset
-from plandvc.rows.dataset import error_kind, filter_rows, split_of
+from plandvc.rows.dataset import error_kind, filter_rows
 from plandvc.rows.validate import Chain, Reason, check_chain
 
 SIZE = (128, 80)  # the fixtures' screenshots; one test checks the 1280x800 default
@@ -169,12 +169,12 @@ def test_good_chains_are_kept_byte_for_byte(raw, tmp_path):
     assert not any("_failed" in rel for rel in tree(out))
     assert manifest["counts"] | {} == {
         "chains_raw": 5, "chains": 3, "rows": 10, "images": 10, "files": 16, "train": 3 - manifest["counts"]["val"],
-        "val": manifest["counts"]["val"], "dropped": 0,
+        "val": manifest["counts"]["val"], "excluded": 0, "dropped": 0,
     }  # fmt: skip
     index = manifest["chains"]
     assert [c["key"] for c in index] == sorted(c["key"] for c in index)
-    assert index[0].keys() == {"key", "site", "parts", "macros", "turns", "split"}
-    assert all(c["split"] == split_of(c["key"], 0.1) for c in index)
+    assert index[0].keys() == {"key", "site", "parts", "macros", "turns", "split", "split_detail"}
+    assert {c["split"] for c in index} <= {"train", "val", "excluded"}  # the rule: tests/test_rows_split.py
 
 
 def test_metrics(raw, tmp_path):
@@ -490,17 +490,6 @@ def test_two_runs_are_byte_identical_wherever_they_run(raw, tmp_path, monkeypatc
     run(moved, tmp_path / "two")
     assert tree(tmp_path / "two") == first
     assert b"elsewhere" not in b"".join(first.values())
-
-
-def test_split_is_deterministic_and_near_the_share():
-    keys = [key_of("s", [str(i)]) for i in range(4000)]
-    for share in (0.1, 0.25):
-        val = [k for k in keys if split_of(k, share) == "val"]
-        assert abs(len(val) / len(keys) - share) < 0.02
-        assert val == [k for k in keys if split_of(k, share) == "val"]
-    assert all(split_of(k, 0.0) == "train" for k in keys) and all(split_of(k, 1.0) == "val" for k in keys)
-    # a bigger share only moves chains from train to val
-    assert {k for k in keys if split_of(k, 0.1) == "val"} <= {k for k in keys if split_of(k, 0.25) == "val"}
 
 
 def test_failed_writer_leaves_the_previous_dataset(raw, tmp_path, monkeypatch):

@@ -4,7 +4,9 @@ A pool (docs/ARCHITECTURE.md §3) has `kept.jsonl`, `pool_ids.txt` and `runs/<ru
 trajectory.json, elements.json}`. The kept trajectories chosen are those in the pool ids, plus (qa) every kept
 trajectory of the two question macros: the executor pool leaves those out, but here they only end a chain.
 Test sites never appear. Trajectories the chain rules cannot use (mid-chain starts, a history macro, an unknown
-macro) are dropped and counted by reason; files that cannot be read are named and counted, never a crash.
+macro) are dropped and counted by reason; files that cannot be read or break the pool contract
+(`plandvc.contract`, the same validation as `check-pool`) are named with every problem and counted, never a
+crash.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from plandvc.chains.rules import FAMILY_OF, FLAGGED_ROLES, MACROS, QA_MACROS
-from plandvc.io import InputError, read_json, read_jsonl
+from plandvc.contract.files import read_kept, read_part
+from plandvc.io import InputError, read_json
 
 Record = dict[str, Any]
 
@@ -126,44 +129,51 @@ def pool_items(
     pool = Path(pool)
     train, test = read_site_split(sites)
     chosen_ids = read_ids(ids if ids is not None else pool / "pool_ids.txt")
-    kept = read_jsonl(pool / "kept.jsonl")
+    if not (pool / "kept.jsonl").is_file():
+        raise InputError(f"{pool / 'kept.jsonl'}: file not found")
+    kept, bad_lines = read_kept(pool)
     records: list[Record] = []
     dropped: Counter[str] = Counter()
     unreadable: list[dict[str, str]] = []
+    by_line: dict[str, list[str]] = {}
+    for p in bad_lines:  # the contract's problems of kept.jsonl, one entry per line
+        by_line.setdefault(p.file, []).append(f"{p.key}: {p.reason}" if p.key else p.reason)
+    unreadable += [{"file": f, "error": "; ".join(errs)} for f, errs in by_line.items()]
+    unknown_macros: list[str] = []
     chosen = 0
-    for n, row in enumerate(kept, 1):
-        if (
-            not isinstance(row, dict)
-            or not isinstance(row.get("id"), str)
-            or not isinstance(row.get("run"), str)
-        ):
-            unreadable.append({"file": f"kept.jsonl:{n}", "error": "needs string keys 'id' and 'run'"})
-            continue
+    for _, row in kept:
         tid, run = row["id"], row["run"]
         if not (tid in chosen_ids or (qa and row.get("macro") in QA_MACROS)):
             continue
         chosen += 1
-        rel = f"runs/{run}/accepted/{tid}"
+        part = read_part(pool, run, tid)
+        rel = part.dir
+        macros = [v.get("macro") for v in (part.task, part.traj) if isinstance(v, dict)]
+        if any(isinstance(m, str) and m not in MACROS for m in macros):
+            dropped["unknown_macro"] += 1  # a rule, not bad content: a pool may hold macros chains never use
+            unknown_macros.append(
+                f"{rel}: macro {', '.join(sorted({m for m in macros if isinstance(m, str) and m not in MACROS}))}"
+            )
+            continue
+        if part.problems:
+            unreadable.append({"file": rel, "error": "; ".join(p.line() for p in part.problems)})
+            continue
         try:
-            task = read_json(pool / rel / "task.json")
-            traj = read_json(pool / rel / "trajectory.json")
-            elements = read_json(pool / rel / "elements.json")
-            if not isinstance(elements, list):
-                raise InputError(f"{rel}/elements.json: expected a list of element descriptors")
-            records.append(make_record(tid, run, rel, task, traj, train, test))
+            records.append(make_record(tid, run, rel, part.task, part.traj, train, test))
         except Dropped as d:
             dropped[str(d)] += 1
         except InputError as e:
             unreadable.append({"file": rel, "error": _relative(str(e), pool)})
     records.sort(key=lambda r: r["id"])
     report = {
-        "kept": len(kept),
+        "kept": len(kept) + len(by_line),
         "chosen": chosen,
         "records": len(records),
         "by_site": dict(sorted(Counter(r["site"] for r in records).items())),
         "by_macro": dict(sorted(Counter(r["macro"] for r in records).items())),
         "dropped": dict(sorted(dropped.items())),
         "unreadable": unreadable,
+        "unknown_macros": unknown_macros,
     }
     return records, report
 

@@ -5,6 +5,12 @@ page the previous part stays on; "home": it starts on the home page, reached by 
 different controls with pairwise disjoint scopes and only the last may answer. One `random.Random(seed)` drives
 the walk, in exactly the seed's order of draws, so a seed names one list of chains.
 
+The home rule (`home_rule`): a URL-state part (a filter or a sort) is checked on the query of the chain's last
+page, so a trip home anywhere after it undoes it. `any_earlier` (the default) allows no trip home once any
+earlier part of the chain is a URL-state part; `neighbour` is the seed's rule, which only looks at the part just
+before (`next_via`), and so allows filter -(page)-> search -(home)-> ..., a chain that fails by construction;
+`neighbour` gives the seed's chains byte for byte.
+
 The seed scans every record of the site at every step; here each record's successors are computed once (the
 candidates by page and the home starts, merged in id order), and a step only filters that list. The lists the
 RNG chooses from are the seed's lists, element for element, so the draws and the chains are the same.
@@ -26,6 +32,7 @@ Record = dict[str, Any]
 Chain = dict[str, Any]
 PAGE_OVER_HOME = 0.75  # continuing on the page beats a trip home, 3:1
 MISSES = 3  # a site that fails this many rounds drops out
+HOME_RULES = ("any_earlier", "neighbour")  # the first is the default
 
 
 def next_via(a: Record, b: Record) -> str | None:
@@ -43,6 +50,11 @@ def next_via(a: Record, b: Record) -> str | None:
     if b["home_start"] and a["macro"] not in URL_STATE:
         return "home"
     return None
+
+
+def reads_last_query(r: Record) -> bool:
+    """Whether r's check reads the query of the chain's last page (a trip home after it undoes it)."""
+    return r["macro"] in URL_STATE
 
 
 def chain_key(site: str, ids: Sequence[str]) -> str:
@@ -87,7 +99,7 @@ class _Site:
 
 
 def _walk_one(
-    site: _Site, rng: random.Random, sizes: Sequence[int], answer_share: float
+    site: _Site, rng: random.Random, sizes: Sequence[int], answer_share: float, home_rule: str = HOME_RULES[0]
 ) -> list[tuple[int, str | None]]:
     """One random chain attempt on a site (maybe shorter than 2): the seed's inner loop, draw for draw."""
     recs = site.recs
@@ -97,11 +109,16 @@ def _walk_one(
         return []
     chain: list[tuple[int, str | None]] = [(i, None)]
     used, ctrls, scopes = {i}, {recs[i]["control"]}, set(site.scope[i])
+    any_earlier = home_rule == "any_earlier"
+    no_home = any_earlier and reads_last_query(recs[i])  # a URL-state part is in the chain: no trip home
     while len(chain) < k:
         nxt = [
             (j, v)
             for j, v in site.successors(chain[-1][0])
-            if j not in used and recs[j]["control"] not in ctrls and site.scope[j].isdisjoint(scopes)
+            if j not in used
+            and recs[j]["control"] not in ctrls
+            and site.scope[j].isdisjoint(scopes)
+            and not (no_home and v == "home")
         ]
         if not nxt:
             break
@@ -117,6 +134,7 @@ def _walk_one(
         used.add(j)
         ctrls.add(recs[j]["control"])
         scopes |= site.scope[j]
+        no_home = no_home or (any_earlier and reads_last_query(recs[j]))
         if recs[j]["answers"]:
             break
     return chain
@@ -129,8 +147,12 @@ def chain_specs(
     seed: int = 0,
     tries: int = 40,
     answer_share: float = 0.5,
+    home_rule: str = HOME_RULES[0],
 ) -> list[Chain]:
-    """Up to n chains `{key, site, parts: [{id, via}]}`, walked at random; sites take turns in sorted order."""
+    """Up to n chains `{key, site, parts: [{id, via}]}`, walked at random; sites take turns in sorted order.
+    `home_rule` is `any_earlier` (no trip home after any URL-state part) or `neighbour` (the seed's rule)."""
+    if home_rule not in HOME_RULES:
+        raise InputError(f"home_rule: expected one of {', '.join(HOME_RULES)}, got {home_rule!r}")
     by_site: dict[str, list[Record]] = defaultdict(list)
     last = None
     for r in sorted(records, key=lambda r: r["id"]):
@@ -149,7 +171,7 @@ def chain_specs(
                 break
             site, got = walks[name], None
             for _ in range(tries):
-                chain = _walk_one(site, rng, sizes, answer_share)
+                chain = _walk_one(site, rng, sizes, answer_share, home_rule)
                 key = "+".join(site.recs[j]["id"] for j, _ in chain)
                 if len(chain) >= 2 and key not in seen:
                     seen.add(key)
