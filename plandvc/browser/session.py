@@ -344,8 +344,9 @@ class Session:
         One DevTools call (Page.captureScreenshot) instead of Playwright's screenshot, which around the same
         capture evaluates a style into every frame and out again, waits for fonts and reads the layout
         metrics: four more round trips a turn. The PNG is encoded for speed (Chromium's fast zlib setting):
-        the same pixels as Playwright's screenshot (a test compares them), in a file about a fifth larger,
-        for about a fifth less of the whole run's CPU. Deterministic like any zlib setting."""
+        the same pixels as Playwright's screenshot (a test compares them), in a file about a fifth larger;
+        it cut the raw-browser bound's CPU by a sixth (35.0 -> 29.2 CPU-s on 24 chains, by cgroup).
+        Deterministic like any zlib setting. A session made without a DevTools session uses Playwright's."""
         if self.cdp is None:
             return await self.page.screenshot(type="png", animations="disabled", caret="hide")
         data = await self.cdp.send("Page.captureScreenshot", SCREENSHOT_PARAMS)
