@@ -6,7 +6,9 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.plandvc-setup
-CHROMIUM ?= $(or $(PLANDVC_CHROMIUM),/usr/bin/chromium)
+# headless runs use Debian's chromium-headless-shell, --headful ones the full chromium (PLANDVC_CHROMIUM
+# overrides both, and then only it is checked)
+CHROMIUM ?= $(or $(PLANDVC_CHROMIUM),/usr/bin/chromium-headless-shell /usr/bin/chromium)
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DOCKER ?= docker
 PYTEST_ARGS ?=
@@ -22,13 +24,15 @@ $(STAMP): requirements.lock pyproject.toml
 	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@touch $@
 
-chromium: ## install Debian's chromium when $(CHROMIUM) is missing
-	@if [ ! -x "$(CHROMIUM)" ]; then \
-	  echo "chromium not found at $(CHROMIUM): installing Debian's chromium"; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
+chromium: ## install Debian's chromium-headless-shell and chromium when missing (or check PLANDVC_CHROMIUM)
+	@missing=""; for c in $(CHROMIUM); do [ -x "$$c" ] || missing="$$missing $$(basename $$c)"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ -n "$(PLANDVC_CHROMIUM)" ]; then echo "PLANDVC_CHROMIUM=$(PLANDVC_CHROMIUM) is not an executable" >&2; exit 1; fi; \
+	  echo "not found:$$missing: installing Debian's$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing fonts-dejavu-core >/dev/null; \
 	fi
 
-setup: $(STAMP) chromium ## venv from the lock file (with hashes) and Debian chromium; quick when done
+setup: $(STAMP) chromium ## venv from the lock file (with hashes) and Debian's chromium(-headless-shell); quick when done
 
 test: setup ## run the test suite (sets itself up first; the image tests are `make docker-test`)
 	$(BIN)/python -m pytest -m "not docker" $(PYTEST_ARGS)
@@ -54,8 +58,8 @@ view: setup ## the static viewer of the dataset version (dvc repro view); prints
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro view
 	@echo "$(CURDIR)/data/view/$(VERSION)/index.html"
 
-bench: setup ## throughput benchmark of run-chains (writes bench/results.json)
-	$(BIN)/python bench/run_bench.py
+bench: setup ## throughput and CPU (by cgroup) of run-chains vs the raw-browser bound; BASELINE=main adds main's code
+	$(BIN)/python bench/run_bench.py $(if $(BASELINE),--baseline $(BASELINE))
 
 bench-view: setup ## time the viewer: write it for 300 chains, open its pages and an index of 10,000 in Chromium
 	$(BIN)/python bench/view_bench.py $(BENCH_ARGS)

@@ -217,7 +217,10 @@ async def test_missing_chromium_is_a_clear_one_line_error(monkeypatch: pytest.Mo
     assert "apt-get install chromium" in msg and "PLANDVC_CHROMIUM" in msg
     await b.close()
     monkeypatch.delenv("PLANDVC_CHROMIUM")
-    assert Browser().chromium == "/usr/bin/chromium"
+    assert Browser().chromium == "/usr/bin/chromium-headless-shell"  # headless: the headless shell
+    assert Browser(headless=False).chromium == "/usr/bin/chromium"  # headful: the full browser
+    with pytest.raises(ChromiumMissingError, match="apt-get install chromium-headless-shell"):
+        await Browser(chromium=missing + "/chromium-headless-shell").start()
 
 
 async def test_submitting_an_invalid_form_does_not_wait_for_a_navigation(session: Session) -> None:

@@ -37,12 +37,14 @@ def code_hash(root: Path | None = None) -> str:
     return h.hexdigest()
 
 
-def environment(chromium_version: str | None) -> dict[str, Any]:
-    """What the rows were made with: plandvc, Playwright and Chromium versions, the image when known."""
+def environment(chromium_version: str | None, chromium_binary: str | None = None) -> dict[str, Any]:
+    """What the rows were made with: plandvc, Playwright and Chromium versions, which Chromium executable
+    (`chromium-headless-shell` or `chromium`, by name), the image when known."""
     return {
         "plandvc": plandvc.__version__,
         "playwright": importlib.metadata.version("playwright"),
         "chromium": chromium_version,
+        "chromium_binary": chromium_binary,
         "image": os.environ.get("PLANDVC_IMAGE") or None,
     }
 

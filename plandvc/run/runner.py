@@ -144,7 +144,7 @@ def plan_run(cfg: RunConfig) -> RunPlan:
     from plandvc.browser.errors import ChromiumMissingError
     from plandvc.sites.spec import load_sites, site_name
 
-    chromium = Path(chromium_path())
+    chromium = Path(chromium_path(headless=not cfg.headful))
     if not (chromium.is_file() and os.access(chromium, os.X_OK)):
         raise io.InputError(str(ChromiumMissingError(str(chromium))))
     specs = load_sites(cfg.sites)
@@ -383,7 +383,7 @@ async def _run(cfg: RunConfig, plan: RunPlan, bases: list[str], servers: Any) ->
     try:
         memory = await connect_or_none(cfg.params.memory_url, cfg.params.memory_model)
         await workers[0].start()
-        env = environment(workers[0].browser.version)
+        env = environment(workers[0].browser.version, workers[0].browser.binary)
         run_inputs = {
             "params": asdict(cfg.params),
             "code": code_hash(),
