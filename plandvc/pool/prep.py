@@ -11,7 +11,13 @@ from typing import Any
 
 from plandvc.browser.protocol import SessionProtocol
 from plandvc.io import InputError
-from plandvc.pool.tasks import fmt
+
+
+def fmt(value: Any) -> str:
+    """A value as instructions, fields and answers write it (numbers without a needless '.0')."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 async def _create(session: SessionProtocol, site: str, spec: dict[str, Any], task_id: str) -> None:

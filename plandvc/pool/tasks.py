@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from plandvc.macros import FAMILY_OF, home_path
+from plandvc.pool.prep import fmt
 from plandvc.sites.query import select_rows
 from plandvc.sites.spec import Control, Page, Spec, Table
 from plandvc.sites.state import next_id
@@ -124,13 +125,6 @@ def page_params(page: Page) -> list[str]:
 
 def plural(table: Table) -> str:
     return table.title.lower()
-
-
-def fmt(value: Any) -> str:
-    """A value as instructions, fields and answers write it (numbers without a needless '.0')."""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
 
 
 def count(page: Page, table: Table, pairs: list[tuple[str, str]]) -> int:

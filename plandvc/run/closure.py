@@ -22,10 +22,12 @@ RUN_CODE: tuple[str, ...] = (
     "plandvc/chains/rules.py",
     "plandvc/checks.py",
     "plandvc/io.py",
+    "plandvc/macros.py",
     "plandvc/memory",
     "plandvc/pool/__init__.py",
     "plandvc/pool/load.py",
     "plandvc/pool/prep.py",
+    "plandvc/records.py",
     "plandvc/replay.py",
     "plandvc/run",
     "plandvc/sites/__init__.py",
@@ -36,6 +38,7 @@ RUN_CODE: tuple[str, ...] = (
     "plandvc/sites/spec.py",
     "plandvc/sites/state.py",
     "plandvc/sites/templates",
+    "plandvc/urls.py",
 )
 
 # files that are never code: bytecode and editor or OS litter inside a listed folder
