@@ -17,6 +17,8 @@ COMMANDS = {
     "chain-specs": "plandvc.chains.cli:chain_specs",
     "run-chains": "plandvc.run.cli:run_chains",
     "filter-rows": "plandvc.rows.cli:filter_rows",
+    "eval-specs": "plandvc.eval.cli:eval_specs_cmd",
+    "eval-planner": "plandvc.eval.cli:eval_planner_cmd",
 }
 
 
