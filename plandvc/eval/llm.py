@@ -98,10 +98,9 @@ def wait_ready(url: str, proc: subprocess.Popen[bytes], timeout: float) -> float
     while time.monotonic() - t0 < timeout:
         if proc.poll() is not None:
             raise SystemExit(f"eval-llm: the model server exited with {proc.returncode} before it answered")
-        with contextlib.suppress(OSError):
-            with urllib.request.urlopen(url + "/models", timeout=2) as r:
-                if r.status == 200:
-                    return round(time.monotonic() - t0, 1)
+        with contextlib.suppress(OSError), urllib.request.urlopen(url + "/models", timeout=2) as r:
+            if r.status == 200:
+                return round(time.monotonic() - t0, 1)
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(0.25)
     raise SystemExit(f"eval-llm: no answer from {url}/models within {timeout:.0f}s")
