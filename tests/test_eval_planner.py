@@ -125,7 +125,9 @@ def test_off_script_delegation_ends_the_episode_at_that_turn(specs: Path, tmp_pa
         return json.dumps(reply)
 
     with PlannerServer(planner, "scripted") as server:
-        m = evaluate(config(specs, tmp_path, "closed-loop", planner_url=server.url, planner_model="scripted"))
+        m = evaluate(
+            config(specs, tmp_path, "closed-loop", planner_url=server.url, planner_model="scripted", limit=2)
+        )
     cl = m["closed_loop"]
     assert cl["ends"] == {"off_script": 2} and cl["success"] == 0
     assert cl["off_script_at_turn"] == {"1": 1, "2": 1}
