@@ -33,15 +33,21 @@ N = 12
 pytestmark = pytest.mark.skipif(not (POOL / "kept.jsonl").exists(), reason="the sample pool is not generated")
 
 
+def specs_config(root: Path, out: str) -> SpecsConfig:
+    return SpecsConfig(POOL, SITES, root / out, n=N, seed=0, workers=2, cache=root / "cache")
+
+
 @pytest.fixture(scope="module")
 def specs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A dozen held-out chains (eval-specs on the committed pool), built once for the module."""
     root = tmp_path_factory.mktemp("eval")
-    summary = eval_specs(
-        SpecsConfig(POOL, SITES, root / "eval", n=N, seed=0, workers=2, cache=root / "cache")
-    )
+    summary = eval_specs(specs_config(root, "eval"))
     assert summary["held_out"] == N, summary
     return root / "eval"
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 def config(specs: Path, out: Path, mode: str = "both", **kw: Any) -> EvalConfig:
@@ -68,6 +74,10 @@ def test_held_out_chains_walk_only_the_test_sites(specs: Path) -> None:
         rows = io.read_jsonl(c.dir / "rows.jsonl")
         assert len(rows) == len(c.turns)
         assert all((c.dir / f"step_{r['step']}.png").is_file() for r in rows)
+    # written twice, the same bytes (the chains come from run-chains' cache here: that a fresh run of the
+    # same chains gives the same bytes is run-chains' own test)
+    again = eval_specs(specs_config(specs.parent, "again"))
+    assert again == summary and tree(specs) == tree(specs.parent / "again")
 
 
 def test_teacher_forced_reference_scores_are_exact(specs: Path, tmp_path: Path) -> None:
