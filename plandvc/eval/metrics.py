@@ -15,8 +15,9 @@ from plandvc.eval.closed import ENDS, Episode
 from plandvc.eval.teacher import TurnReply
 
 
-def rate(n: int, d: int) -> float:
-    return round(n / d, 4) if d else 0.0
+def rate(n: int, d: int) -> float | None:
+    """n / d rounded to 4 places; None when there is nothing to count (say, no chain asks a question)."""
+    return round(n / d, 4) if d else None
 
 
 def _group(items: list[tuple[str, bool]]) -> dict[str, dict[str, Any]]:
@@ -116,24 +117,28 @@ def closed_metrics(episodes: list[Episode]) -> dict[str, Any]:
 def table(metrics: dict[str, Any]) -> str:
     """The terminal table: overall, by family, by turn, and the closed loop."""
     lines = [f"planner {metrics['planner']}"]
+
+    def f(x: float | None) -> str:
+        return "n/a" if x is None else f"{x:.4f}"
+
     tf = metrics.get("teacher_forced")
     if tf:
         lines += [
-            f"teacher-forced: step accuracy {tf['step_accuracy']:.4f} ({tf['correct']}/{tf['turns']} turns), "
-            f"valid {tf['valid']:.4f}, kind {tf['kind_accuracy']:.4f}, family {tf['family_accuracy']:.4f}, "
-            f"values {tf['values_kept']:.4f}, answer {tf['answer_kept']:.4f}, invalid {tf['invalid_replies']}",
+            f"teacher-forced: step accuracy {f(tf['step_accuracy'])} ({tf['correct']}/{tf['turns']} turns), "
+            f"valid {f(tf['valid'])}, kind {f(tf['kind_accuracy'])}, family {f(tf['family_accuracy'])}, "
+            f"values {f(tf['values_kept'])}, answer {f(tf['answer_kept'])}, invalid {tf['invalid_replies']}",
             f"  {'group':<24}{'turns':>7}{'correct':>9}{'accuracy':>10}",
         ]
         for title in ("by_family", "by_turn"):
             for k, g in tf[title].items():
                 label = f"{title[3:]} {k}"
-                lines.append(f"  {label:<24}{g['turns']:>7}{g['correct']:>9}{g['accuracy']:>10.4f}")
+                lines.append(f"  {label:<24}{g['turns']:>7}{g['correct']:>9}{f(g['accuracy']):>10}")
     cl = metrics.get("closed_loop")
     if cl:
         ends = ", ".join(f"{k} {v}" for k, v in cl["ends"].items())
         off = ", ".join(f"turn {k}: {v}" for k, v in cl["off_script_at_turn"].items()) or "none"
         lines += [
-            f"closed loop: success {cl['success_rate']:.4f} ({cl['success']}/{cl['episodes']} episodes), "
+            f"closed loop: success {f(cl['success_rate'])} ({cl['success']}/{cl['episodes']} episodes), "
             f"steps carried out {cl['steps_done']}/{cl['steps']}",
             f"  ends: {ends}",
             f"  off script at: {off}",
