@@ -24,7 +24,12 @@ settings.load_profile("plandvc")
 set_hypothesis_home_dir(tempfile.mkdtemp(prefix="plandvc-hypothesis-"))
 
 # the helper modules' asserts read like the tests' own when they fail
-pytest.register_assert_rewrite("bundled", "sites_http", "agent_doubles", "chain_pools", "raw_chains")
+pytest.register_assert_rewrite(
+    "bundled", "sites_http", "agent_doubles", "chain_pools", "raw_chains", "view_pages"
+)
+
+# the viewer's Playwright fixtures (file_browser, file_page) live beside its page helpers
+pytest_plugins = ["view_pages"]
 
 from bundled import SITES_DIR  # noqa: E402
 

@@ -15,18 +15,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from bundled import LIST_PAGES
 
-pytest.register_assert_rewrite("conftest_browser")  # it is also a plugin (fixtures) of this module
-from conftest_browser import LIST_PAGES  # noqa: E402
-
-from plandvc import io  # noqa: E402
-from plandvc.browser import Browser, Session  # noqa: E402
-from plandvc.browser.chromium import DEFAULT_CHROMIUM, HEADLESS_SHELL  # noqa: E402
-from plandvc.chains.items import pool_items  # noqa: E402
-from plandvc.chains.walk import chain_specs  # noqa: E402
-from plandvc.rows.png import read_png_info  # noqa: E402
-
-pytest_plugins = ("conftest_browser",)
+from plandvc import io
+from plandvc.browser import Browser, Session
+from plandvc.browser.chromium import DEFAULT_CHROMIUM, HEADLESS_SHELL
+from plandvc.chains.items import pool_items
+from plandvc.chains.walk import chain_specs
+from plandvc.rows.png import read_png_info
 
 ROOT = Path(__file__).resolve().parents[1]
 POOL, SITES = ROOT / "data" / "pool", ROOT / "data" / "sites"

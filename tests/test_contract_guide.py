@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from test_pipeline import sh  # runs a command in the copy, with the venv on PATH and a cache of its own
+from project_copy import sh  # runs a command in the copy, with the venv on PATH and a cache of its own
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "docs" / "examples" / "sites"

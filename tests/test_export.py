@@ -20,7 +20,7 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 from click.testing import CliRunner
-from test_rows_filter import make_chain, write_results
+from raw_chains import make_chain, write_results
 
 from plandvc.cli import cli
 from plandvc.export import hf, llamafactory, openai_jsonl

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from project_copy import sh
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -29,21 +30,6 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(not (ROOT / "data" / "pool" / "kept.jsonl").exists(), reason="no sample pool"),
 ]
-
-
-def sh(repo: Path, *cmd: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "PATH": f"{BIN}:{os.environ['PATH']}",
-        "PLANDVC_WORKERS": "2",
-        "PLANDVC_CACHE": str(repo / ".plandvc" / "cache"),
-    }
-    p = subprocess.run(cmd, cwd=repo, capture_output=True, text=True, env=env, timeout=900)
-    if check and p.returncode != 0:
-        raise AssertionError(
-            f"{' '.join(cmd)} failed ({p.returncode}):\n{p.stdout[-1500:]}\n{p.stderr[-3000:]}"
-        )
-    return p
 
 
 def tree(d: Path) -> dict[str, bytes]:

@@ -7,21 +7,18 @@ first). The pages are driven in real Chromium from file://.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import shutil
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
-from playwright.async_api import Browser, Page, async_playwright
+from raw_chains import tree
+from view_pages import in_chromium, open_ready
 
 from plandvc import io
-from plandvc.browser.chromium import chromium_path
 from plandvc.chains.items import pool_items
 from plandvc.chains.rules import QA_MACROS
 from plandvc.chains.walk import chain_specs
@@ -30,12 +27,9 @@ from plandvc.view import make_view
 
 ROOT = Path(__file__).resolve().parents[1]
 POOL, SITES = ROOT / "data" / "pool", ROOT / "data" / "sites"
-HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
-CHROMIUM = HEADLESS_SHELL if os.path.exists(HEADLESS_SHELL) else chromium_path()
 FAILING = "plan-hotel-0000000bad"  # its second part filters the same dropdown again: the first gate fails
 
 pytestmark = pytest.mark.skipif(not (POOL / "kept.jsonl").exists(), reason="the sample pool is not generated")
-in_chromium = pytest.mark.asyncio(loop_scope="module")  # the async tests share the module's browser
 
 
 def small_chains() -> list[dict[str, Any]]:
@@ -86,10 +80,6 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def manifest(run: Path) -> dict[str, Any]:
     return io.read_json(run / "rows" / "v1" / "manifest.json")
-
-
-def tree(d: Path) -> dict[str, bytes]:
-    return {p.relative_to(d).as_posix(): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file()}
 
 
 # ---- the files ----------------------------------------------------------------------------------------------
@@ -158,48 +148,9 @@ def read_view_index(index: Path) -> list[dict[str, Any]]:
 # ---- in Chromium --------------------------------------------------------------------------------------------
 
 
-class Watch:
-    """What a page does that it must not: console errors, uncaught exceptions, requests outside file://."""
-
-    def __init__(self, page: Page) -> None:
-        self.errors: list[str] = []
-        self.outside: list[str] = []
-        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: self.errors.append(str(e)))
-        page.on("request", lambda r: None if r.url.startswith("file://") else self.outside.append(r.url))
-
-    def assert_clean(self) -> None:
-        assert not self.errors, self.errors
-        assert not self.outside, self.outside
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser() -> AsyncIterator[Browser]:
-    async with async_playwright() as p:
-        b = await p.chromium.launch(executable_path=CHROMIUM, headless=True)
-        yield b
-        await b.close()
-
-
-@pytest_asyncio.fixture(loop_scope="module")
-async def page(browser: Browser) -> AsyncIterator[tuple[Page, Watch]]:
-    ctx = await browser.new_context(viewport={"width": 1400, "height": 900})
-    pg = await ctx.new_page()
-    watch = Watch(pg)
-    yield pg, watch
-    await ctx.close()
-
-
-async def open_ready(pg: Page, path: Path, hash: str = "", script: bool = True) -> None:
-    """Open a page from file:// and wait until its script has drawn it (pages without a script: loaded)."""
-    await pg.goto(path.resolve().as_uri() + hash)
-    if script:
-        await pg.wait_for_selector("body[data-ready]", state="attached")
-
-
 @in_chromium
-async def test_the_index_lists_as_many_chains_as_the_manifest(run: Path, page) -> None:
-    pg, watch = page
+async def test_the_index_lists_as_many_chains_as_the_manifest(run: Path, file_page) -> None:
+    pg, watch = file_page
     await open_ready(pg, run / "view" / "v1" / "index.html")
     n = manifest(run)["counts"]["chains_raw"]
     assert await pg.locator("#rows tr").count() == n
@@ -212,8 +163,8 @@ async def test_the_index_lists_as_many_chains_as_the_manifest(run: Path, page) -
 
 
 @in_chromium
-async def test_filtering_by_site_and_searching_leave_only_the_matches(run: Path, page) -> None:
-    pg, watch = page
+async def test_filtering_by_site_and_searching_leave_only_the_matches(run: Path, file_page) -> None:
+    pg, watch = file_page
     await open_ready(pg, run / "view" / "v1" / "index.html")
     await pg.select_option("#f-site", "hotel")
     sites = await pg.locator("#rows tr").evaluate_all("rows => rows.map(r => r.dataset.site)")
@@ -241,8 +192,8 @@ async def test_filtering_by_site_and_searching_leave_only_the_matches(run: Path,
 
 
 @in_chromium
-async def test_a_chain_page_steps_with_the_keyboard(run: Path, page) -> None:
-    pg, watch = page
+async def test_a_chain_page_steps_with_the_keyboard(run: Path, file_page) -> None:
+    pg, watch = file_page
     await open_ready(pg, run / "view" / "v1" / "index.html")
     key = manifest(run)["chains"][0]["key"]
     await pg.click(f'#rows tr[data-key="{key}"] a')
@@ -293,8 +244,8 @@ async def test_a_chain_page_steps_with_the_keyboard(run: Path, page) -> None:
 
 
 @in_chromium
-async def test_a_failed_chain_shows_its_reason_and_part(run: Path, page) -> None:
-    pg, watch = page
+async def test_a_failed_chain_shows_its_reason_and_part(run: Path, file_page) -> None:
+    pg, watch = file_page
     await open_ready(pg, run / "view" / "v1" / "chains" / f"{FAILING}.html", "#step-2")
     assert (await pg.text_content("#status")) == "failed"
     reason = await pg.text_content("#reason")
@@ -307,8 +258,8 @@ async def test_a_failed_chain_shows_its_reason_and_part(run: Path, page) -> None
 
 
 @in_chromium
-async def test_stats_and_prompts_pages(run: Path, page) -> None:
-    pg, watch = page
+async def test_stats_and_prompts_pages(run: Path, file_page) -> None:
+    pg, watch = file_page
     await open_ready(pg, run / "view" / "v1" / "stats.html", script=False)
     assert await pg.text_content("#stat-chains") == "3"
     assert await pg.text_content("#stat-kept-rate") == "33.3%"
@@ -330,9 +281,9 @@ async def test_stats_and_prompts_pages(run: Path, page) -> None:
 
 
 @in_chromium
-async def test_the_watch_sees_what_it_must_refuse(run: Path, page, tmp_path: Path) -> None:
+async def test_the_watch_sees_what_it_must_refuse(run: Path, file_page, tmp_path: Path) -> None:
     """The checks above can fail: a page that fetches from the network or logs an error is caught."""
-    pg, watch = page
+    pg, watch = file_page
     bad = tmp_path / "bad"
     shutil.copytree(run / "view" / "v1", bad)
     html = (bad / "index.html").read_text()

@@ -12,8 +12,8 @@ from pathlib import Path
 import orjson
 import pytest
 from click.testing import CliRunner
-from test_rows_filter import SIZE, failed, key_of, make_chain, write_results
-from test_view import Watch, browser, in_chromium, open_ready, page, tree  # noqa: F401 (fixtures)
+from raw_chains import SIZE, failed, key_of, make_chain, tree, write_results
+from view_pages import in_chromium, open_ready
 
 from plandvc.cli import cli
 from plandvc.io import InputError, read_json, write_json
@@ -121,8 +121,8 @@ def test_embedded_json_cannot_close_its_script() -> None:
 
 
 @in_chromium
-async def test_hostile_text_stays_text_in_chromium(tmp_path: Path, page) -> None:  # noqa: F811
-    pg, watch = page
+async def test_hostile_text_stays_text_in_chromium(tmp_path: Path, file_page) -> None:
+    pg, watch = file_page
     rows, raw = dataset(tmp_path, hostile=True)
     make_view(rows, raw, tmp_path / "view")
     await open_ready(pg, tmp_path / "view" / "index.html")
@@ -173,8 +173,8 @@ def synthetic_index(n: int) -> list[IndexEntry]:
 
 
 @in_chromium
-async def test_an_index_of_ten_thousand_chains_draws_one_page(tmp_path: Path, page) -> None:  # noqa: F811
-    pg, watch = page
+async def test_an_index_of_ten_thousand_chains_draws_one_page(tmp_path: Path, file_page) -> None:
+    pg, watch = file_page
     entries = synthetic_index(10_000)
     facets = {"site": sorted({e.site for e in entries}), "status": ["kept", "dropped", "failed"]}
     write_index(tmp_path, "big", entries, facets)
