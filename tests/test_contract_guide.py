@@ -1,5 +1,5 @@
 """docs/POOL.md end to end: add the example site, record its pool, check it, point params.yaml at both and
-`dvc repro` the pipeline on them (real make-pool in Chromium, real check-pool, real DVC, real run-chains)."""
+`dvc repro` the training stages on them (and see eval_specs refuse a pool without a test site) (real make-pool in Chromium, real check-pool, real DVC, real run-chains)."""
 
 from __future__ import annotations
 
@@ -71,8 +71,11 @@ def test_the_guide_on_a_new_site(tmp_path: Path) -> None:
     sh(repo, "git", "init", "-q")
     sh(repo, "dvc", "init", "-q")
     sh(repo, "dvc", "config", "core.analytics", "false")
-    out = sh(repo, "dvc", "repro")
+    out = sh(repo, "dvc", "repro", "export", "view")  # the training stages: garden has no test site
     assert "Running stage 'run_chains'" in out.stdout
+    held_out = sh(repo, "dvc", "repro", "eval_specs", check=False)  # held-out chains need a test site
+    assert held_out.returncode != 0
+    assert "site_split.json: no usable trajectory of a test site" in held_out.stdout + held_out.stderr
     items = [json.loads(line) for line in (repo / "data" / "items.jsonl").read_text().splitlines()]
     assert len(items) == 69 and {r["site"] for r in items} == {"garden"}
     metrics = json.loads((repo / "metrics" / "filter.json").read_text())
