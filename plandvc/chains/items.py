@@ -135,12 +135,14 @@ def pool_items(
         chosen += 1
         part = read_part(pool, run, tid)
         rel = part.dir
-        macros = [v.get("macro") for v in (part.task, part.traj) if isinstance(v, dict)]
-        if any(isinstance(m, str) and m not in MACROS for m in macros):
+        unknown = [
+            f"{rel}/{name}: macro {v['macro']!r}"
+            for name, v in (("task.json", part.task), ("trajectory.json", part.traj))
+            if isinstance(v, dict) and isinstance(v.get("macro"), str) and v["macro"] not in MACROS
+        ]
+        if unknown:
             dropped["unknown_macro"] += 1  # a rule, not bad content: a pool may hold macros chains never use
-            unknown_macros.append(
-                f"{rel}: macro {', '.join(sorted({m for m in macros if isinstance(m, str) and m not in MACROS}))}"
-            )
+            unknown_macros += unknown
             continue
         if part.problems:
             unreadable.append({"file": rel, "error": "; ".join(p.line() for p in part.problems)})
