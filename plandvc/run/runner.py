@@ -54,6 +54,7 @@ class RunConfig:
     cache: Path = Path(".plandvc/cache/run_chains")
     log: Path | None = None
     progress: bool = True
+    engine: str = "local"  # where chains run: "local" or "ray" (plandvc.run.ray_engine); never the output
 
 
 def free_ports(n: int) -> list[int]:
@@ -190,12 +191,50 @@ def publish(out: Path, chains: list[dict[str, Any]], entries: dict[str, Path]) -
     return results
 
 
+async def attempt_chain(
+    c: dict[str, Any],
+    parts: list[dict[str, Any]],
+    browser: Any,
+    sessions: Sessions,
+    site: SiteInfo,
+    params: RunParams,
+    memory: Any,
+    servers: Any,
+    more: Any,
+) -> tuple[ChainOutput, bool, float]:
+    """One chain on a worker's browser, a machinery failure retried once in a fresh context: the output,
+    whether its failure is the machinery's, and the seconds its session took to open. `more()` says whether
+    another chain follows on this browser (its context then opens while this one runs)."""
+    from plandvc.pool.prep import prepare
+
+    for attempt in range(2):
+        if servers is not None:
+            servers.ensure_alive()
+        t_open = time.perf_counter()
+        try:
+            session = await sessions.take()
+        except Exception as e:  # a browser that cannot start fails this chain, not the run
+            out = ChainOutput(base_result(c, f"BrowserCrashed: {type(e).__name__}: {_first_line(e)}"[:300]))
+            session = None
+        t_open = time.perf_counter() - t_open
+        if session is not None:
+            if more():
+                sessions.open_ahead()  # the next chain's context opens while this one runs
+            try:
+                out = await run_chain(c, parts, session, site, params, memory, prepare)
+            finally:
+                sessions.release(session)
+        infra = not out.result["ok"] and is_infra(out.result.get("error"), browser.alive)
+        if not infra or attempt == 1:
+            break
+    return out, infra, t_open
+
+
 async def _run(
     cfg: RunConfig, chains: list[dict[str, Any]], bases: list[str], servers: Any
 ) -> dict[str, Any]:
     from plandvc.browser import Browser
     from plandvc.memory import connect_or_none
-    from plandvc.pool.prep import prepare
     from plandvc.sites.spec import load_sites, site_name
 
     t_start = time.monotonic()
@@ -207,13 +246,23 @@ async def _run(
     memory = await connect_or_none(cfg.params.memory_url, cfg.params.memory_model)
     runs = kept_runs(cfg.pool)
     workers = max(1, min(cfg.workers, len(chains) or 1))
-    browsers = [Browser(headless=not cfg.headful) for _ in range(workers)]
-    await browsers[0].start()
+    # --- engine seam: the Ray engine runs the chains on a cluster; the driver below is the same for both ---
+    engine: Any = None
+    if cfg.engine == "ray":
+        from plandvc.run.ray_engine import RayEngine
+
+        engine = RayEngine(cfg, workers, sites)
+        browsers: list[Any] = []
+        env_of_run = await engine.start()  # the environment every browser actor reported (all the same)
+    else:
+        browsers = [Browser(headless=not cfg.headful) for _ in range(workers)]
+        await browsers[0].start()
+        env_of_run = environment(browsers[0].version)
     run_inputs = {
         "params": asdict(cfg.params),
         "code": code_hash(),
         "sites": tree_hash(cfg.sites),
-        "env": environment(browsers[0].version),
+        "env": env_of_run,
     }
     env = run_inputs["env"]
     entries: dict[str, Path] = {}
@@ -241,29 +290,18 @@ async def _run(
     async def one_chain(
         w: int, browser: Any, sessions: Sessions, c: dict[str, Any], parts: Any, entry: Path
     ) -> None:
-        for attempt in range(2):
-            t0 = time.monotonic()
-            if servers is not None:
-                servers.ensure_alive()
-            t_open = time.perf_counter()
-            try:
-                session = await sessions.take()
-            except Exception as e:  # a browser that cannot start fails this chain, not the run
-                out = ChainOutput(
-                    base_result(c, f"BrowserCrashed: {type(e).__name__}: {_first_line(e)}"[:300])
-                )
-                session = None
-            t_open = time.perf_counter() - t_open
-            if session is not None:
-                if not todo.empty():
-                    sessions.open_ahead()  # the next chain's context opens while this one runs
-                try:
-                    out = await run_chain(c, parts, session, sites[c["site"]], cfg.params, memory, prepare)
-                finally:
-                    sessions.release(session)
-            infra = not out.result["ok"] and is_infra(out.result.get("error"), browser.alive)
-            if not infra or attempt == 1:
-                break
+        t0 = time.monotonic()
+        site = sites[c["site"]]
+        out, infra, t_open = await attempt_chain(
+            c, parts, browser, sessions, site, cfg.params, memory, servers, lambda: not todo.empty()
+        )
+        deliver(w, c, entry, out, infra, t0, t_open)
+
+    def deliver(
+        w: int, c: dict[str, Any], entry: Path, out: ChainOutput, infra: bool, t0: float, t_open: float
+    ) -> None:
+        """A finished chain, from either engine: stamped, cached (or kept aside when the machinery failed),
+        timed and counted."""
         if out.episode is not None:
             out.episode["env"] = env
         if infra:  # a machinery failure is published but never cached: the next run tries again
@@ -291,10 +329,15 @@ async def _run(
     try:
         await asyncio.gather(*(b.start() for b in browsers[1:]))
         startup = time.monotonic() - t_start
-        await asyncio.gather(*(worker(w) for w in range(workers)))
+        if engine is not None:
+            await engine.run(todo, deliver)
+        else:
+            await asyncio.gather(*(worker(w) for w in range(workers)))
     finally:
         progress.close()
         await asyncio.gather(*(b.close() for b in browsers), return_exceptions=True)
+        if engine is not None:
+            await engine.aclose()
         if memory is not None:
             await memory.close()
     results = publish(cfg.out, chains, entries)
@@ -327,6 +370,8 @@ def run_chains(cfg: RunConfig) -> dict[str, Any]:
 
     chains = load_chains(cfg.chains, cfg.limit, cfg.shard)
     cfg.cache.mkdir(parents=True, exist_ok=True)
+    if cfg.engine == "ray":  # each browser actor serves the sites on its own node's loopback
+        return _run_in_loop(cfg, chains, [], None)
     ports = cfg.ports or free_ports(max(1, min(cfg.workers, 2)))
     with Servers(ports, cfg.sites) as servers:
         return _run_in_loop(cfg, chains, servers.bases, servers)

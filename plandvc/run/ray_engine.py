@@ -1,0 +1,455 @@
+"""The Ray engine of run-chains (`--engine ray`): the same chains, run by browser actors on a Ray cluster.
+
+The driver (`plandvc.run.runner`) stays what it is for the local engine: it reads the chains and the pool,
+fingerprints every chain, and writes each finished chain through the same cache, the same atomic publish,
+the same progress line and counts. Only where a chain runs changes, so the output is byte-identical to
+`--engine local`, and a run resumes from either engine's cache.
+
+- **Where**: `RAY_ADDRESS` when set (a cluster started with `ray start --head` / `ray start --address`),
+  else a local Ray started for this run (small: no dashboard, one CPU, a 100 MiB object store, a short
+  temp dir so its unix sockets stay under the 107-byte limit).
+- **Browser actors**: `--workers` actors, each holding one Chromium and its own site servers on its node's
+  loopback (the per-session state stays on the node). Each takes one unit of the custom resource
+  `plandvc_browser`, so a node started with `--resources '{"plandvc_browser": N}'` runs at most N
+  browsers. Actors need no working directory: every node runs the same install (the image), and the driver
+  sends the sites and each chain's parts with the work. An actor whose code or environment (plandvc,
+  Playwright, Chromium, image) differs from the others' stops the run before any chain: one line.
+- **Window**: one chain in flight per actor; the next goes out when one comes back.
+- **Hangs and deaths**: every dispatch has a deadline (twice the chain's own timeout, for its in-actor
+  retry, plus a minute). A chain past it is cancelled by force: its actor is killed (a hang inside Chromium
+  or a blocked event loop cannot be cancelled from inside) and Ray restarts it. A chain whose actor died or
+  was killed is sent again, to any live actor, up to three dispatches; after that it is a machinery
+  failure (`infrastructure: ...`, published, never cached), like the local engine's.
+- **Stop**: Ctrl-C or SIGTERM closes every actor (its browser and servers) and, for a local Ray, Ray.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import socket
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from plandvc import io
+from plandvc.run.chain import ChainOutput, RunParams, SiteInfo, base_result
+
+RESOURCE = "plandvc_browser"  # custom resource: browsers a node may run
+MAX_DISPATCHES = 3  # sends of one chain before its loss is a machinery failure
+MAX_RESTARTS = 4  # restarts of one browser actor (after a kill or a crash)
+GRACE_S = 60.0  # a dispatch's deadline beyond twice the chain's own timeout
+PLACE_TIMEOUT_S = 180.0  # how long the run waits for its actors to start
+REVIVE_TIMEOUT_S = 300.0  # how long a restarted actor may take to come back before it is dropped
+LOCAL_OBJECT_STORE = 100 * 1024 * 1024
+LOCAL_START_TRIES = 3  # a loaded machine can miss Ray's fixed start-up timeouts; a fresh start then works
+# a unix socket path (sun_path) is at most 107 bytes; Ray's live in <temp dir>/session_<when>_<pid>/sockets/
+SOCKET_PATH_MAX = 107
+SESSION_SOCKET_TAIL = len("/session_2026-01-01_00-00-00_000000_4194304/sockets/plasma_store")
+DEADLINE_ENV = "PLANDVC_RAY_DEADLINE"  # seconds: overrides every dispatch's deadline (tests)
+HANG_ENV = "PLANDVC_RAY_TEST_HANG"  # test-only: the first dispatch of this chain key blocks its actor
+TMPDIR_ENV = "PLANDVC_RAY_TMPDIR"
+INSTALL_HINT = "pip install 'plandvc[ray]' (make setup installs it)"
+
+
+class RayUnavailable(io.InputError):
+    """Ray missing, a cluster unreachable, or no actor able to run: one line naming what to do."""
+
+
+@dataclass
+class Job:
+    """What one dispatch carries to a browser actor: the chain, its parts, its site, and hints."""
+
+    chain: dict[str, Any]
+    parts: list[dict[str, Any]]
+    site: SiteInfo
+    more: bool  # another chain will follow on this actor (its next context opens ahead)
+    hang: bool = False  # test-only: block the actor (a hang nothing inside it can end)
+
+
+@dataclass
+class ActorInfo:
+    """What a browser actor reports once it is up."""
+
+    env: dict[str, Any]
+    code: str
+    node: str
+
+
+def import_ray() -> Any:
+    """Ray, set up not to re-create environments per worker; a clear line when it is not installed."""
+    # `uv run` drivers would otherwise make Ray build a fresh environment for every worker process
+    os.environ.setdefault("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    try:
+        import ray
+    except ImportError as e:
+        raise RayUnavailable(f"run-chains --engine ray needs Ray ({e}): {INSTALL_HINT}") from None
+    return ray
+
+
+def temp_dir() -> str:
+    """Ray's temp dir for a local start: short, so every unix socket path fits in 107 bytes."""
+    path = os.environ.get(TMPDIR_ENV) or f"/tmp/plandvc-ray-{os.getuid()}"
+    if len(path.encode()) + SESSION_SOCKET_TAIL >= SOCKET_PATH_MAX:
+        room = SOCKET_PATH_MAX - SESSION_SOCKET_TAIL - 1
+        raise RayUnavailable(f"{TMPDIR_ENV}={path}: too long for Ray's unix sockets (at most {room} bytes)")
+    return path
+
+
+def _first_line(e: BaseException) -> str:
+    lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
+    return lines[0] if lines else type(e).__name__
+
+
+def check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail fast, in one line, when a `host:port` cluster address does not answer."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit():
+        return  # "auto" and the like: Ray resolves them
+    try:
+        socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout=timeout).close()
+    except OSError as e:
+        why = e.strerror or type(e).__name__
+        raise RayUnavailable(f"cannot reach the Ray cluster at {address} (RAY_ADDRESS): {why}") from None
+
+
+def connect(ray: Any, workers: int) -> str:
+    """Join the cluster at RAY_ADDRESS, else start a small local Ray with room for `workers` browsers."""
+    import logging
+
+    common: dict[str, Any] = {
+        "log_to_driver": False,
+        "logging_level": logging.WARNING,
+        "namespace": "plandvc",
+        # no working_dir, no pip/conda: every node runs the same install, nothing is packaged
+        "runtime_env": {"env_vars": {"RAY_ENABLE_UV_RUN_RUNTIME_ENV": "0"}},
+    }
+    address = os.environ.get("RAY_ADDRESS", "").strip()
+    if address:
+        check_reachable(address)
+        try:
+            ray.init(address=address, **common)
+        except Exception as e:
+            raise RayUnavailable(
+                f"cannot connect to the Ray cluster at {address} (RAY_ADDRESS): {_first_line(e)}"
+            ) from None
+        return f"the Ray cluster at {address}"
+    tmp = temp_dir()
+    # a local Ray uses a token (made once); said explicitly, Ray does not warn about it on every start
+    os.environ.setdefault("RAY_AUTH_MODE", "token")
+    for attempt in range(LOCAL_START_TRIES):
+        try:
+            ray.init(
+                address="local",
+                num_cpus=1,
+                resources={RESOURCE: workers},
+                object_store_memory=LOCAL_OBJECT_STORE,
+                include_dashboard=False,
+                _temp_dir=tmp,
+                **common,
+            )
+            return "a local Ray"
+        except Exception as e:
+            with contextlib.suppress(Exception):
+                ray.shutdown()
+            if attempt == LOCAL_START_TRIES - 1:
+                raise RayUnavailable(
+                    f"a local Ray did not start (temp dir {tmp}): {_first_line(e)}"
+                ) from None
+    raise AssertionError("unreachable")
+
+
+def site_files(sites: Path) -> dict[str, bytes]:
+    """The sites folder as {relative path: bytes}: sent to every actor, so nodes need no checkout."""
+    return {p.relative_to(sites).as_posix(): p.read_bytes() for p in sorted(sites.rglob("*")) if p.is_file()}
+
+
+def dispatch_deadline(chain: dict[str, Any], params: RunParams) -> float:
+    """Seconds a dispatch may take: twice the chain's own timeout (it may run twice inside) plus a grace."""
+    if os.environ.get(DEADLINE_ENV):
+        return float(os.environ[DEADLINE_ENV])
+    turns = len(chain["parts"]) + sum(p.get("via") == "home" for p in chain["parts"]) + 1
+    return 2 * (params.timeout_base + params.timeout_per_turn * turns) + GRACE_S
+
+
+class ChainWorker:
+    """A browser actor: its own site servers on the node's loopback, one Chromium, the chains sent to it.
+
+    Set up on the first call after each (re)start, so a restarted actor comes back whole."""
+
+    def __init__(self, params: RunParams, headful: bool) -> None:
+        self.params, self.headful = params, headful
+        self._lock = asyncio.Lock()
+        self._info: ActorInfo | None = None
+        self._dir: str | None = None
+        self.browser: Any = None
+        self.servers: Any = None
+        self.sessions: Any = None
+        self.memory: Any = None
+
+    async def ready(self, files: dict[str, bytes]) -> ActorInfo:
+        """Start the servers on these site files and the browser (once); what this actor runs with."""
+        async with self._lock:
+            if self._info is None:
+                self._info = await self._setup(files)
+            return self._info
+
+    async def _setup(self, files: dict[str, bytes]) -> ActorInfo:
+        import ray
+
+        from plandvc.browser import Browser
+        from plandvc.memory import connect_or_none
+        from plandvc.run.fingerprint import code_hash, environment
+        from plandvc.run.runner import free_ports
+        from plandvc.run.sessions import Sessions
+        from plandvc.sites.servers import Servers
+
+        self._dir = tempfile.mkdtemp(prefix="plandvc-sites-")
+        for rel, data in files.items():
+            path = Path(self._dir, rel)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        self.servers = Servers(free_ports(1), self._dir).__enter__()
+        self.browser = Browser(headless=not self.headful)
+        await self.browser.start()
+        self.sessions = Sessions(self.browser, self.servers.bases[0])
+        self.memory = await connect_or_none(self.params.memory_url, self.params.memory_model)
+        node = ray.get_runtime_context().get_node_id()
+        return ActorInfo(environment(self.browser.version), code_hash(), node)
+
+    async def run(self, job: Job) -> tuple[ChainOutput, bool, float]:
+        """One chain, as the local engine's worker runs it (a machinery failure retried once inside)."""
+        from plandvc.run.runner import attempt_chain
+
+        if self._info is None:
+            raise RuntimeError("browser actor not set up: ready() first")
+        if job.hang:
+            time.sleep(24 * 3600)  # test-only: a hang nothing inside the actor can end
+        return await attempt_chain(
+            job.chain,
+            job.parts,
+            self.browser,
+            self.sessions,
+            job.site,
+            self.params,
+            self.memory,
+            self.servers,
+            lambda: job.more,
+        )
+
+    async def close(self) -> None:
+        """Close the sessions, the browser, the servers and the sites copy."""
+        if self.sessions is not None:
+            await self.sessions.aclose()
+        if self.browser is not None:
+            await self.browser.close()
+        if self.memory is not None:
+            await self.memory.close()
+        if self.servers is not None:
+            self.servers.stop()
+        if self._dir is not None:
+            shutil.rmtree(self._dir, ignore_errors=True)
+        self._info = None
+
+
+Deliver = Callable[[int, dict[str, Any], Path, ChainOutput, bool, float, float], None]
+Todo = asyncio.Queue[tuple[dict[str, Any], list[dict[str, Any]], Path]]
+
+
+class RayEngine:
+    """Runs the driver's chain jobs on browser actors and hands every finished chain back to it."""
+
+    def __init__(self, cfg: Any, workers: int, sites: dict[str, SiteInfo]) -> None:
+        self.cfg, self.workers, self.sites = cfg, workers, sites
+        self.ray: Any = None
+        self.where = ""
+        self.actors: list[Any] = []
+        self._files: Any = None
+        self._hang_key = os.environ.get(HANG_ENV) or None
+
+    async def start(self) -> dict[str, Any]:
+        """Connect, start the browser actors and return the environment they all share."""
+        self.ray = ray = import_ray()
+        self.where = connect(ray, self.workers)
+        try:
+            return await self._start_actors()
+        except BaseException:
+            await self.aclose()
+            raise
+
+    async def _start_actors(self) -> dict[str, Any]:
+        from plandvc.run.fingerprint import code_hash
+
+        ray = self.ray
+        self._files = ray.put(site_files(self.cfg.sites))  # sent with ready(), so a restart finds them
+        actor_class = ray.remote(ChainWorker).options(
+            num_cpus=0, resources={RESOURCE: 1}, max_restarts=MAX_RESTARTS, max_task_retries=0
+        )
+        self.actors = [actor_class.remote(self.cfg.params, self.cfg.headful) for _ in range(self.workers)]
+        pending = {
+            asyncio.ensure_future(_await(a.ready.remote(self._files))): i for i, a in enumerate(self.actors)
+        }
+        done, late = await asyncio.wait(pending, timeout=PLACE_TIMEOUT_S)
+        infos: dict[int, ActorInfo] = {}
+        for fut in done:
+            try:
+                infos[pending[fut]] = fut.result()
+            except Exception as e:
+                raise RayUnavailable(
+                    f"a browser actor on {self.where} failed to start: {_cause(e)}"
+                ) from None
+        for fut in late:
+            fut.cancel()
+        if not infos:
+            raise RayUnavailable(
+                f"no browser actor started on {self.where} within {PLACE_TIMEOUT_S:.0f}s: start nodes with "
+                f"--resources '{{\"{RESOURCE}\": N}}'"
+            )
+        if late:
+            for i in sorted(pending[f] for f in late):
+                self.ray.kill(self.actors[i], no_restart=True)
+            self.actors = [a for i, a in enumerate(self.actors) if i in infos]
+            print(
+                f"run-chains: {len(infos)} of {self.workers} browser actors started on {self.where} "
+                f"(no room for more: raise the nodes' {RESOURCE} resource)",
+                file=sys.stderr,
+            )
+        first = next(iter(infos.values()))
+        for info in infos.values():
+            if info.env != first.env:
+                raise RayUnavailable(
+                    f"browser actors on {self.where} differ in their environment ({first.env} on node "
+                    f"{first.node[:8]}, {info.env} on node {info.node[:8]}): run the same image on every node"
+                )
+        mine = code_hash()
+        if first.code != mine:
+            raise RayUnavailable(
+                f"node {first.node[:8]} of {self.where} runs other plandvc code than this driver: install "
+                "the same plandvc on every node"
+            )
+        return first.env
+
+    async def run(self, todo: Todo, deliver: Deliver) -> None:
+        """Send every job out (one in flight per actor) until each is delivered."""
+        ray = self.ray
+        outstanding = todo.qsize()
+        if outstanding == 0:
+            return
+        dispatches: dict[str, int] = {}
+        finished = asyncio.Event()
+        live = len(self.actors)
+
+        def settle(
+            w: int, c: dict[str, Any], entry: Path, out: ChainOutput, infra: bool, t0: float, t_open: float
+        ) -> None:
+            nonlocal outstanding
+            deliver(w, c, entry, out, infra, t0, t_open)
+            outstanding -= 1
+            if outstanding == 0:
+                finished.set()
+
+        async def feed(w: int, actor: Any) -> None:
+            nonlocal live
+            while not finished.is_set():
+                c, parts, entry = await todo.get()
+                key = c["key"]
+                dispatches[key] = dispatches.get(key, 0) + 1
+                hang = key == self._hang_key and dispatches[key] == 1
+                job = Job(c, parts, self.sites[c["site"]], more=not todo.empty(), hang=hang)
+                deadline = dispatch_deadline(c, self.cfg.params)
+                t0 = time.monotonic()
+                ref = actor.run.remote(job)
+                try:
+                    out, infra, t_open = await asyncio.wait_for(_await(ref), deadline)
+                except TimeoutError:
+                    ray.kill(actor, no_restart=False)  # the force cancel: Ray restarts the actor
+                    lost = (
+                        f"TimeoutError: chain timed out after {deadline:.0f}s on {self.where} (actor killed)"
+                    )
+                except Exception as e:  # the actor died (node lost, process killed) or the call failed
+                    lost = f"ActorDied: {_cause(e)}"[:300]
+                else:
+                    settle(w, c, entry, out, infra, t0, t_open)
+                    continue
+                again = dispatches[key] < MAX_DISPATCHES
+                print(
+                    f"run-chains: chain {key} lost on browser actor {w} ({lost}); "
+                    + ("sending it again" if again else f"giving up after {MAX_DISPATCHES} dispatches"),
+                    file=sys.stderr,
+                    flush=True,
+                )
+                if not again:
+                    settle(w, c, entry, ChainOutput(base_result(c, lost)), True, t0, 0.0)
+                else:
+                    todo.put_nowait((c, parts, entry))  # another actor takes it
+                if not await self._revive(actor):
+                    live -= 1
+                    if live == 0:
+                        self._fail_all(todo, settle, w, f"ActorDied: no browser actor left on {self.where}")
+                    return
+
+        feeders = [asyncio.ensure_future(feed(w, a)) for w, a in enumerate(self.actors)]
+        waiter = asyncio.ensure_future(finished.wait())
+        try:
+            while not finished.is_set():
+                await asyncio.wait([waiter, *feeders], return_when=asyncio.FIRST_COMPLETED)
+                for f in feeders:
+                    if f.done() and not f.cancelled() and f.exception() is not None:
+                        raise f.exception()  # type: ignore[misc]
+                if all(f.done() for f in feeders) and not finished.is_set():
+                    raise RuntimeError("the Ray engine's feeders stopped with chains left")
+        finally:
+            for f in [waiter, *feeders]:
+                f.cancel()
+            await asyncio.gather(waiter, *feeders, return_exceptions=True)
+
+    async def _revive(self, actor: Any) -> bool:
+        """Wait for a killed or crashed actor to come back (restarted by Ray); False when it does not."""
+        try:
+            await asyncio.wait_for(_await(actor.ready.remote(self._files)), REVIVE_TIMEOUT_S)
+            return True
+        except Exception:
+            return False
+
+    @staticmethod
+    def _fail_all(todo: Todo, settle: Deliver, w: int, why: str) -> None:
+        while not todo.empty():
+            c, _, entry = todo.get_nowait()
+            settle(w, c, entry, ChainOutput(base_result(c, why)), True, time.monotonic(), 0.0)
+
+    async def aclose(self) -> None:
+        """Close every actor (browser, servers) and stop a local Ray; the cluster's work ends with the run."""
+        if self.ray is None:
+            return
+        ray = self.ray
+        if self.actors:
+            closes = [_await(a.close.remote()) for a in self.actors]
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(asyncio.gather(*closes, return_exceptions=True), 20)
+            for a in self.actors:
+                with contextlib.suppress(Exception):
+                    ray.kill(a, no_restart=True)
+            self.actors = []
+        with contextlib.suppress(Exception):
+            ray.shutdown()
+        self.ray = None
+
+
+async def _await(ref: Any) -> Any:
+    """An ObjectRef's value in asyncio."""
+    return await asyncio.wrap_future(ref.future())
+
+
+def _cause(e: BaseException) -> str:
+    """The first useful line of a Ray error (a task error carries its cause)."""
+    cause = getattr(e, "cause", None)
+    if isinstance(cause, BaseException):
+        return f"{type(cause).__name__}: {_first_line(cause)}"
+    return f"{type(e).__name__}: {_first_line(e)}"

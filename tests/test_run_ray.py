@@ -1,0 +1,242 @@
+"""run-chains on Ray (`--engine ray`): a real two-node cluster on this host (Ray's `cluster_utils.Cluster`,
+each node with room for one browser), real servers and Chromium in the actors, the same driver.
+
+The bytes are compared with a local-engine run of the same dozen chains: a run on the cluster that resumes
+from part of the local cache, a run that loses a node mid-run, and a run whose first dispatch of a chain
+hangs (its actor blocked: only the driver's deadline and a kill can end it). Ray missing or a cluster that
+does not answer are one line each.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest_run import finished, subset, tree, wait_for
+
+from plandvc import io
+from plandvc.chains.items import pool_items
+from plandvc.chains.walk import chain_specs
+
+ROOT = Path(__file__).resolve().parents[1]
+POOL, SITES = ROOT / "data" / "pool", ROOT / "data" / "sites"
+PLANDVC = [sys.executable, "-m", "plandvc"]
+
+ray = pytest.importorskip("ray", reason="the Ray engine's tests need plandvc[ray] (make setup installs it)")
+pytestmark = pytest.mark.skipif(not (POOL / "kept.jsonl").exists(), reason="the sample pool is not generated")
+
+
+def common(chains: Path, out: Path, cache: Path, *extra: str) -> list[str]:
+    args = ["--chains", chains, "--pool", POOL, "--sites", SITES, "--out", out, "--cache", cache]
+    return [str(a) for a in (*args, *extra)]
+
+
+def run_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RAY_ADDRESS", "PLANDVC_RAY"))}
+    env.update(extra)
+    return env
+
+
+def run_cli(args: list[str], env: dict[str, str], check: bool = True) -> subprocess.CompletedProcess[str]:
+    p = subprocess.run(
+        [*PLANDVC, "run-chains", *args, "--no-progress"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=900,
+    )
+    if check and p.returncode != 0:
+        raise AssertionError(f"run-chains failed ({p.returncode}): {p.stderr[-3000:]}")
+    return p
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("ray")
+    records, _ = pool_items(POOL, SITES)
+    chains = chain_specs(records, 12, seed=5)
+    io.write_jsonl(d / "chains.jsonl", chains)
+    io.write_jsonl(d / "six.jsonl", chains[:6])
+    io.write_jsonl(d / "three.jsonl", chains[6:9])
+    return d
+
+
+@pytest.fixture(scope="module")
+def local_ref(work: Path) -> Path:
+    """The local engine's run of the dozen chains: the bytes every Ray run must give."""
+    out = work / "raw_local"
+    run_cli(common(work / "chains.jsonl", out, work / "cache_local", "--workers", "2"), run_env())
+    return out
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Any]:
+    """Two Ray nodes on this host, one browser each (head and worker), in a short temp dir."""
+    from ray.cluster_utils import Cluster
+
+    tmp = f"/tmp/pdvc-t{os.getpid()}"
+    saved = {k: os.environ.get(k) for k in ("RAY_TMPDIR", "RAY_AUTH_MODE", "RAY_USAGE_STATS_ENABLED")}
+    os.environ.update(RAY_TMPDIR=tmp, RAY_AUTH_MODE="disabled", RAY_USAGE_STATS_ENABLED="0")
+    os.makedirs(tmp, exist_ok=True)
+    node = {"num_cpus": 1, "resources": {"plandvc_browser": 1}, "object_store_memory": 80 * 1024 * 1024}
+    c = None
+    for attempt in range(3):  # a loaded host can miss Ray's fixed 15 s agent start-up timeout
+        try:
+            c = Cluster(initialize_head=True, head_node_args={**node, "include_dashboard": False})
+            c.add_node(**node)
+            c.wait_for_nodes()
+            break
+        except Exception:
+            if c is not None:
+                c.shutdown()
+                c = None
+            if attempt == 2:
+                raise
+    assert c is not None
+    try:
+        yield c
+    finally:
+        c.shutdown()
+        shutil.rmtree(tmp, ignore_errors=True)
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def cluster_env(cluster: Any, **extra: str) -> dict[str, str]:
+    return run_env(RAY_ADDRESS=cluster.address, RAY_AUTH_MODE="disabled", **extra)
+
+
+@pytest.mark.slow
+def test_a_dozen_chains_on_a_two_node_cluster_give_the_local_bytes(
+    work: Path, local_ref: Path, cluster: Any
+) -> None:
+    """Three chains come from the local engine's cache (resume across engines), nine run on the cluster."""
+    cache, out, log = work / "cache_ray", work / "raw_ray", work / "ray_log.json"
+    cache.mkdir()
+    keys = [c["key"] for c in io.read_jsonl(work / "chains.jsonl")]
+    local_entries = {io.read_json(e / "result.json")["key"]: e for e in (work / "cache_local").iterdir()}
+    for key in keys[:3]:
+        shutil.copytree(local_entries[key], cache / local_entries[key].name)
+    p = run_cli(
+        common(work / "chains.jsonl", out, cache, "--workers", "2", "--engine", "ray", "--log", str(log)),
+        cluster_env(cluster),
+    )
+    assert "(3 reused)" in p.stderr and "with 2 workers" in p.stderr, p.stderr[-2000:]
+    assert tree(out) == tree(local_ref)
+    ran = io.read_json(log)["chains"]
+    assert len(ran) == 9
+    # each node has room for one browser, so the two actors are on the two nodes, and both ran chains
+    assert {t["worker"] for t in ran} == {0, 1}
+
+
+@pytest.mark.slow
+def test_a_hung_chain_is_killed_and_retried_to_the_same_bytes(
+    work: Path, local_ref: Path, cluster: Any
+) -> None:
+    """The first dispatch of one chain blocks its actor's event loop; the driver's deadline kills the actor,
+    Ray restarts it, and the chain runs again."""
+    chains = io.read_jsonl(work / "three.jsonl")
+    hung = chains[0]["key"]
+    out = work / "raw_hang"
+    env = cluster_env(cluster, PLANDVC_RAY_TEST_HANG=hung, PLANDVC_RAY_DEADLINE="45")
+    p = run_cli(
+        common(work / "three.jsonl", out, work / "cache_hang", "--workers", "2", "--engine", "ray"), env
+    )
+    assert (
+        f"chain {hung} lost" in p.stderr and "timed out after 45s" in p.stderr and "actor killed" in p.stderr
+    )
+    assert "sending it again" in p.stderr
+    assert tree(out) == subset(tree(local_ref), [c["key"] for c in chains])
+
+
+@pytest.mark.slow
+def test_removing_a_node_mid_run_still_gives_the_same_bytes(
+    work: Path, local_ref: Path, cluster: Any
+) -> None:
+    out, cache = work / "raw_node", work / "cache_node"
+    proc = subprocess.Popen(
+        [
+            *PLANDVC,
+            "run-chains",
+            *common(work / "six.jsonl", out, cache, "--workers", "2", "--engine", "ray"),
+        ],
+        cwd=ROOT,
+        env=cluster_env(cluster),
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        wait_for(lambda: finished(cache) >= 1 or proc.poll() is not None, 600, "a finished chain")
+        assert proc.poll() is None, "the run ended before a node could be removed"
+        (worker,) = cluster.worker_nodes
+        cluster.remove_node(worker)  # its raylet, object store and actor (with its Chromium) are gone
+        _, stderr = proc.communicate(timeout=600)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        cluster.add_node(num_cpus=1, resources={"plandvc_browser": 1}, object_store_memory=80 * 1024 * 1024)
+    assert proc.returncode == 0, stderr[-3000:]
+    assert "lost on browser actor" in stderr and "ActorDied" in stderr, stderr[-3000:]
+    keys = [c["key"] for c in io.read_jsonl(work / "six.jsonl")]
+    assert tree(out) == subset(tree(local_ref), keys)
+
+
+def test_ray_missing_is_one_line_naming_what_to_install(work: Path, tmp_path: Path) -> None:
+    code = "import sys; sys.modules['ray'] = None; from plandvc.cli import cli; cli()"
+    args = common(work / "six.jsonl", tmp_path / "out", tmp_path / "cache", "--engine", "ray")
+    p = subprocess.run(
+        [sys.executable, "-c", code, "run-chains", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=run_env(),
+    )
+    lines = p.stderr.strip().splitlines()
+    assert p.returncode != 0 and len(lines) == 1 and "pip install 'plandvc[ray]'" in lines[0], p.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_unreachable_cluster_is_one_line_naming_the_address(work: Path, tmp_path: Path) -> None:
+    address = f"127.0.0.1:{free_port()}"
+    args = common(work / "six.jsonl", tmp_path / "out", tmp_path / "cache", "--engine", "ray")
+    p = run_cli(args, run_env(RAY_ADDRESS=address), check=False)
+    lines = p.stderr.strip().splitlines()
+    assert p.returncode != 0 and len(lines) == 1, p.stderr
+    assert address in lines[0] and "RAY_ADDRESS" in lines[0] and "cannot reach" in lines[0]
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_engine_is_an_environment_choice_never_a_param(tmp_path: Path) -> None:
+    """PLANDVC_ENGINE picks the engine (a bad one is refused), and no stage's params name it."""
+    p = subprocess.run(
+        [*PLANDVC, "run-chains", "--chains", "x", "--pool", "x", "--sites", "x", "--out", "x"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=run_env(PLANDVC_ENGINE="spark"),
+    )
+    assert p.returncode == 2 and "'spark' is not one of 'local', 'ray'" in p.stderr
+    assert (
+        "engine" not in (ROOT / "params.yaml").read_text()
+        and "--engine" not in (ROOT / "dvc.yaml").read_text()
+    )
