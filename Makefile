@@ -11,7 +11,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DOCKER ?= docker
 PYTEST_ARGS ?=
 
-.PHONY: help setup chromium test lint format gen bench lock push pull docker-base docker-build docker-gen docker-test clean
+.PHONY: help setup chromium test lint format gen bench bench-ray lock push pull docker-base docker-build docker-gen docker-test clean
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-13s\033[0m %s\n", $$1, $$2}'
@@ -46,6 +46,9 @@ gen: setup ## make the planner rows on the embedded default (dvc repro)
 
 bench: setup ## throughput benchmark of run-chains (writes bench/results.json)
 	$(BIN)/python bench/run_bench.py
+
+bench-ray: setup ## run-chains on a two-node Ray cluster on this host vs the local engine (bench/ray_results.json)
+	$(BIN)/python bench/ray_bench.py
 
 lock: setup ## re-pin requirements.lock with hashes from requirements.in, and the image's pins when a registry answers
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv

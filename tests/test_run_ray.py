@@ -125,6 +125,7 @@ def cluster_env(cluster: Any, **extra: str) -> dict[str, str]:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # the module's reference run and cluster start count in the first
 def test_a_dozen_chains_on_a_two_node_cluster_give_the_local_bytes(
     work: Path, local_ref: Path, cluster: Any
 ) -> None:
@@ -148,6 +149,7 @@ def test_a_dozen_chains_on_a_two_node_cluster_give_the_local_bytes(
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # the module's reference run and cluster start count in the first
 def test_a_hung_chain_is_killed_and_retried_to_the_same_bytes(
     work: Path, local_ref: Path, cluster: Any
 ) -> None:
@@ -168,6 +170,7 @@ def test_a_hung_chain_is_killed_and_retried_to_the_same_bytes(
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # the module's reference run and cluster start count in the first
 def test_removing_a_node_mid_run_still_gives_the_same_bytes(
     work: Path, local_ref: Path, cluster: Any
 ) -> None:

@@ -87,6 +87,9 @@ def import_ray() -> Any:
     # `uv run` drivers would otherwise make Ray build a fresh environment for every worker process
     os.environ.setdefault("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    if not os.environ.get("RAY_ADDRESS", "").strip():
+        # a local Ray uses a token (made once); said before Ray reads its config, it does not warn each start
+        os.environ.setdefault("RAY_AUTH_MODE", "token")
     try:
         import ray
     except ImportError as e:
@@ -142,8 +145,6 @@ def connect(ray: Any, workers: int) -> str:
             ) from None
         return f"the Ray cluster at {address}"
     tmp = temp_dir()
-    # a local Ray uses a token (made once); said explicitly, Ray does not warn about it on every start
-    os.environ.setdefault("RAY_AUTH_MODE", "token")
     for attempt in range(LOCAL_START_TRIES):
         try:
             ray.init(
