@@ -37,7 +37,11 @@ from plandvc.chains.items import pool_items  # noqa: E402
 from plandvc.chains.walk import chain_specs  # noqa: E402
 
 OUT = ROOT / "bench" / "out_ray"
-NODE = {"num_cpus": 1, "resources": {"plandvc_browser": 1}, "object_store_memory": 80 * 1024 * 1024}
+NODE: dict[str, Any] = {
+    "num_cpus": 1,
+    "resources": {"plandvc_browser": 1},
+    "object_store_memory": 80 * 1024 * 1024,
+}
 
 
 def timed_run(args: list[str], env: dict[str, str]) -> tuple[float, int]:

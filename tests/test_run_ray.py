@@ -93,7 +93,11 @@ def cluster() -> Iterator[Any]:
     saved = {k: os.environ.get(k) for k in ("RAY_TMPDIR", "RAY_AUTH_MODE", "RAY_USAGE_STATS_ENABLED")}
     os.environ.update(RAY_TMPDIR=tmp, RAY_AUTH_MODE="disabled", RAY_USAGE_STATS_ENABLED="0")
     os.makedirs(tmp, exist_ok=True)
-    node = {"num_cpus": 1, "resources": {"plandvc_browser": 1}, "object_store_memory": 80 * 1024 * 1024}
+    node: dict[str, Any] = {
+        "num_cpus": 1,
+        "resources": {"plandvc_browser": 1},
+        "object_store_memory": 80 * 2**20,
+    }
     c = None
     for attempt in range(3):  # a loaded host can miss Ray's fixed 15 s agent start-up timeout
         try:
@@ -167,6 +171,61 @@ def test_a_hung_chain_is_killed_and_retried_to_the_same_bytes(
     )
     assert "sending it again" in p.stderr
     assert tree(out) == subset(tree(local_ref), [c["key"] for c in chains])
+
+
+def alive_actor_pids(cluster: Any) -> set[int]:
+    table = cluster.global_state.actor_table(None, actor_state_name="ALIVE")
+    return {int(a["Pid"]) for a in table.values() if a["ActorClassName"].endswith("ChainWorker")}
+
+
+def chromium_of(pids: set[int]) -> list[str]:
+    """Chromium processes a browser of one of these actor processes launched (its marker names the pid)."""
+    found = subprocess.run(["pgrep", "-af", "--", "--plandvc-browser="], capture_output=True, text=True)
+    return [ln for ln in found.stdout.splitlines() if any(f"--plandvc-browser={p}-" in ln for p in pids)]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+def test_ctrl_c_stops_the_clusters_work_cleanly(work: Path, cluster: Any) -> None:
+    """SIGINT to the driver: it closes its actors (browsers and servers) and kills them itself, rather than
+    leaving them to Ray's clean-up of a dead driver; the finished chains stay in the cache."""
+    out, cache = work / "raw_int", work / "cache_int"
+    proc = subprocess.Popen(
+        [
+            *PLANDVC,
+            "run-chains",
+            *common(work / "six.jsonl", out, cache, "--workers", "2", "--engine", "ray"),
+        ],
+        cwd=ROOT,
+        env=cluster_env(cluster),
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        wait_for(lambda: finished(cache) >= 1 or proc.poll() is not None, 600, "a finished chain")
+        assert proc.poll() is None, "the run ended before it could be interrupted"
+        pids = alive_actor_pids(cluster)
+        assert len(pids) == 2 and len(chromium_of(pids)) >= 2
+        os.killpg(proc.pid, signal.SIGINT)
+        _, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130 and "interrupted; finished chains are kept" in stderr, stderr[-2000:]
+    assert not out.exists() and finished(cache) >= 1
+    wait_for(
+        lambda: not (alive_actor_pids(cluster) & pids) and not chromium_of(pids), 60, "the actors to end"
+    )
+    dead = [
+        a
+        for a in cluster.global_state.actor_table(None, actor_state_name="DEAD").values()
+        if int(a["Pid"]) in pids
+    ]
+    assert len(dead) == 2 and all("ray.kill" in str(a["DeathCause"]) for a in dead), [
+        str(a["DeathCause"])[:300] for a in dead
+    ]
 
 
 @pytest.mark.slow

@@ -397,19 +397,21 @@ class RayEngine:
                     return
 
         feeders = [asyncio.ensure_future(feed(w, a)) for w, a in enumerate(self.actors)]
-        waiter = asyncio.ensure_future(finished.wait())
+        waiter: asyncio.Future[Any] = asyncio.ensure_future(finished.wait())
+        tasks: list[asyncio.Future[Any]] = [waiter, *feeders]
         try:
             while not finished.is_set():
-                await asyncio.wait([waiter, *feeders], return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
                 for f in feeders:
-                    if f.done() and not f.cancelled() and f.exception() is not None:
-                        raise f.exception()  # type: ignore[misc]
+                    err = f.exception() if f.done() and not f.cancelled() else None
+                    if err is not None:
+                        raise err
                 if all(f.done() for f in feeders) and not finished.is_set():
                     raise RuntimeError("the Ray engine's feeders stopped with chains left")
         finally:
-            for f in [waiter, *feeders]:
-                f.cancel()
-            await asyncio.gather(waiter, *feeders, return_exceptions=True)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _revive(self, actor: Any) -> bool:
         """Wait for a killed or crashed actor to come back (restarted by Ray); False when it does not."""
