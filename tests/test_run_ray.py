@@ -25,6 +25,15 @@ from conftest_run import finished, subset, tree, wait_for
 from plandvc import io
 from plandvc.chains.items import pool_items
 from plandvc.chains.walk import chain_specs
+from plandvc.run.chain import RunParams
+from plandvc.run.ray_engine import (
+    SESSION_SOCKET_TAIL,
+    ActorInfo,
+    RayUnavailable,
+    dispatch_deadline,
+    same_environment,
+    temp_dir,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 POOL, SITES = ROOT / "data" / "pool", ROOT / "data" / "sites"
@@ -162,12 +171,12 @@ def test_a_hung_chain_is_killed_and_retried_to_the_same_bytes(
     chains = io.read_jsonl(work / "three.jsonl")
     hung = chains[0]["key"]
     out = work / "raw_hang"
-    env = cluster_env(cluster, PLANDVC_RAY_TEST_HANG=hung, PLANDVC_RAY_DEADLINE="45")
+    env = cluster_env(cluster, PLANDVC_RAY_TEST_HANG=hung, PLANDVC_RAY_DEADLINE="30")
     p = run_cli(
         common(work / "three.jsonl", out, work / "cache_hang", "--workers", "2", "--engine", "ray"), env
     )
     assert (
-        f"chain {hung} lost" in p.stderr and "timed out after 45s" in p.stderr and "actor killed" in p.stderr
+        f"chain {hung} lost" in p.stderr and "timed out after 30s" in p.stderr and "actor killed" in p.stderr
     )
     assert "sending it again" in p.stderr
     assert tree(out) == subset(tree(local_ref), [c["key"] for c in chains])
@@ -302,3 +311,33 @@ def test_the_engine_is_an_environment_choice_never_a_param(tmp_path: Path) -> No
         "engine" not in (ROOT / "params.yaml").read_text()
         and "--engine" not in (ROOT / "dvc.yaml").read_text()
     )
+
+
+def test_actors_must_share_the_drivers_code_and_one_environment() -> None:
+    env = {"chromium": "146.0", "image": None, "playwright": "1.58.0", "plandvc": "0.1.0"}
+    a, b = ActorInfo(env, "c0de", "node-a-1234"), ActorInfo(dict(env), "c0de", "node-b-5678")
+    assert same_environment([a, b], "c0de", "here") == env
+    other = ActorInfo({**env, "chromium": "145.0"}, "c0de", "node-c-9999")
+    with pytest.raises(RayUnavailable, match=r"differ in chromium '146.0' vs '145.0'.*same image"):
+        same_environment([a, other], "c0de", "here")
+    with pytest.raises(RayUnavailable, match="node node-b-5 of here runs other plandvc code"):
+        same_environment([a, ActorInfo(env, "beef", "node-b-5678")], "c0de", "here")
+
+
+def test_the_temp_dir_must_leave_room_for_rays_sockets(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLANDVC_RAY_TMPDIR", "/tmp/r")
+    assert temp_dir() == "/tmp/r"
+    long = "/scratch/slurm-job-123456789/tmp/" + "x" * 20
+    monkeypatch.setenv("PLANDVC_RAY_TMPDIR", long)
+    with pytest.raises(RayUnavailable, match="too long for Ray's unix sockets"):
+        temp_dir()
+    monkeypatch.delenv("PLANDVC_RAY_TMPDIR")
+    assert len(temp_dir()) + SESSION_SOCKET_TAIL < 107
+
+
+def test_a_dispatch_deadline_covers_the_chains_own_timeout_twice(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PLANDVC_RAY_DEADLINE", raising=False)
+    chain = {"parts": [{"id": "a", "via": None}, {"id": "b", "via": "home"}]}  # 2 parts, a trip home, done
+    assert dispatch_deadline(chain, RunParams(timeout_base=100, timeout_per_turn=10)) == 2 * (100 + 40) + 60
+    monkeypatch.setenv("PLANDVC_RAY_DEADLINE", "7")
+    assert dispatch_deadline(chain, RunParams()) == 7

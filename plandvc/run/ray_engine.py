@@ -180,6 +180,26 @@ def dispatch_deadline(chain: dict[str, Any], params: RunParams) -> float:
     return 2 * (params.timeout_base + params.timeout_per_turn * turns) + GRACE_S
 
 
+def same_environment(infos: list[ActorInfo], code: str, where: str) -> dict[str, Any]:
+    """The environment every actor reported; a one-line error when two differ or an actor's code is not
+    the driver's (its rows would then carry another fingerprint's bytes)."""
+    first = infos[0]
+    for info in infos:
+        if info.code != code:
+            raise RayUnavailable(
+                f"node {info.node[:8]} of {where} runs other plandvc code than this driver: install the same "
+                "plandvc on every node"
+            )
+        if info.env != first.env:
+            diff = sorted(k for k in {*first.env, *info.env} if first.env.get(k) != info.env.get(k))
+            theirs = ", ".join(f"{k} {first.env.get(k)!r} vs {info.env.get(k)!r}" for k in diff)
+            raise RayUnavailable(
+                f"browser actors on nodes {first.node[:8]} and {info.node[:8]} of {where} differ in {theirs}: "
+                "run the same image on every node"
+            )
+    return first.env
+
+
 class ChainWorker:
     """A browser actor: its own site servers on the node's loopback, one Chromium, the chains sent to it.
 
@@ -318,24 +338,11 @@ class RayEngine:
                 self.ray.kill(self.actors[i], no_restart=True)
             self.actors = [a for i, a in enumerate(self.actors) if i in infos]
             print(
-                f"run-chains: {len(infos)} of {self.workers} browser actors started on {self.where} "
-                f"(no room for more: raise the nodes' {RESOURCE} resource)",
+                f"run-chains: {len(infos)} of {self.workers} browser actors started on {self.where} within "
+                f"{PLACE_TIMEOUT_S:.0f}s (no room for more? raise the nodes' {RESOURCE} resource)",
                 file=sys.stderr,
             )
-        first = next(iter(infos.values()))
-        for info in infos.values():
-            if info.env != first.env:
-                raise RayUnavailable(
-                    f"browser actors on {self.where} differ in their environment ({first.env} on node "
-                    f"{first.node[:8]}, {info.env} on node {info.node[:8]}): run the same image on every node"
-                )
-        mine = code_hash()
-        if first.code != mine:
-            raise RayUnavailable(
-                f"node {first.node[:8]} of {self.where} runs other plandvc code than this driver: install "
-                "the same plandvc on every node"
-            )
-        return first.env
+        return same_environment([infos[i] for i in sorted(infos)], code_hash(), self.where)
 
     async def run(self, todo: Todo, deliver: Deliver) -> None:
         """Send every job out (one in flight per actor) until each is delivered."""
