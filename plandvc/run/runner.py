@@ -11,6 +11,7 @@ import socket
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -200,7 +201,7 @@ async def attempt_chain(
     params: RunParams,
     memory: Any,
     servers: Any,
-    more: Any,
+    more: Callable[[], bool],
 ) -> tuple[ChainOutput, bool, float]:
     """One chain on a worker's browser, a machinery failure retried once in a fresh context: the output,
     whether its failure is the machinery's, and the seconds its session took to open. `more()` says whether
