@@ -107,24 +107,23 @@ def cluster() -> Iterator[Any]:
         "resources": {"plandvc_browser": 1},
         "object_store_memory": 80 * 2**20,
     }
-    c = None
-    for attempt in range(3):  # a loaded host can miss Ray's fixed 15 s agent start-up timeout
-        try:
-            c = Cluster(initialize_head=True, head_node_args={**node, "include_dashboard": False})
-            c.add_node(**node)
-            c.wait_for_nodes()
-            break
-        except Exception:
-            if c is not None:
-                c.shutdown()
-                c = None
-            if attempt == 2:
-                raise
-    assert c is not None
+    c: Any = None
     try:
+        for attempt in range(3):  # a loaded host can miss Ray's fixed 15 s agent start-up timeout
+            c = Cluster()
+            try:
+                c.add_node(**node, include_dashboard=False)  # the head
+                c.add_node(**node)
+                c.wait_for_nodes()
+                break
+            except Exception:
+                c.shutdown()
+                if attempt == 2:
+                    raise
         yield c
     finally:
-        c.shutdown()
+        if c is not None:
+            c.shutdown()
         shutil.rmtree(tmp, ignore_errors=True)
         for k, v in saved.items():
             if v is None:

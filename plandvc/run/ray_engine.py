@@ -62,6 +62,10 @@ class RayUnavailable(io.InputError):
     """Ray missing, a cluster unreachable, or no actor able to run: one line naming what to do."""
 
 
+class ActorSetupError(RuntimeError):
+    """A browser actor could not start its servers or its browser (the message is the cause's one line)."""
+
+
 @dataclass
 class Job:
     """What one dispatch carries to a browser actor: the chain, its parts, its site, and hints."""
@@ -219,7 +223,10 @@ class ChainWorker:
         """Start the servers on these site files and the browser (once); what this actor runs with."""
         async with self._lock:
             if self._info is None:
-                self._info = await self._setup(files)
+                try:
+                    self._info = await self._setup(files)
+                except Exception as e:  # one line the driver can print as it is
+                    raise ActorSetupError(f"{type(e).__name__}: {_first_line(e)}") from None
             return self._info
 
     async def _setup(self, files: dict[str, bytes]) -> ActorInfo:
@@ -460,6 +467,8 @@ async def _await(ref: Any) -> Any:
 def _cause(e: BaseException) -> str:
     """The first useful line of a Ray error (a task error carries its cause)."""
     cause = getattr(e, "cause", None)
+    if isinstance(cause, ActorSetupError):
+        return str(cause)
     if isinstance(cause, BaseException):
         return f"{type(cause).__name__}: {_first_line(cause)}"
     return f"{type(e).__name__}: {_first_line(e)}"
