@@ -17,6 +17,11 @@ def tree(d: Path) -> dict[str, bytes]:
     return {p.relative_to(d).as_posix(): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file()}
 
 
+def differing(a: dict[str, bytes], b: dict[str, bytes]) -> list[str]:
+    """The paths whose bytes differ between two trees, or that only one has (a readable failure)."""
+    return sorted(k for k in {*a, *b} if a.get(k) != b.get(k))
+
+
 def subset(ref: dict[str, bytes], keys: list[str]) -> dict[str, bytes]:
     """The reference run's files for these chains, and their lines of results.jsonl."""
     out = {
