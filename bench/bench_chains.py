@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from plandvc.chains.items import pool_items
-from plandvc.chains.rules import QA_MACROS
 from plandvc.chains.walk import chain_specs, summarise
 from plandvc.io import dumps, write_bytes, write_jsonl
+from plandvc.macros import QA_MACROS
 
 PAGES = ("orders", "customers", "items")
 FILTERS = (

@@ -1,6 +1,9 @@
 """The raw-browser bound: the same chains' page loads, screenshots and actions driven directly with
 Playwright — no agent, prompts, replay, gates or rows. What run-chains could reach if the agent cost nothing.
 
+It launches Chromium and opens each chain's context through the harness's own `Browser` (the same binary,
+flags and context settings as run-chains), so the ratio of the two measures the agent's cost alone.
+
     python bench/raw_bound.py --chains bench/out/chains.jsonl --pool data/pool --sites data/sites --workers 2
 """
 
@@ -15,10 +18,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import async_playwright
-
 from plandvc import io
-from plandvc.browser.chromium import CHROMIUM_ARGS, chromium_path
+from plandvc.browser.chromium import Browser
+from plandvc.browser.session import SCREENSHOT_PARAMS
 from plandvc.run.runner import free_ports, kept_runs, load_parts
 from plandvc.sites.servers import Servers
 
@@ -93,28 +95,27 @@ async def prep(page: Any, base: str, task: dict[str, Any]) -> None:
         await page.locator(f'[data-control-id="{form}-apply"]').click()
 
 
-async def run_chain(browser: Any, base: str, chain: dict[str, Any], parts: list[dict[str, Any]]) -> bool:
-    ctx = await browser.new_context(
-        viewport={"width": 1280, "height": 800},
-        device_scale_factor=1,
-        locale="en-US",
-        timezone_id="UTC",
-        reduced_motion="reduce",
-    )
+async def run_chain(browser: Browser, base: str, chain: dict[str, Any], parts: list[dict[str, Any]]) -> bool:
+    ctx = await browser.new_context()
     page = await ctx.new_page()
+    cdp = await ctx.new_cdp_session(page)
+
+    async def screenshot() -> None:  # the harness's capture: one DevTools call
+        await cdp.send("Page.captureScreenshot", SCREENSHOT_PARAMS)
+
     try:
         await prep(page, base, parts[0]["task"])
         await page.goto(base + parts[0]["task"]["start"]["url"])
         for spec, part in zip(chain["parts"], parts, strict=True):
             if spec["via"] == "home":
-                await page.screenshot()  # the planner's turn
+                await screenshot()  # the planner's turn
                 async with page.expect_navigation():
                     await page.locator("a[data-home]").first.click()
-            await page.screenshot()
+            await screenshot()
             for step in part["traj"]["steps"]:
                 el = part["elements"][step["element"]] if step.get("element") is not None else None
                 await act(page, step, el)
-        await page.screenshot()  # the done turn
+        await screenshot()  # the done turn
         return True
     except Exception as e:
         print(f"raw bound: {chain['key']}: {type(e).__name__}: {str(e).splitlines()[0]}", file=sys.stderr)
@@ -130,11 +131,9 @@ async def bound(chains: list[dict[str, Any]], pool: Path, bases: list[str], work
     for item in todo:
         queue.put_nowait(item)
     ok = 0
-    async with async_playwright() as pw:
-        browsers = [
-            await pw.chromium.launch(executable_path=chromium_path(), args=list(CHROMIUM_ARGS))
-            for _ in range(workers)
-        ]
+    browsers = [Browser() for _ in range(workers)]
+    try:
+        await asyncio.gather(*(b.start() for b in browsers))
         t0 = time.monotonic()
 
         async def worker(w: int) -> None:
@@ -146,9 +145,10 @@ async def bound(chains: list[dict[str, Any]], pool: Path, bases: list[str], work
 
         await asyncio.gather(*(worker(w) for w in range(workers)))
         wall = time.monotonic() - t0
-        for b in browsers:
-            await b.close()
+    finally:
+        await asyncio.gather(*(b.close() for b in browsers))
     return {
+        "browser": browsers[0].binary,
         "chains": len(chains),
         "ok": ok,
         "wall_s": round(wall, 2),

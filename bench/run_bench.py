@@ -1,13 +1,21 @@
 """`make bench`: throughput of run-chains against the raw-browser bound, and the cost of the first two stages.
 
 On a fixed set of chains from the sample pool it runs `plandvc run-chains` at 1 and 2 workers (fresh cache)
-and the raw-browser bound (bench/raw_bound.py) side by side, measuring for each: kept chains per minute,
-wall and CPU seconds per chain (user+sys of the whole process tree: Python, the Playwright driver, Chromium,
-the servers), peak memory (summed RSS of the tree), and where run-chains' time goes (from its run log).
-Then it times pool-items and chain-specs on a generated 3,000-trajectory pool (bench/bench_chains.py).
-It prints a table and writes bench/results.json.
+and the raw-browser bound (bench/raw_bound.py, the same browser and launch settings) side by side. For each
+it reports kept chains per minute, the CPU-seconds of everything the run caused per kept chain, peak
+memory, and where run-chains' time goes (from its run log). Then it times pool-items and chain-specs on a
+generated 3,000-trajectory pool (bench/bench_chains.py). It prints a table and writes bench/results.json.
 
-    python bench/run_bench.py [--chains 48] [--seed 3] [--workers 1,2]
+How CPU and memory are counted (bench/accounting.py): each measured command runs in its own cgroup (cgroup
+v1 cpuacct + memory, joined before exec), so Chromium's renderer, GPU and utility processes — which the
+command never reaps, and which the old rusage figure missed (about 70 % of the CPU) — are counted, and
+other processes on the machine are not. Where cgroups are not writable it falls back to machine-wide
+/proc/stat deltas, honest only on a quiet machine; the table names the method used. CPU-seconds per kept
+chain do not depend on what else runs; chains per minute and the wall-clock ratio to the bound do, so on a
+shared machine compare the CPU columns, or configurations measured side by side in one run
+(`--baseline REV` runs another revision's run-chains, e.g. `main`, interleaved with this one's).
+
+    python bench/run_bench.py [--chains 48] [--seed 3] [--workers 1,2] [--baseline main]
 """
 
 from __future__ import annotations
@@ -16,12 +24,9 @@ import argparse
 import json
 import os
 import platform
-import resource
 import shutil
 import subprocess
 import sys
-import threading
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -30,109 +35,82 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from accounting import Measure, measure  # noqa: E402
+
 from plandvc import io  # noqa: E402
+from plandvc.browser.chromium import chromium_path  # noqa: E402
 from plandvc.chains.items import pool_items  # noqa: E402
 from plandvc.chains.walk import chain_specs  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 
 
-def tree_rss(pid: int) -> int:
-    """Summed resident memory (bytes) of `pid` and all its descendants, from /proc."""
-    children: dict[int, list[int]] = {}
-    rss: dict[int, int] = {}
-    for d in Path("/proc").iterdir():
-        if not d.name.isdigit():
-            continue
-        try:
-            fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
-            children.setdefault(int(fields[1]), []).append(int(d.name))
-            rss[int(d.name)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
-        except (OSError, IndexError, ValueError):
-            continue
-    total, stack = 0, [pid]
-    while stack:
-        p = stack.pop()
-        total += rss.get(p, 0)
-        stack += children.get(p, [])
-    return total
+def measured(cmd: list[str], cwd: Path = ROOT) -> Measure:
+    """Run `cmd` under the bench's accounting; a failed command stops the bench with its stderr."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    m = measure(cmd, cwd, env)
+    if m.returncode != 0:
+        raise SystemExit(f"bench: {' '.join(cmd[:4])} failed ({m.returncode}): {m.stderr[-1500:]}")
+    return m
 
 
-def measured(cmd: list[str]) -> dict[str, Any]:
-    """Run `cmd`; its wall time, CPU time of its whole tree, and peak summed RSS."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.monotonic()
-    p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    peak = 0
-    stop = threading.Event()
-
-    def sample() -> None:
-        nonlocal peak
-        while not stop.is_set():
-            peak = max(peak, tree_rss(p.pid))
-            stop.wait(0.25)
-
-    th = threading.Thread(target=sample, daemon=True)
-    th.start()
-    stdout, stderr = p.communicate()
-    stop.set()
-    th.join()
-    wall = time.monotonic() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if p.returncode != 0:
-        raise SystemExit(f"bench: {' '.join(cmd[:4])} failed ({p.returncode}): {stderr[-1500:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return {
-        "wall_s": round(wall, 2),
-        "cpu_s": round(cpu, 2),
-        "peak_rss_mb": round(peak / 2**20),
-        "stdout": stdout,
-    }
+def export_rev(rev: str) -> Path:
+    """The package of git revision `rev`, exported beside the bench's output (for a side-by-side run)."""
+    sha = subprocess.run(
+        ["git", "rev-parse", "--short", rev], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout.strip()
+    dest = OUT / f"rev-{sha}"
+    if not (dest / "plandvc").is_dir():
+        shutil.rmtree(dest, ignore_errors=True)
+        dest.mkdir(parents=True)
+        archive = subprocess.run(
+            ["git", "archive", "--format=tar", sha, "plandvc"], cwd=ROOT, check=True, capture_output=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+    return dest
 
 
-def run_chains(chains: Path, pool: Path, sites: Path, workers: int) -> dict[str, Any]:
-    cache, out, log = OUT / f"cache_w{workers}", OUT / f"raw_w{workers}", OUT / f"log_w{workers}.json"
+def run_chains(
+    chains: Path, pool: Path, sites: Path, workers: int, code: Path | None = None
+) -> dict[str, Any]:
+    """run-chains on `chains` with a fresh cache; `code` = another revision's exported package (else this
+    tree's)."""
+    tag = f"w{workers}" + (f"-{code.name}" if code else "")
+    cache, out, log = OUT / f"cache_{tag}", OUT / f"raw_{tag}", OUT / f"log_{tag}.json"
     shutil.rmtree(cache, ignore_errors=True)
-    m = measured(
-        [
-            sys.executable,
-            "-m",
-            "plandvc",
-            "run-chains",
-            "--chains",
-            str(chains),
-            "--pool",
-            str(pool),
-            "--sites",
-            str(sites),
-            "--out",
-            str(out),
-            "--workers",
-            str(workers),
-            "--cache",
-            str(cache),
-            "--log",
-            str(log),
-            "--no-progress",
-        ]
-    )
+    args = ["--chains", chains, "--pool", pool, "--sites", sites, "--out", out, "--workers", workers]
+    args += ["--cache", cache, "--log", log, "--no-progress"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "plandvc",
+        "run-chains",
+        *(str(Path(a).resolve()) if isinstance(a, Path) else str(a) for a in args),
+    ]
+    m = measured(cmd, cwd=code or ROOT)  # `-m` imports the package from the working directory first
     data = io.read_json(log)
     s = data["summary"]
     phases: Counter[str] = Counter()
     for c in data["chains"]:
         phases.update(c["phases"])
     busy = sum(c["seconds"] for c in data["chains"])
-    n = s["chains"]
+    n, kept = s["chains"], s["ok"]
+    env = next((io.read_json(e)["env"] for e in sorted(out.glob("*/episode.json"))), {})
     return {
+        "code": code.name if code else "this tree",
+        "browser": env.get("chromium_binary") or "chromium",
         "workers": workers,
         "chains": n,
-        "kept": s["ok"],
-        "kept_per_min": round(s["ok"] / m["wall_s"] * 60, 1),
-        "kept_per_min_steady": round(s["ok"] / s["wall_s"] * 60, 1),
-        "wall_s_per_chain": round(m["wall_s"] / n, 2),
-        "cpu_s_per_chain": round(m["cpu_s"] / n, 2),
-        "peak_rss_mb": m["peak_rss_mb"],
-        "wall_s": m["wall_s"],
+        "kept": kept,
+        "method": m.method,
+        "kept_per_min": round(kept / m.wall_s * 60, 1),
+        "kept_per_min_steady": round(kept / s["wall_s"] * 60, 1),
+        "wall_s": m.wall_s,
+        "cpu_s": m.cpu_s,
+        "cpu_s_per_kept": round(m.cpu_s / max(kept, 1), 2),
+        "peak_mb": m.peak_mb,
+        "left_behind": m.left_behind,
+        "cpu_s_per_kept_by_kind": {k: round(v / max(kept, 1), 3) for k, v in m.by_kind.items()},
         "startup_s": s["startup_s"],
         "errors": s["errors"],
         # seconds per chain in each phase (summed over workers); "other" is the agent's own Python work
@@ -142,30 +120,22 @@ def run_chains(chains: Path, pool: Path, sites: Path, workers: int) -> dict[str,
 
 
 def raw_bound(chains: Path, pool: Path, sites: Path, workers: int) -> dict[str, Any]:
-    m = measured(
-        [
-            sys.executable,
-            str(ROOT / "bench" / "raw_bound.py"),
-            "--chains",
-            str(chains),
-            "--pool",
-            str(pool),
-            "--sites",
-            str(sites),
-            "--workers",
-            str(workers),
-        ]
-    )
-    r = json.loads(m["stdout"].strip().splitlines()[-1])
+    script = ROOT / "bench" / "raw_bound.py"
+    args = ["--chains", str(chains), "--pool", str(pool), "--sites", str(sites), "--workers", str(workers)]
+    m = measured([sys.executable, str(script), *args])
+    r = json.loads(m.stdout.strip().splitlines()[-1])
     return {
         "workers": workers,
         "chains": r["chains"],
         "ok": r["ok"],
-        "chains_per_min": round(r["chains"] / m["wall_s"] * 60, 1),
+        "browser": r["browser"],
+        "method": m.method,
+        "chains_per_min": round(r["chains"] / m.wall_s * 60, 1),
         "chains_per_min_steady": r["chains_per_min"],
-        "cpu_s_per_chain": round(m["cpu_s"] / r["chains"], 2),
-        "peak_rss_mb": m["peak_rss_mb"],
-        "wall_s": m["wall_s"],
+        "cpu_s": m.cpu_s,
+        "cpu_s_per_chain": round(m.cpu_s / r["chains"], 2),
+        "peak_mb": m.peak_mb,
+        "wall_s": m.wall_s,
     }
 
 
@@ -176,26 +146,38 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--chains", type=int, default=48)
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--workers", default="1,2")
+    ap.add_argument("--baseline", metavar="REV", help="also run git revision REV's run-chains, side by side")
     ap.add_argument("--skip-stages", action="store_true", help="leave out the pool-items/chain-specs timing")
     args = ap.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
     records, _ = pool_items(args.pool, args.sites)
     chains_file = OUT / "chains.jsonl"
     io.write_jsonl(chains_file, chain_specs(records, args.chains, seed=args.seed))
+    baseline = export_rev(args.baseline) if args.baseline else None
     results: dict[str, Any] = {
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
+        "chains": args.chains,
+        "seed": args.seed,
+        "chromium": Path(chromium_path()).name,
         "run_chains": [],
         "raw_bound": [],
     }
     for w in (int(x) for x in args.workers.split(",")):
+        if baseline is not None:
+            print(f"bench: run-chains of {args.baseline}, {w} worker(s)...", file=sys.stderr, flush=True)
+            results["run_chains"].append(run_chains(chains_file, args.pool, args.sites, w, baseline))
         print(f"bench: run-chains, {w} worker(s)...", file=sys.stderr, flush=True)
         results["run_chains"].append(run_chains(chains_file, args.pool, args.sites, w))
         print(f"bench: raw-browser bound, {w} worker(s)...", file=sys.stderr, flush=True)
         results["raw_bound"].append(raw_bound(chains_file, args.pool, args.sites, w))
-    for rc, rb in zip(results["run_chains"], results["raw_bound"], strict=True):
+    bounds = {rb["workers"]: rb for rb in results["raw_bound"]}
+    for rc in results["run_chains"]:
+        rb = bounds[rc["workers"]]
         rc["ratio_to_bound"] = (
             round(rc["kept_per_min"] / rb["chains_per_min"], 2) if rb["chains_per_min"] else None
         )
+        # the same ratio from CPU-seconds (what a CPU-bound run's throughput follows; contention-independent)
+        rc["cpu_ratio_to_bound"] = round(rb["cpu_s_per_chain"] / rc["cpu_s_per_kept"], 2)
     if not args.skip_stages:
         import bench_chains
 
@@ -205,25 +187,55 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+METHODS = {
+    "cgroup": "CPU and memory by cgroup (cpuacct.usage, memory.max_usage_in_bytes): everything the run "
+    "started, Chromium's reparented processes included, nothing else on the machine",
+    "proc_stat": "CPU from machine-wide /proc/stat deltas (valid on a quiet machine only), memory as the "
+    "peak summed RSS of the process tree",
+}
+
+
 def print_table(r: dict[str, Any]) -> None:
-    print(f"\n{'':28}" + "".join(f"{'w=' + str(x['workers']):>12}" for x in r["run_chains"]))
+    rcs = r["run_chains"]
+    bounds = {rb["workers"]: rb for rb in r["raw_bound"]}
+    methods = sorted({x["method"] for x in rcs + r["raw_bound"]})
+    print(f"\nrun-chains on {r['chains']} chains (seed {r['seed']}), {r['machine']['cpus']} CPUs")
+    for m in methods:
+        print(f"method: {METHODS[m]}")
+    head = [f"{x['code'][:10]} w={x['workers']}" for x in rcs]
+    print(f"\n{'':30}" + "".join(f"{h:>18}" for h in head))
     rows = [
-        ("kept chains / min", [x["kept_per_min"] for x in r["run_chains"]]),
-        ("  (steady, after start-up)", [x["kept_per_min_steady"] for x in r["run_chains"]]),
-        ("raw bound chains / min", [x["chains_per_min"] for x in r["raw_bound"]]),
-        ("ratio to the bound", [x["ratio_to_bound"] for x in r["run_chains"]]),
-        ("wall s / chain", [x["wall_s_per_chain"] for x in r["run_chains"]]),
-        ("CPU s / chain", [x["cpu_s_per_chain"] for x in r["run_chains"]]),
-        ("raw bound CPU s / chain", [x["cpu_s_per_chain"] for x in r["raw_bound"]]),
-        ("peak memory MB", [x["peak_rss_mb"] for x in r["run_chains"]]),
-        ("start-up s", [x["startup_s"] for x in r["run_chains"]]),
-        ("kept / chains", [f"{x['kept']}/{x['chains']}" for x in r["run_chains"]]),
+        ("browser", [x["browser"][-17:] for x in rcs]),
+        ("kept chains / min", [x["kept_per_min"] for x in rcs]),
+        ("  (steady, after start-up)", [x["kept_per_min_steady"] for x in rcs]),
+        ("CPU s / kept chain", [x["cpu_s_per_kept"] for x in rcs]),
+        ("raw bound chains / min", [bounds[x["workers"]]["chains_per_min"] for x in rcs]),
+        ("raw bound CPU s / chain", [bounds[x["workers"]]["cpu_s_per_chain"] for x in rcs]),
+        ("ratio to the bound (wall)", [x["ratio_to_bound"] for x in rcs]),
+        ("ratio to the bound (CPU)", [x["cpu_ratio_to_bound"] for x in rcs]),
+        ("peak memory MB", [x["peak_mb"] for x in rcs]),
+        ("raw bound peak memory MB", [bounds[x["workers"]]["peak_mb"] for x in rcs]),
+        ("wall s", [x["wall_s"] for x in rcs]),
+        ("start-up s", [x["startup_s"] for x in rcs]),
+        ("kept / chains", [f"{x['kept']}/{x['chains']}" for x in rcs]),
+        ("processes left behind", [x["left_behind"] for x in rcs]),
     ]
     for name, vals in rows:
-        print(f"{name:28}" + "".join(f"{v!s:>12}" for v in vals))
+        print(f"{name:30}" + "".join(f"{v!s:>18}" for v in vals))
+    print(
+        "\ngoals (2 workers, default chain mix): >= 60 kept chains/min, <= 1.8 CPU s per kept chain, >= 0.8 of"
+        " the bound;\nwall-clock figures are only meaningful on an otherwise idle machine, CPU figures always."
+    )
+    print("\nwhose CPU it is (CPU s per kept chain, by process kind; cgroup only):")
+    for x in rcs:
+        kinds = x["cpu_s_per_kept_by_kind"]
+        print(f"  {x['code']} w={x['workers']}: " + ", ".join(f"{k} {v}" for k, v in kinds.items()))
     print("\nwhere run-chains' time goes (s per chain, summed over workers):")
-    for x in r["run_chains"]:
-        print(f"  w={x['workers']}: " + ", ".join(f"{k} {v}" for k, v in x["phases_s_per_chain"].items()))
+    for x in rcs:
+        print(
+            f"  {x['code']} w={x['workers']}: "
+            + ", ".join(f"{k} {v}" for k, v in x["phases_s_per_chain"].items())
+        )
     if "stages" in r:
         print(f"\npool-items + chain-specs: {json.dumps(r['stages'])}")
 

@@ -6,7 +6,7 @@
 short line saying what was expected and what was found. A check of an unknown kind, or one missing a key its
 kind needs, is an `InputError` (bad input, not a failed gate).
 
-Check kinds (docs/ARCHITECTURE.md §3):
+Check kinds (docs/ARCHITECTURE.md, "Pool"):
 - `query {path, params}`: the last page has `path` and each listed parameter has these values (compared as
   multisets, so options are order-insensitive; numbers compare by value). Unlisted parameters are ignored, so a
   later part's filter on the same page does not undo an earlier one.

@@ -9,15 +9,39 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
+
+T = TypeVar("T")
 
 
 class InputError(Exception):
     """Bad input: the message is one line that names the file, key or value."""
+
+
+MAX_PROBLEMS_SHOWN = 30
+
+
+def raise_problems(problems: list[str]) -> None:
+    """One InputError listing every problem found in an input, one line each (the first 30, then a count)."""
+    if problems:
+        shown = problems[:MAX_PROBLEMS_SHOWN]
+        if len(problems) > MAX_PROBLEMS_SHOWN:
+            shown.append(f"... and {len(problems) - MAX_PROBLEMS_SHOWN} more problems")
+        raise InputError("\n".join(shown))
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+# files get the usual mode (0666 less the umask, so 0644 by default), not mkstemp's private 0600
+FILE_MODE = 0o666 & ~_umask()
 
 
 def dumps(obj: Any, *, sort_keys: bool = False, indent: bool = False) -> bytes:
@@ -41,6 +65,8 @@ def read_json(path: str | Path) -> Any:
         return orjson.loads(p.read_bytes())
     except FileNotFoundError:
         raise InputError(f"{p}: file not found") from None
+    except OSError as e:
+        raise InputError(f"{p}: cannot read ({e.strerror})") from None
     except orjson.JSONDecodeError as e:
         raise InputError(f"{p}: not valid JSON ({e})") from None
 
@@ -52,6 +78,8 @@ def read_jsonl(path: str | Path) -> list[Any]:
         raw = p.read_bytes()
     except FileNotFoundError:
         raise InputError(f"{p}: file not found") from None
+    except OSError as e:
+        raise InputError(f"{p}: cannot read ({e.strerror})") from None
     out = []
     for n, line in enumerate(raw.splitlines(), 1):
         if not line.strip():
@@ -69,6 +97,7 @@ def write_bytes(path: str | Path, data: bytes) -> None:
     p.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, FILE_MODE)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(tmp, p)
@@ -97,3 +126,78 @@ def publish_dir(tmp: str | Path, dest: str | Path) -> None:
     os.replace(tmp, dest)
     if old.exists():
         shutil.rmtree(old)
+
+
+def publish_built(out: str | Path, build: Callable[[Path], T]) -> T:
+    """Run `build(tmp)` on a fresh `.<out>.tmp-<pid>` beside `out` (stale ones of killed runs removed),
+    then publish it over `out` with `publish_dir`; on any failure the temporary folder goes and `out` stays."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    for stale in out.parent.glob(f".{out.name}.tmp-*"):
+        shutil.rmtree(stale, ignore_errors=True)
+    tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
+    tmp.mkdir()
+    try:
+        got = build(tmp)
+        publish_dir(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return got
+
+
+def check_writable(path: str | Path, what: str = "--out") -> None:
+    """An InputError unless `path` can be created or replaced: its nearest existing folder takes a file.
+
+    Checked before any work starts, so a run never ends on an output it cannot write. The check creates
+    and removes an empty probe file there (permission bits alone do not tell: root, read-only mounts)."""
+    p = Path(path)
+    parent = p.parent
+    while not parent.exists() and parent.parent != parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise InputError(f"{what} {p}: {parent} is not a folder")
+    try:
+        fd, probe = tempfile.mkstemp(dir=parent, prefix=".plandvc-probe-")
+    except OSError as e:
+        raise InputError(f"{what} {p}: cannot write in {parent} ({e.strerror})") from None
+    os.close(fd)
+    os.unlink(probe)
+
+
+def check_output_file(
+    path: str | Path, is_ours: Callable[[Any], bool], command: str, what: str = "--out"
+) -> None:
+    """An InputError unless the file `path` may be written: absent, empty, or a previous output of `command`
+    (every line a record `is_ours` recognises), in a writable folder. Never replaces an unrelated file."""
+    p = Path(path)
+    if p.is_dir():
+        raise InputError(f"{what} {p}: is a folder; give the path of a file to write")
+    if p.exists():
+        try:
+            rows = read_jsonl(p)
+        except InputError:
+            rows = None
+        if rows is None or not all(isinstance(r, dict) and is_ours(r) for r in rows):
+            raise InputError(
+                f"{what} {p}: exists and is not a previous output of {command}; remove it or choose another path"
+            )
+        if not os.access(p, os.W_OK):
+            raise InputError(f"{what} {p}: is not writable")
+    check_writable(p, what)
+
+
+def check_output_dir(
+    path: str | Path, is_ours: Callable[[Path], bool], command: str, what: str = "--out"
+) -> None:
+    """An InputError unless the folder `path` may be replaced: absent, empty, or recognisably a previous
+    output of `command` (`is_ours(path)`: its own index names everything in it), in a writable folder."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise InputError(f"{what} {p}: is a file, not a folder")
+    if p.is_dir() and any(p.iterdir()) and not is_ours(p):
+        raise InputError(
+            f"{what} {p}: exists and is not a previous output of {command}; "
+            "remove it or choose another folder (nothing was written)"
+        )
+    check_writable(p, what)

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any, Protocol
-from urllib.parse import urlsplit
+from typing import Any
+
+from plandvc.browser.actions import ACTIONS, perform, reply_action
+from plandvc.browser.protocol import SessionProtocol, SessionRecord
+from plandvc.macros import home_trajectory as home_trajectory  # run-chains takes the trip home from here
+from plandvc.urls import url_path
 
 Descriptor = dict[str, Any]
 
@@ -42,10 +46,6 @@ def _describe(d: Descriptor) -> str:
     return f"<{d.get('tag')} {attrs}>{text}".replace(" >", ">")
 
 
-def _path(href: str) -> str:
-    return urlsplit(href).path.rstrip("/") or "/"
-
-
 def _norm(s: Any) -> str:
     return " ".join(str(s or "").split()).casefold()
 
@@ -62,7 +62,7 @@ def score(want: Descriptor, have: Descriptor) -> float | None:
                 return None
             evidence += weight
     if "href" in wa:
-        if "href" not in ha or _path(wa["href"]) != _path(ha["href"]):
+        if "href" not in ha or url_path(wa["href"]) != url_path(ha["href"]):
             return None
         evidence += 60 + (5 if wa["href"] == ha["href"] else 0)
     if wa.get("id"):
@@ -95,12 +95,6 @@ def find(want: Descriptor, live: Sequence[Descriptor]) -> int | None:
 # ── the replayer ──────────────────────────────────────────────────────────────
 
 
-class _SessionLike(Protocol):
-    events: list[dict[str, Any]]
-    seen: list[str]
-    last_snapshot: Any
-
-
 def _live(snapshot: Any) -> list[Descriptor]:
     return [e.descriptor() if hasattr(e, "descriptor") else dict(e) for e in snapshot.elements]
 
@@ -112,7 +106,9 @@ class Replayer:
     `seen` are what the session recorded from the first answer to the done (what this replay caused).
     """
 
-    def __init__(self, traj: dict[str, Any], elements: list[Descriptor], session: _SessionLike | None = None):
+    def __init__(
+        self, traj: dict[str, Any], elements: list[Descriptor], session: SessionRecord | None = None
+    ):
         self.traj, self.elements, self.session = traj, elements, session
         self.steps: list[dict[str, Any]] = list(traj.get("steps") or [])
         self.cursor = 0
@@ -160,12 +156,10 @@ class Replayer:
 
     def _action(self, step: dict[str, Any], n: int, snapshot: Any) -> dict[str, Any]:
         name, value = step["action"], step.get("value")
-        if name == "scroll":
-            return {"scroll": {"dy": value}}
-        if name == "go_to":
-            return {"go_to": {"url": value}}
-        if name == "back":
-            return {"back": {}}
+        if name not in ACTIONS:
+            raise ValueError(f"step {n}: unknown recorded action {name!r}")
+        if not ACTIONS[name].targets_element:
+            return reply_action(name, value, None)
         k = step.get("element")
         if not isinstance(k, int) or not 0 <= k < len(self.elements):
             raise ElementNotFound(
@@ -176,15 +170,7 @@ class Replayer:
         if i is None:
             raise ElementNotFound(n, want, getattr(snapshot, "url", "?"))
         index = snapshot.elements[i].index if hasattr(snapshot.elements[i], "index") else i
-        if name == "click":
-            return {"click": {"index": index}}
-        if name == "input":
-            return {"input": {"index": index, "text": str(value)}}
-        if name == "select":
-            return {"select": {"index": index, "value": str(value)}}
-        if name == "set_range":
-            return {"set_range": {"index": index, "value": value}}
-        raise ValueError(f"step {n}: unknown recorded action {name!r}")
+        return reply_action(name, value, index)
 
 
 class ReplayModel:
@@ -192,7 +178,7 @@ class ReplayModel:
 
     wants_screenshot = False
 
-    def __init__(self, replayer: Replayer, session: _SessionLike) -> None:
+    def __init__(self, replayer: Replayer, session: SessionRecord) -> None:
         self.replayer, self.session = replayer, session
 
     async def respond(self, messages: list[dict[str, Any]], response_format: dict[str, Any]) -> str:
@@ -202,54 +188,7 @@ class ReplayModel:
         return json.dumps(self.replayer.next_action(snap), ensure_ascii=False)
 
 
-def home_trajectory(site: str) -> dict[str, Any]:
-    """The replayed plan of a trip home: click the site's own home link, then done."""
-    home = f"/sites/{site}"
-    element = {
-        "tag": "a",
-        "role": "link",
-        "text": "",
-        "label": "",
-        "attrs": {"data-home": "", "href": home},
-        "box": [0, 0, 0, 0],
-    }
-    traj = {
-        "task_id": f"{site}-home",
-        "site": site,
-        "macro": "navigate_home",
-        "start_kind": "mid_chain",
-        "history_macro": None,
-        "steps": [
-            {"action": "click", "element": 0, "value": None, "memory": "Clicking the site's own home link."}
-        ],
-        "done": "I went to the home page with the site's home link.",
-        "answer": None,
-        "end": home,
-    }
-    return {"trajectory": traj, "elements": [element]}
-
-
-async def _act(session: Any, action: dict[str, Any]) -> None:
-    ((name, params),) = action.items()
-    if name == "click":
-        await session.click(params["index"])
-    elif name == "input":
-        await session.input(params["index"], params["text"])
-    elif name == "select":
-        await session.select(params["index"], params["value"])
-    elif name == "set_range":
-        await session.set_range(params["index"], params["value"])
-    elif name == "scroll":
-        await session.scroll(params["dy"])
-    elif name == "go_to":
-        await session.go_to(params["url"])
-    elif name == "back":
-        await session.back()
-    else:
-        raise ValueError(f"unknown action {name!r}")
-
-
-async def replay(replayer: Replayer, session: Any, max_steps: int = 40) -> dict[str, Any]:
+async def replay(replayer: Replayer, session: SessionProtocol, max_steps: int = 40) -> dict[str, Any]:
     """Drive `session` with the replayer alone (no agent): snapshot, next step, act — until its done.
     Returns the done params. For checking a trajectory on a live page; the agent's specialist does the same
     loop with a ReplayModel."""
@@ -258,5 +197,5 @@ async def replay(replayer: Replayer, session: Any, max_steps: int = 40) -> dict[
         ((name, params),) = replayer.next_action(snap)["action"][0].items()
         if name == "done":
             return dict(params)
-        await _act(session, {name: params})
+        await perform(session, name, params)
     raise RuntimeError(f"replay of {replayer.traj.get('task_id')} did not finish in {max_steps} steps")

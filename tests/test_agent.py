@@ -7,7 +7,7 @@ import base64
 import json
 
 import pytest
-from conftest_agent import (
+from agent_doubles import (
     FakeSession,
     FakeSnapshot,
     LinkClicker,
@@ -33,8 +33,8 @@ from plandvc.agent.prompts import VERSIONS, specialist_system, version
 from plandvc.agent.schema import RESPONSE_FORMAT, SCHEMA, SPECIALIST_SCHEMA, errors
 from plandvc.agent.specialist import Specialist
 from plandvc.agent.team import Report, Team
-from plandvc.chains.rules import FAMILIES
 from plandvc.io import InputError
+from plandvc.macros import FAMILIES
 
 SNAP = FakeSnapshot(
     "http://127.0.0.1:8321/sites/shop/orders?status=Shipped",

@@ -8,47 +8,25 @@ from __future__ import annotations
 import base64
 import json
 import re
-import socket
 from collections import Counter
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
-from conftest_agent import LinkClicker, Scripted, delegate, done, images, png_size, user_text
+from agent_doubles import LinkClicker, Scripted, delegate, done, images, png_size, user_text
 
 from plandvc.agent import Planner, Team
 from plandvc.agent.specialist import Specialist
 from plandvc.browser import Browser, Session
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-SITES_DIR = Path(__file__).resolve().parents[1] / "data" / "sites"
 TODAY = "2026-03-14"  # the shop's site clock
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def base() -> Iterator[str]:
-    from plandvc.sites.servers import Servers
-
-    with Servers([_free_port()], SITES_DIR) as servers:
-        yield servers.bases[0]
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser() -> AsyncIterator[Browser]:
-    async with Browser() as b:
-        yield b
 
 
 @pytest_asyncio.fixture(loop_scope="module")
 async def session(browser: Browser, base: str) -> AsyncIterator[Session]:
-    """A fresh session on the shop's home page whose screenshots are counted in `session.shots`."""
+    """Here a fresh session starts on the shop's home page and counts its screenshots in `session.shots`
+    (this overrides conftest's `session`, on the same `browser` and `base`)."""
     s = await browser.new_session(base)
     await s.goto("/sites/shop")
     s.shots = Counter()

@@ -8,7 +8,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import openai
 import pytest
-from conftest_agent import FakeSession, LinkClicker, done
+from agent_doubles import FakeSession, LinkClicker, done
 
 from plandvc.agent import Model, OpenAIModel, Planner, Team
 from plandvc.agent.schema import RESPONSE_FORMAT

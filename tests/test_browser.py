@@ -6,11 +6,9 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from bundled import LIST_PAGES, SPECS, control_of
 
-pytest.register_assert_rewrite("conftest_browser")  # it is also a plugin (fixtures) of this module
-from conftest_browser import LIST_PAGES, SPECS, control_of, free_port  # noqa: E402
-
-from plandvc.browser import (  # noqa: E402
+from plandvc.browser import (
     ActionError,
     Browser,
     ChromiumMissingError,
@@ -18,8 +16,8 @@ from plandvc.browser import (  # noqa: E402
     Session,
     StaleIndexError,
 )
+from plandvc.ports import free_ports
 
-pytest_plugins = ("conftest_browser",)
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
@@ -188,7 +186,7 @@ async def test_an_index_is_stale_after_navigation_or_a_new_snapshot(session: Ses
 
 
 async def test_server_down_is_a_clear_error_naming_the_url(browser: Browser) -> None:
-    dead = f"http://127.0.0.1:{free_port()}"
+    dead = f"http://127.0.0.1:{free_ports(1)[0]}"
     s = await browser.new_session(dead)
     try:
         with pytest.raises(ServerDownError, match=f"cannot load {dead}/sites/shop/orders"):
@@ -219,7 +217,10 @@ async def test_missing_chromium_is_a_clear_one_line_error(monkeypatch: pytest.Mo
     assert "apt-get install chromium" in msg and "PLANDVC_CHROMIUM" in msg
     await b.close()
     monkeypatch.delenv("PLANDVC_CHROMIUM")
-    assert Browser().chromium == "/usr/bin/chromium"
+    assert Browser().chromium == "/usr/bin/chromium-headless-shell"  # headless: the headless shell
+    assert Browser(headless=False).chromium == "/usr/bin/chromium"  # headful: the full browser
+    with pytest.raises(ChromiumMissingError, match="apt-get install chromium-headless-shell"):
+        await Browser(chromium=missing + "/chromium-headless-shell").start()
 
 
 async def test_submitting_an_invalid_form_does_not_wait_for_a_navigation(session: Session) -> None:

@@ -9,13 +9,10 @@ import os
 import signal
 
 import pytest
+from bundled import SPECS, spec_with
 
-pytest.register_assert_rewrite("conftest_browser")  # it is also a plugin (fixtures) of this module
-from conftest_browser import SPECS, spec_with  # noqa: E402
+from plandvc.browser import Browser, BrowserError, Session
 
-from plandvc.browser import Browser, BrowserError, Session  # noqa: E402
-
-pytest_plugins = ("conftest_browser",)
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 N_PARALLEL = 4

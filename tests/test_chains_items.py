@@ -5,15 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest_chains import task_files, write_pool
+from chain_pools import check_rules, task_files, write_pool
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_chains_walk import check_rules
 
 from plandvc.chains.items import pool_items
-from plandvc.chains.rules import FAMILY_OF
 from plandvc.chains.walk import chain_specs
 from plandvc.io import InputError, write_json
+from plandvc.macros import FAMILY_OF
 
 
 def basic_parts() -> list:
@@ -103,7 +102,13 @@ def test_home_start_rules(tmp_path: Path) -> None:
         task_files("shop-a-2", start=home, keep=True),
         task_files("shop-a-3", start=home, control={"control_id": "x", "role": "prepared", "prep": {}}),
         task_files(
-            "shop-a-4", start=home, control={"control_id": "y", "role": "entry", "prep": {"create": {}}}
+            "shop-a-4",
+            start=home,
+            control={
+                "control_id": "y",
+                "role": "entry",
+                "prep": {"create": {"table": "orders", "page": "orders", "fields": {}}},
+            },
         ),
         task_files("shop-a-5", start="/sites/shop/orders"),
         task_files("shop-a-6", start=home + "/?tab=1"),
@@ -136,7 +141,7 @@ def test_malformed_files_are_named_and_counted(tmp_path: Path) -> None:
     assert len(report["unreadable"]) == 4
     assert "trajectory.json: not valid JSON" in bad["runs/r1/accepted/shop-filter_by_dropdown-0001"]
     assert "elements.json: file not found" in bad["runs/r1/accepted/shop-sort_by_form-0002"]
-    assert "task.json: missing key 'scope'" in bad["runs/r1/accepted/shop-navigate_to_page-0003"]
+    assert "task.json: scope: missing" in bad["runs/r1/accepted/shop-navigate_to_page-0003"]
     assert "kept.jsonl:9" in bad
     assert all(str(tmp_path) not in e for e in bad.values())  # no absolute paths in the report
 

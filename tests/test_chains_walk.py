@@ -1,4 +1,4 @@
-"""chain-specs: the walk is the seed's walk draw for draw, its chains obey every rule, and each rule can fail."""
+"""chain-specs: the walk is the plain walk draw for draw, its chains obey every rule, and each rule can fail."""
 
 from __future__ import annotations
 
@@ -7,23 +7,24 @@ import random
 from collections import Counter, defaultdict
 from typing import Any
 
-import orjson
-from conftest_chains import pools, rec
+import pytest
+from chain_pools import can_chain, check_rules, dump, home_after_url_state, pools, rec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from plandvc.chains.rules import CHAIN_FIRST, CHAIN_SECOND, URL_STATE
-from plandvc.chains.walk import chain_key, chain_specs, next_via
+from plandvc.chains.walk import HOME_RULES, chain_key, chain_specs, next_via
+from plandvc.io import InputError
+from plandvc.macros import CHAIN_FIRST, CHAIN_SECOND, URL_STATE
 
 PROPS = settings(
     max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
 
 
-# ── the seed's walk, transcribed literally (O(n²) per step), as the reference ─
+# ── the plain walk, written literally (O(n²) per step), as the reference ─
 
 
-def seed_next(a: dict[str, Any], b: dict[str, Any]) -> str | None:
+def plain_next(a: dict[str, Any], b: dict[str, Any]) -> str | None:
     if a["answers"]:
         return None
     if (
@@ -39,7 +40,10 @@ def seed_next(a: dict[str, Any], b: dict[str, Any]) -> str | None:
     return None
 
 
-def seed_chain_specs(items, n_chains, sizes=(2, 3, 4), seed=0, tries=40, answer_share=0.5):
+def plain_chain_specs(
+    items, n_chains, sizes=(2, 3, 4), seed=0, tries=40, answer_share=0.5, home_rule="neighbour"
+):
+    """The plain walk; `home_rule="any_earlier"` adds the one new filter: no home step after a URL-state part."""
     by_site = defaultdict(list)
     for r in sorted(items, key=lambda r: r["id"]):
         by_site[r["site"]].append({**r, "scope": set(r["scope"])})
@@ -69,7 +73,12 @@ def seed_chain_specs(items, n_chains, sizes=(2, 3, 4), seed=0, tries=40, answer_
                         if b["id"] not in used
                         and b["control"] not in ctrls
                         and not (b["scope"] & scopes)
-                        and (v := seed_next(last, b))
+                        and (v := plain_next(last, b))
+                        and not (
+                            home_rule == "any_earlier"
+                            and v == "home"
+                            and any(r["macro"] in URL_STATE for r, _ in chain)
+                        )
                     ]
                     if not nxt:
                         break
@@ -105,56 +114,32 @@ def seed_chain_specs(items, n_chains, sizes=(2, 3, 4), seed=0, tries=40, answer_
     ]
 
 
-def check_rules(chains: list[dict[str, Any]], records: list[dict[str, Any]]) -> None:
-    """Every chain rule, on every chain."""
-    by_id = {r["id"]: r for r in records}
-    keys = set()
-    for c in chains:
-        parts = [by_id[p["id"]] for p in c["parts"]]
-        assert 2 <= len(parts) <= 4
-        assert {r["site"] for r in parts} == {c["site"]}
-        ids = [r["id"] for r in parts]
-        assert len(set(ids)) == len(ids)
-        controls = [r["control"] for r in parts]
-        assert len(set(controls)) == len(controls)
-        for i, a in enumerate(parts):
-            for b in parts[i + 1 :]:
-                assert not set(a["scope"]) & set(b["scope"]), (a["id"], b["id"])
-        assert not any(r["answers"] for r in parts[:-1])
-        assert c["parts"][0]["via"] is None
-        for a, b, p in zip(parts, parts[1:], c["parts"][1:], strict=False):
-            assert p["via"] is not None and p["via"] == next_via(a, b)
-        assert c["key"] == chain_key(c["site"], ids)
-        keys.add("+".join(ids))
-    assert len(keys) == len(chains)  # no chain twice
-
-
-def can_chain(recs: list[dict[str, Any]]) -> bool:
-    """Whether some two records of a site form a chain."""
-    return any(
-        a is not b
-        and a["control"] != b["control"]
-        and not set(a["scope"]) & set(b["scope"])
-        and next_via(a, b)
-        for a in recs
-        for b in recs
-    )
-
-
-def dump(chains: list[dict[str, Any]]) -> bytes:
-    return b"".join(orjson.dumps(c) + b"\n" for c in chains)
-
-
 # ── properties over generated pools ───────────────────────────────────────────
 
 
 @PROPS
 @given(pools(), st.integers(0, 2**32 - 1), st.sampled_from([(2,), (2, 3, 4), (3, 4), (4,)]), st.floats(0, 1))
-def test_walk_is_the_seeds_walk(records, seed, sizes, share) -> None:
-    """The precomputed walk gives exactly the chains of the literal seed walk (same draws, same order)."""
-    assert chain_specs(records, 30, sizes, seed, 40, share) == seed_chain_specs(
-        records, 30, sizes, seed, 40, share
-    )
+def test_walk_is_the_plain_walk(records, seed, sizes, share) -> None:
+    """The precomputed walk gives exactly the chains of the literal plain walk (same draws, same order): under
+    the neighbour rule byte for byte the plain walk's chains, under any_earlier the plain walk with the one
+    extra filter."""
+    for rule in HOME_RULES:
+        got = chain_specs(records, 30, sizes, seed, 40, share, home_rule=rule)
+        want = plain_chain_specs(records, 30, sizes, seed, 40, share, home_rule=rule)
+        assert dump(got) == dump(want), rule
+
+
+@PROPS
+@given(pools(), st.integers(0, 2**32 - 1), st.sampled_from([(3,), (2, 3, 4), (4,)]))
+def test_no_trip_home_after_a_url_state_part(records, seed, sizes) -> None:
+    """Under the default rule no chain has the failing shape; the neighbour rule's chains are a superset of
+    shapes (every neighbour chain without the shape obeys the new rule too)."""
+    by_id = {r["id"]: r for r in records}
+    new = chain_specs(records, 40, sizes, seed=seed)
+    assert new == chain_specs(records, 40, sizes, seed=seed, home_rule="any_earlier")
+    assert not any(home_after_url_state(c, by_id) for c in new)
+    old = chain_specs(records, 40, sizes, seed=seed, home_rule="neighbour")
+    check_rules(old, records, home_rule="neighbour")
 
 
 @PROPS
@@ -269,6 +254,42 @@ def test_only_a_forbidden_transition_yields_no_chain() -> None:
     assert chains[0]["parts"][1]["via"] == "page"
 
 
+def shape_pool() -> list[dict[str, Any]]:
+    """One site where the only 3-part chains are filter -(page)-> search -(home)-> navigation, the failing shape."""
+    return [
+        rec("a-f", "a", start="/sites/a/orders"),
+        rec("a-s", "a", macro="search_by_text", start="/sites/a/orders"),
+        rec("a-h", "a", macro="navigate_to_page", start="/sites/a", home_start=True, stays=False),
+    ]
+
+
+def test_the_home_rule_can_refuse_every_chain_of_a_shape() -> None:
+    """A pool whose only 3-part chain has the failing shape: the neighbour rule makes it, the default never."""
+    records = shape_pool()
+    by_id = {r["id"]: r for r in records}
+    old = chain_specs(records, 50, sizes=(3,), seed=0, home_rule="neighbour")
+    assert [[(p["id"], p["via"]) for p in c["parts"]] for c in old if len(c["parts"]) == 3] == [
+        [("a-f", None), ("a-s", "page"), ("a-h", "home")]
+    ]
+    assert any(home_after_url_state(c, by_id) for c in old)
+    for seed in range(20):
+        new = chain_specs(records, 50, sizes=(3,), seed=seed)
+        assert new and not any(home_after_url_state(c, by_id) for c in new)
+        assert all(len(c["parts"]) == 2 for c in new)  # the walk stops instead of going home
+    # the check itself fails on the old chains
+    try:
+        check_rules(old, records)
+    except AssertionError:
+        pass
+    else:
+        raise AssertionError("check_rules passed a chain with a trip home after a filter")
+
+
+def test_unknown_home_rule_is_an_input_error() -> None:
+    with pytest.raises(InputError, match="home_rule: expected one of any_earlier, neighbour, got 'nope'"):
+        chain_specs(shape_pool(), 5, home_rule="nope")
+
+
 def test_shared_scope_or_control_is_never_chained() -> None:
     shared = [rec("a", scope=["table:orders"]), rec("b", macro="sort_by_form", scope=["table:orders", "x"])]
     assert chain_specs(shared, 10) == []
@@ -296,7 +317,7 @@ def test_n_caps_and_the_walk_ends_when_sites_run_out() -> None:
 # Both pools make every chain a 2-part chain whose first part is one of S "openers": a search on one page
 # (same control and scope, so two openers never chain; not fresh, so no opener is a candidate). Every other
 # record is a dead end as a first part (it does not stay), so chains look like opener -> candidate.
-# Duplicates are redrawn by the seed's walk; with S·(candidates) ≫ draws² / 2 the redraws (a few percent)
+# Duplicates are redrawn by the walk; with S·(candidates) ≫ draws² / 2 the redraws (a few percent)
 # move the shares by well under a percent, so the tolerance is 4 binomial standard deviations plus 0.01.
 
 

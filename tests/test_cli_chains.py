@@ -6,8 +6,8 @@ from pathlib import Path
 
 import orjson
 import pytest
+from chain_pools import rec, task_files, write_pool
 from click.testing import CliRunner
-from conftest_chains import rec, task_files, write_pool
 
 from plandvc.cli import cli
 from plandvc.io import read_jsonl, write_jsonl
@@ -131,3 +131,26 @@ def test_help_has_examples() -> None:
     for name in ("pool-items", "chain-specs"):
         code, out, _ = run(name, "--help")
         assert code == 0 and "Example:" in out and f"plandvc {name}" in out
+
+
+def test_chain_specs_home_rule_option(tmp_path: Path) -> None:
+    """--home-rule picks the walk's rule; the summary names it; an unknown rule is refused."""
+    items, chains = tmp_path / "items.jsonl", tmp_path / "chains.jsonl"
+    write_jsonl(
+        items,
+        [
+            rec("a-f", "a", start="/sites/a/orders"),
+            rec("a-s", "a", macro="search_by_text", start="/sites/a/orders"),
+            rec("a-h", "a", macro="navigate_to_page", start="/sites/a", home_start=True, stays=False),
+        ],
+    )
+    shapes = {}
+    for rule in ("neighbour", "any_earlier"):
+        args = ["chain-specs", "--items", str(items), "--out", str(chains), "--sizes", "3", "--n", "9"]
+        code, _, err = run(*args, "--home-rule", rule)
+        assert code == 0 and f"home rule {rule}" in err, err
+        shapes[rule] = {tuple(p["via"] for p in c["parts"]) for c in read_jsonl(chains)}
+    assert (None, "page", "home") in shapes["neighbour"]
+    assert all("home" not in s[2:] for s in shapes["any_earlier"])
+    code, _, err = run("chain-specs", "--items", str(items), "--out", str(chains), "--home-rule", "both")
+    assert code != 0 and "--home-rule" in err

@@ -248,11 +248,12 @@ def image() -> str:
 CHROMIUM_PROBE = r"""
 import asyncio, base64, json, os, subprocess, sys, time, urllib.request
 from playwright.async_api import async_playwright
+from plandvc.browser.chromium import chromium_path
 
 async def main(site):
     out = {}
     async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=os.environ["PLANDVC_CHROMIUM"])
+        browser = await p.chromium.launch(executable_path=chromium_path())  # the headless shell
         page = await browser.new_page(viewport={"width": 640, "height": 400})
         await page.goto("data:text/html,<body style='margin:0;background:rgb(10,180,90)'></body>")
         out["data"] = base64.b64encode(await page.screenshot()).decode()

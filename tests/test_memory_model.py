@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import subprocess
 import sys
 import time
@@ -16,6 +15,7 @@ from openai_double import DROP, HANG, Hold, OpenAIDouble
 
 from plandvc.memory import MERGE_ASK, MemoryModel, MemoryUnavailable, connect_or_none, joined
 from plandvc.memory.text import final_prompt
+from plandvc.ports import free_ports
 
 MODEL = "qwen35-4b"
 PARTS = ['Show only the orders whose Status is "Shipped".', "Set Max total to 120 and apply it."]
@@ -220,9 +220,7 @@ async def test_requests_are_bounded_by_the_concurrency(api: OpenAIDouble, concur
 
 
 async def test_a_server_down_at_start_is_a_clear_error() -> None:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]  # free, and nobody listens once closed
+    (port,) = free_ports(1)  # free, and nobody listens once closed
     start = time.monotonic()
     with pytest.raises(MemoryUnavailable) as e:
         await MemoryModel.connect(f"http://127.0.0.1:{port}/v1", MODEL, retries=2, backoff=0.01)

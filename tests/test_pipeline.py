@@ -3,6 +3,7 @@ a push/pull round trip through a local remote that restores the dataset byte for
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -10,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from project_copy import sh
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -24,22 +26,10 @@ COPY = [
     "data/pool",
 ]
 
-pytestmark = pytest.mark.skipif(not (ROOT / "data" / "pool" / "kept.jsonl").exists(), reason="no sample pool")
-
-
-def sh(repo: Path, *cmd: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "PATH": f"{BIN}:{os.environ['PATH']}",
-        "PLANDVC_WORKERS": "2",
-        "PLANDVC_CACHE": str(repo / ".plandvc" / "cache"),
-    }
-    p = subprocess.run(cmd, cwd=repo, capture_output=True, text=True, env=env, timeout=900)
-    if check and p.returncode != 0:
-        raise AssertionError(
-            f"{' '.join(cmd)} failed ({p.returncode}):\n{p.stdout[-1500:]}\n{p.stderr[-3000:]}"
-        )
-    return p
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not (ROOT / "data" / "pool" / "kept.jsonl").exists(), reason="no sample pool"),
+]
 
 
 def tree(d: Path) -> dict[str, bytes]:
@@ -127,3 +117,43 @@ def test_push_then_pull_restores_the_dataset_byte_for_byte(repo: Path, tmp_path:
     shutil.rmtree(repo / ".dvc" / "cache")
     sh(repo, "dvc", "pull", "data/planner_rows/v1")
     assert tree(rows) == want
+
+
+def test_export_stage_loads_in_every_format_from_a_real_run(repo: Path) -> None:
+    """The export of the real (small) run: the Parquet loads with `datasets` as 1280x800 Image features with
+    as many images as placeholders, and the WebDataset shards decode; metrics/export.json has the leak check."""
+    datasets = pytest.importorskip("datasets")
+    wds = pytest.importorskip("webdataset")
+    out = repo / "data" / "exports" / "v1"
+    assert {p.name for p in out.iterdir()} >= {"hf", "llamafactory", "openai", "wds", "README.md"}
+    leak = json.loads((repo / "metrics" / "export.json").read_text())["leak"]
+    assert leak == {"shared_parts": 0, "shared_prompts": 0, "duplicate_rows": 0}
+    files = {p.name.split("-")[0]: str(p) for p in (out / "hf" / "data").glob("*.parquet")}
+    assert "train" in files  # a split with no example (val, with 4 chains) gets no file
+    ds = datasets.load_dataset("parquet", data_files=files)
+    n = 0
+    for split in ds.values():
+        for row in split:
+            assert sum(p["type"] == "image" for m in row["prompt"] for p in m["content"]) == len(
+                row["images"]
+            )
+            assert all(img.size == (1280, 800) for img in row["images"])
+            n += 1
+    assert n > 0
+    tars = sorted(str(p) for p in (out / "wds").glob("*.tar"))
+    samples = list(wds.WebDataset(tars, shardshuffle=False, empty_check=False).decode("pil"))
+    assert len(samples) == n and all(s["img0.png"].size == (1280, 800) for s in samples)
+
+
+def test_pull_of_one_export_format_alone(repo: Path, tmp_path: Path) -> None:
+    exports = repo / "data" / "exports" / "v1"
+    want = tree(exports / "hf")
+    sh(repo, "dvc", "commit", "-f")  # the cache holds every output again (a test before may have emptied it)
+    sh(repo, "dvc", "remote", "add", "-f", "-d", "local2", str(tmp_path / "remote"))
+    sh(repo, "dvc", "push")
+    shutil.rmtree(exports)
+    shutil.rmtree(repo / ".dvc" / "cache")
+    sh(repo, "dvc", "pull", "data/exports/v1/hf")
+    assert tree(exports / "hf") == want
+    assert not (exports / "wds").exists() and not (exports / "openai").exists()
+    sh(repo, "dvc", "pull")  # the repo as it was, for the tests after this one

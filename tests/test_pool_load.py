@@ -7,12 +7,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from bundled import POOL_DIR, kept
 
-pytest.register_assert_rewrite("conftest_pool")
-from conftest_pool import POOL_DIR, kept  # noqa: E402
-
-from plandvc.io import InputError, read_json, write_json  # noqa: E402
-from plandvc.pool.load import Skipped, iter_kept, load_part, load_task, read_kept, read_pool_ids  # noqa: E402
+from plandvc.io import InputError, read_json, write_json
+from plandvc.pool.load import Skipped, iter_kept, load_part, load_task, read_kept, read_pool_ids
 
 
 @pytest.fixture

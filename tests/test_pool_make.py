@@ -6,25 +6,25 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from bundled import SITES_DIR, SPECS
 from click.testing import CliRunner
 
-pytest.register_assert_rewrite("conftest_pool")
-from conftest_pool import SITES_DIR, SPECS, free_port  # noqa: E402
-
-from plandvc.pool.cli import make_pool as make_pool_cmd  # noqa: E402
-from plandvc.pool.recorder import make_pool  # noqa: E402
+from plandvc.pool.cli import make_pool as make_pool_cmd
+from plandvc.pool.recorder import make_pool
+from plandvc.ports import free_ports
 
 
 def _tree(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.slow
 def test_make_pool_twice_with_the_same_seed_gives_the_same_bytes(tmp_path: Path) -> None:
     site = sorted(SPECS)[-1]
     logs: list[str] = []
-    a = make_pool(SITES_DIR, tmp_path / "a", seed=0, workers=1, ports=[free_port()], limit=10, only_site=site,
+    a = make_pool(SITES_DIR, tmp_path / "a", seed=0, workers=1, ports=free_ports(1), limit=10, only_site=site,
                   log=logs.append)  # fmt: skip
-    make_pool(SITES_DIR, tmp_path / "b", seed=0, workers=2, ports=[free_port(), free_port()], limit=10,
+    make_pool(SITES_DIR, tmp_path / "b", seed=0, workers=2, ports=free_ports(2), limit=10,
               only_site=site, log=logs.append)  # fmt: skip
     ta, tb = _tree(tmp_path / "a"), _tree(tmp_path / "b")
     assert ta == tb
@@ -32,7 +32,7 @@ def test_make_pool_twice_with_the_same_seed_gives_the_same_bytes(tmp_path: Path)
     assert any(line.startswith("[10/10]") for line in logs)  # progress as it goes
     assert any("per trajectory" in line for line in logs)
     # a run made again replaces the old one whole (no stale task left behind)
-    make_pool(SITES_DIR, tmp_path / "a", seed=0, workers=1, ports=[free_port()], limit=4, only_site=site,
+    make_pool(SITES_DIR, tmp_path / "a", seed=0, workers=1, ports=free_ports(1), limit=4, only_site=site,
               log=logs.append)  # fmt: skip
     assert len(list((tmp_path / "a" / "runs" / "r1" / "accepted").iterdir())) == 4
 
@@ -45,7 +45,7 @@ def test_make_pool_help_has_an_example() -> None:
 @pytest.mark.parametrize(
     "args, says",
     [
-        (["--ports", "80x"], "not a comma-separated list of ports"),
+        (["--ports", "80x"], "--ports: '80x' is not a port number"),
         (["--only-site", "nowhere"], "--only-site: no site 'nowhere'"),
         (["--run", ".hidden"], "--run: '.hidden' is not a run name"),
     ],

@@ -9,14 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bundled import NAMES, POOL_DIR, SPECS, sample
 
-pytest.register_assert_rewrite("conftest_pool")
-from conftest_pool import NAMES, POOL_DIR, SPECS, sample  # noqa: E402
+from plandvc.pool.recorder import Outcome, record, write_outcome
+from plandvc.pool.tasks import generate
 
-from plandvc.pool.recorder import Outcome, record, write_outcome  # noqa: E402
-from plandvc.pool.tasks import generate  # noqa: E402
-
-pytest_plugins = ("conftest_pool",)
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 TASKS = {t["task_id"]: t for t in generate(SPECS, 0, NAMES)}

@@ -7,16 +7,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-import pytest
+from bundled import NAMES, POOL_DIR, SPECS
 
-pytest.register_assert_rewrite("conftest_pool")
-from conftest_pool import NAMES, POOL_DIR, SPECS  # noqa: E402
-
-from plandvc.chains.rules import FAMILY_OF, MACROS  # noqa: E402
-from plandvc.io import read_json  # noqa: E402
-from plandvc.pool.recorder import task_file  # noqa: E402
-from plandvc.pool.tasks import PHRASES, fmt, generate, page_params  # noqa: E402
-from plandvc.sites.spec import load_split  # noqa: E402
+from plandvc.io import read_json
+from plandvc.macros import FAMILY_OF, MACROS
+from plandvc.pool.recorder import task_file
+from plandvc.pool.tasks import PHRASES, fmt, generate, page_params
+from plandvc.sites.spec import load_split
 
 TASKS = generate(SPECS, 0, NAMES)
 BY_ID = {t["task_id"]: t for t in TASKS}

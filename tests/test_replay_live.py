@@ -9,16 +9,13 @@ import os
 from typing import Any
 
 import pytest
+from bundled import POOL_DIR, kept, sample
 
-pytest.register_assert_rewrite("conftest_pool")
-from conftest_pool import POOL_DIR, kept, sample  # noqa: E402
+from plandvc.checks import gate
+from plandvc.pool.load import load_part
+from plandvc.pool.prep import prepare
+from plandvc.replay import ElementNotFound, Replayer, home_trajectory, replay
 
-from plandvc.checks import gate  # noqa: E402
-from plandvc.pool.load import load_part  # noqa: E402
-from plandvc.pool.prep import prepare  # noqa: E402
-from plandvc.replay import ElementNotFound, Replayer, home_trajectory, replay  # noqa: E402
-
-pytest_plugins = ("conftest_pool",)
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import orjson
 from click.testing import CliRunner
-from test_rows_filter import failed, make_chain, tree, write_results
+from raw_chains import failed, make_chain, tree, write_results
 
 from plandvc.cli import cli
 from plandvc.io import read_json

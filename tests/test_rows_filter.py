@@ -12,125 +12,13 @@ from pathlib import Path
 
 import orjson
 import pytest
-from test_rows_png import png_bytes
+from raw_chains import SIZE, failed, key_of, make_chain, png_bytes, tree, write_results
 
-from plandvc.agent.schema import RESPONSE_FORMAT, SCHEMA, canonical
+from plandvc.agent.schema import RESPONSE_FORMAT
 from plandvc.io import InputError, read_json, read_jsonl
 from plandvc.rows import dataset
-from plandvc.rows.dataset import error_kind, filter_rows, split_of
+from plandvc.rows.dataset import error_kind, filter_rows
 from plandvc.rows.validate import Chain, Reason, check_chain
-
-SIZE = (128, 80)  # the fixtures' screenshots; one test checks the 1280x800 default
-MACROS = {
-    "a": ("filter_by_dropdown", "Filter"),
-    "b": ("sort_by_form", "Filter"),
-    "c": ("count_entries", "Information"),
-}
-MACROS |= {"d": ("create_entry", "Form"), "e": ("open_entry", "Navigation")}
-
-
-def key_of(site: str, parts: list[str]) -> str:
-    return f"plan-{site}-{hashlib.sha1('+'.join(parts).encode()).hexdigest()[:10]}"
-
-
-def make_chain(
-    raw: Path, site: str, parts: list[str], answer=None, shade: int = 0, key: str | None = None, size=SIZE
-) -> str:
-    """Write one ok chain in run-chains' format: episode.json, rows.jsonl, step_<t>.png (small, to be fast)."""
-    key = key or key_of(site, parts)
-    d = raw / key
-    d.mkdir(parents=True)
-    turns = [
-        {
-            "kind": "delegate",
-            "family": MACROS[p[0]][1],
-            "instruction": f"Do {p} on {site}.",
-            "macro": MACROS[p[0]][0],
-        }
-        for p in parts
-    ]
-    turns.append({"kind": "done", "answer": answer})
-    rows = []
-    for t, turn in enumerate(turns):
-        if turn["kind"] == "delegate":
-            action = {"delegate": {"instruction": turn["instruction"], "family": turn["family"]}}
-        else:
-            text = f"All done. The answer is {answer}." if answer is not None else "The task is done."
-            action = {"done": {"success": True, "text": text}}
-        target = canonical({"action": [action], "memory": f"Step {t} of {key}."}, SCHEMA)
-        content = [{"type": "text", "text": f"<user_request>{site} {parts}</user_request> step {t}"}]
-        content.append({"type": "image_url", "image_url": {"url": f"step_{t}.png"}})
-        messages = [
-            {"role": "system", "content": "You are the planner."},
-            {"role": "user", "content": content},
-        ]
-        rows.append(
-            {
-                "task_id": key,
-                "step": t,
-                "segment": t,
-                "macro": turn.get("macro"),
-                "family": "planner",
-                "op": turn["kind"],
-                "delegated": turn.get("family"),
-                "messages": messages,
-                "target": orjson.dumps(target).decode(),
-            }
-        )
-        (d / f"step_{t}.png").write_bytes(png_bytes(*size, shade=shade + t))
-    (d / "rows.jsonl").write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in rows))
-    episode = {
-        "task_id": key,
-        "site": site,
-        "instruction": " Then ".join(t["instruction"] for t in turns[:-1]),
-        "instruction_by": "joined",
-        "start_url": f"/sites/{site}",
-        "parts": parts,
-        "via": [None] * len(parts),
-        "macros": [MACROS[p[0]][0] for p in parts],
-        "turns": turns,
-        "answer": answer,
-        "version": "v6",
-        "executor": "replay",
-        "budget": 40,
-        "planner_turns": 25,
-        "response_format": RESPONSE_FORMAT,
-        "env": {"plandvc": "0.1.0"},
-    }
-    (d / "episode.json").write_bytes(orjson.dumps(episode, option=orjson.OPT_INDENT_2))
-    return key
-
-
-def write_results(raw: Path, extra: list[dict] = ()) -> None:
-    """results.jsonl for every chain dir in raw (ok) plus `extra` results (e.g. failed ones), sorted by key."""
-    results = list(extra)
-    for d in sorted(p for p in raw.iterdir() if p.is_dir() and not p.name.startswith("_")):
-        ep = orjson.loads((d / "episode.json").read_bytes())
-        results.append(
-            {
-                "key": d.name,
-                "site": ep["site"],
-                "parts": ep["parts"],
-                "via": ep["via"],
-                "ok": True,
-                "error": None,
-                "turns": len(ep["turns"]),
-                "steps": len(ep["turns"]) - 1,
-                "detail": "ok",
-                "instruction_by": "joined",
-            }
-        )
-    results.sort(key=lambda r: r["key"])
-    (raw / "results.jsonl").write_bytes(
-        b"".join(orjson.dumps(r, option=orjson.OPT_SORT_KEYS) + b"\n" for r in results)
-    )
-
-
-def failed(raw: Path, site: str, parts: list[str], error: str) -> dict:
-    key = key_of(site, parts)
-    (raw / "_failed" / key).mkdir(parents=True)
-    (raw / "_failed" / key / "rows.jsonl").write_bytes(b"")
-    return {"key": key, "site": site, "parts": parts, "via": [None] * len(parts), "ok": False, "error": error}
 
 
 @pytest.fixture
@@ -146,10 +34,6 @@ def raw(tmp_path) -> Path:
     ]
     write_results(r, extra)
     return r
-
-
-def tree(d: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(d)): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file()}
 
 
 def run(raw: Path, tmp: Path, image_size=SIZE, **kw):
@@ -169,12 +53,12 @@ def test_good_chains_are_kept_byte_for_byte(raw, tmp_path):
     assert not any("_failed" in rel for rel in tree(out))
     assert manifest["counts"] | {} == {
         "chains_raw": 5, "chains": 3, "rows": 10, "images": 10, "files": 16, "train": 3 - manifest["counts"]["val"],
-        "val": manifest["counts"]["val"], "dropped": 0,
+        "val": manifest["counts"]["val"], "excluded": 0, "dropped": 0,
     }  # fmt: skip
     index = manifest["chains"]
     assert [c["key"] for c in index] == sorted(c["key"] for c in index)
-    assert index[0].keys() == {"key", "site", "parts", "macros", "turns", "split"}
-    assert all(c["split"] == split_of(c["key"], 0.1) for c in index)
+    assert index[0].keys() == {"key", "site", "parts", "macros", "turns", "split", "split_detail"}
+    assert {c["split"] for c in index} <= {"train", "val", "excluded"}  # the rule: tests/test_rows_split.py
 
 
 def test_metrics(raw, tmp_path):
@@ -490,17 +374,6 @@ def test_two_runs_are_byte_identical_wherever_they_run(raw, tmp_path, monkeypatc
     run(moved, tmp_path / "two")
     assert tree(tmp_path / "two") == first
     assert b"elsewhere" not in b"".join(first.values())
-
-
-def test_split_is_deterministic_and_near_the_share():
-    keys = [key_of("s", [str(i)]) for i in range(4000)]
-    for share in (0.1, 0.25):
-        val = [k for k in keys if split_of(k, share) == "val"]
-        assert abs(len(val) / len(keys) - share) < 0.02
-        assert val == [k for k in keys if split_of(k, share) == "val"]
-    assert all(split_of(k, 0.0) == "train" for k in keys) and all(split_of(k, 1.0) == "val" for k in keys)
-    # a bigger share only moves chains from train to val
-    assert {k for k in keys if split_of(k, 0.1) == "val"} <= {k for k in keys if split_of(k, 0.25) == "val"}
 
 
 def test_failed_writer_leaves_the_previous_dataset(raw, tmp_path, monkeypatch):

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import base64
 
-from test_rows_filter import SIZE
-from test_rows_png import png_bytes
+from raw_chains import SIZE, png_bytes
 
 from plandvc import io
 from plandvc.agent.schema import RESPONSE_FORMAT

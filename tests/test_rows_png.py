@@ -5,29 +5,11 @@ from __future__ import annotations
 import os
 import struct
 import zlib
-from functools import cache
 
 import pytest
+from raw_chains import chunk, png_bytes
 
 from plandvc.rows.png import PngError, read_png_info
-
-
-def chunk(ctype: bytes, body: bytes) -> bytes:
-    return struct.pack(">I", len(body)) + ctype + body + struct.pack(">I", zlib.crc32(ctype + body))
-
-
-@cache
-def png_bytes(width: int = 1280, height: int = 800, colour: int = 2, shade: int = 0) -> bytes:
-    """A real PNG (RGB or RGBA, 8-bit, filter 0) written with the stdlib; `shade` varies the pixels."""
-    channels = {2: 3, 6: 4}[colour]
-    line = b"\0" + bytes([shade % 256]) * (width * channels)
-    ihdr = struct.pack(">IIBBBBB", width, height, 8, colour, 0, 0, 0)
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", ihdr)
-        + chunk(b"IDAT", zlib.compress(line * height))
-        + chunk(b"IEND", b"")
-    )
 
 
 def _parts(data: bytes) -> list[tuple[bytes, bytes]]:

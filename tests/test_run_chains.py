@@ -15,7 +15,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from conftest_run import finished, subset, tree, wait_for
+from run_helpers import finished, subset, tree, wait_for
 
 from plandvc import io
 from plandvc.agent.schema import errors, key_order_errors, schema_of
@@ -27,7 +27,10 @@ ROOT = Path(__file__).resolve().parents[1]
 POOL, SITES = ROOT / "data" / "pool", ROOT / "data" / "sites"
 PLANDVC = [sys.executable, "-m", "plandvc"]
 
-pytestmark = pytest.mark.skipif(not (POOL / "kept.jsonl").exists(), reason="the sample pool is not generated")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not (POOL / "kept.jsonl").exists(), reason="the sample pool is not generated"),
+]
 
 
 def run_cli(*args: str | Path, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -58,6 +61,11 @@ def common(chains: Path, out: Path, cache: Path, *extra: str) -> list[str | Path
     return ["--chains", chains, "--pool", POOL, "--sites", SITES, "--out", out, "--cache", cache, *extra]
 
 
+# The chains of the reference run (20 chains, seed 11) that fail, with their errors: none. Every part of these
+# chains replays and passes its gate, so any failure is a defect; a chain added here must say why it fails.
+REFERENCE_FAILURES: dict[str, str] = {}
+
+
 @pytest.fixture(scope="module")
 def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
     d = tmp_path_factory.mktemp("run")
@@ -79,7 +87,7 @@ def test_most_chains_are_kept_and_rows_follow_the_format(reference: Path) -> Non
     results = io.read_jsonl(reference / "results.jsonl")
     assert len(results) == 20 and [r["key"] for r in results] == sorted(r["key"] for r in results)
     ok = [r for r in results if r["ok"]]
-    assert len(ok) >= 19, [r["error"] for r in results if not r["ok"]]
+    assert {r["key"]: r["error"] for r in results if not r["ok"]} == REFERENCE_FAILURES
     for r in ok:
         d = reference / r["key"]
         ep = io.read_json(d / "episode.json")
@@ -161,7 +169,9 @@ def test_killing_chromium_fails_only_the_chains_in_flight(work: Path) -> None:
     )[-3000:]
     results = io.read_jsonl(out / "results.jsonl")
     assert len(results) == 6
-    assert sum(not r["ok"] for r in results) <= 1, [r["error"] for r in results]
+    # the chain in flight failed on the machinery (a dead browser): it is retried once in a relaunched
+    # Chromium, so no chain fails, as none does in the reference run
+    assert {r["key"]: r["error"] for r in results if not r["ok"]} == REFERENCE_FAILURES
 
 
 def with_suppress_kill(pid: int) -> None:
@@ -242,7 +252,9 @@ def test_memory_model_merges_requests_and_writes_final_messages(work: Path, tmp_
         double.wait(10)
     results = io.read_jsonl(out / "results.jsonl")
     ok = [r for r in results if r["ok"]]
-    assert len(ok) >= 9
+    # the same chains as the reference run's first ten, which all succeed: the memory model changes only
+    # the request and the final message
+    assert len(results) == 10 and {r["key"]: r["error"] for r in results if not r["ok"]} == REFERENCE_FAILURES
     for r in ok:
         ep = io.read_json(out / r["key"] / "episode.json")
         assert ep["instruction_by"] == "merged" and ", then " in ep["instruction"]

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest_run import differing, finished, subset, tree, wait_for
+from run_helpers import differing, finished, subset, tree, wait_for
 
 from plandvc import io
 from plandvc.chains.items import pool_items
@@ -334,9 +334,9 @@ def test_the_temp_dir_must_leave_room_for_rays_sockets(monkeypatch: pytest.Monke
     assert len(temp_dir()) + SESSION_SOCKET_TAIL < 107
 
 
-def test_a_dispatch_deadline_covers_the_chains_own_timeout_twice(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_dispatch_deadline_covers_the_chains_own_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PLANDVC_RAY_DEADLINE", raising=False)
     chain = {"parts": [{"id": "a", "via": None}, {"id": "b", "via": "home"}]}  # 2 parts, a trip home, done
-    assert dispatch_deadline(chain, RunParams(timeout_base=100, timeout_per_turn=10)) == 2 * (100 + 40) + 60
+    assert dispatch_deadline(chain, RunParams(timeout_base=100, timeout_per_turn=10)) == 100 + 10 * 4 + 60
     monkeypatch.setenv("PLANDVC_RAY_DEADLINE", "7")
     assert dispatch_deadline(chain, RunParams()) == 7

@@ -12,7 +12,6 @@ import pytest
 from plandvc.browser import Browser
 from plandvc.run.sessions import Sessions
 
-pytest_plugins = ("conftest_browser",)
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 

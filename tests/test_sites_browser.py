@@ -10,16 +10,13 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import pytest_asyncio
+from bundled import SPECS
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
-pytest.register_assert_rewrite("conftest_sites")
-from conftest_sites import SPECS  # noqa: E402
+from plandvc.sites.query import select_rows
+from plandvc.sites.spec import Control
+from plandvc.sites.spec import Page as SitePage
 
-from plandvc.sites.query import select_rows  # noqa: E402
-from plandvc.sites.spec import Control  # noqa: E402
-from plandvc.sites.spec import Page as SitePage  # noqa: E402
-
-pytest_plugins = ("conftest_sites",)
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 CHROMIUM = "/usr/bin/chromium"
@@ -31,7 +28,8 @@ navigator.clipboard.writeText = async (text) => { window.__copied.push(String(te
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser() -> AsyncIterator[Browser]:
+async def pw_browser() -> AsyncIterator[Browser]:
+    """A plain Playwright Chromium (not the harness's Browser): the sites are tested on their own."""
     async with async_playwright() as p:
         b = await p.chromium.launch(executable_path=CHROMIUM, headless=True)
         yield b
@@ -45,8 +43,8 @@ async def new_context(browser: Browser, base: str) -> BrowserContext:
 
 
 @pytest_asyncio.fixture(loop_scope="module")
-async def page(browser: Browser, base: str) -> AsyncIterator[Page]:
-    ctx = await new_context(browser, base)
+async def page(pw_browser: Browser, base: str) -> AsyncIterator[Page]:
+    ctx = await new_context(pw_browser, base)
     yield await ctx.new_page()
     await ctx.close()
 
@@ -196,8 +194,8 @@ async def create_order(ctx: BrowserContext, customer: str) -> dict:
     return await r.json()
 
 
-async def test_four_contexts_in_parallel_keep_their_own_entries(browser: Browser, base: str):
-    contexts = [await new_context(browser, base) for _ in range(4)]
+async def test_four_contexts_in_parallel_keep_their_own_entries(pw_browser: Browser, base: str):
+    contexts = [await new_context(pw_browser, base) for _ in range(4)]
     try:
         names = [f"Parallel Buyer {i}" for i in range(4)]
         states = await asyncio.gather(*(create_order(ctx, n) for ctx, n in zip(contexts, names, strict=True)))

@@ -10,13 +10,10 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 import pytest
+from bundled import CONTROLS, LIST_PAGES, SPECS
+from sites_http import Client, read_page
 
-pytest.register_assert_rewrite("conftest_sites")
-from conftest_sites import CONTROLS, LIST_PAGES, SPECS, Client, read_page  # noqa: E402
-
-from plandvc.sites.spec import Control, Page, Spec, Table  # noqa: E402
-
-pytest_plugins = ("conftest_sites",)
+from plandvc.sites.spec import Control, Page, Spec, Table
 
 
 @pytest.fixture(scope="module")

@@ -12,14 +12,13 @@ import time
 from pathlib import Path
 
 import pytest
+from bundled import SITES_DIR
 from click.testing import CliRunner
 
-pytest.register_assert_rewrite("conftest_sites")
-from conftest_sites import SITES_DIR, free_port  # noqa: E402
-
-from plandvc.cli import cli  # noqa: E402
-from plandvc.io import InputError  # noqa: E402
-from plandvc.sites.servers import ServerError, Servers, health  # noqa: E402
+from plandvc.cli import cli
+from plandvc.io import InputError
+from plandvc.ports import free_ports
+from plandvc.sites.servers import ServerError, Servers, health
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -39,7 +38,7 @@ def gone(pid: int, timeout: float = 10.0) -> bool:
 
 
 def test_servers_start_answer_and_stop_on_exit():
-    ports = [free_port(), free_port()]
+    ports = [free_ports(1)[0], free_ports(1)[0]]
     with Servers(ports, SITES_DIR) as s:
         assert s.bases == [f"http://127.0.0.1:{p}" for p in ports]
         assert all(health(p) for p in ports)
@@ -50,7 +49,7 @@ def test_servers_start_answer_and_stop_on_exit():
 
 
 def test_servers_stop_on_an_exception():
-    port = free_port()
+    port = free_ports(1)[0]
     with pytest.raises(RuntimeError, match="boom"), Servers([port], SITES_DIR) as s:
         pid = s.procs[0].pid
         raise RuntimeError("boom")
@@ -64,7 +63,7 @@ def test_a_taken_port_is_a_clear_error():
         port = held.getsockname()[1]
         with pytest.raises(ServerError, match=rf"^port {port}: .*(in use|did not start)"):
             Servers([port], SITES_DIR).__enter__()
-    port = free_port()
+    port = free_ports(1)[0]
     with Servers([port], SITES_DIR), pytest.raises(ServerError, match=rf"port {port}: already taken"):
         Servers([port], SITES_DIR).__enter__()
 
@@ -72,7 +71,7 @@ def test_a_taken_port_is_a_clear_error():
 def test_bad_specs_name_the_file(tmp_path: Path):
     (tmp_path / "shop").mkdir()
     (tmp_path / "shop" / "site.json").write_text("{}")
-    port = free_port()
+    port = free_ports(1)[0]
     with pytest.raises(ServerError, match=rf"port {port}: .*site\.json: site: missing"):
         Servers([port], tmp_path).__enter__()
     with pytest.raises(InputError, match="sites directory not found"):
@@ -80,7 +79,7 @@ def test_bad_specs_name_the_file(tmp_path: Path):
 
 
 def test_restart_and_ensure_alive_after_a_server_dies():
-    ports = [free_port(), free_port()]
+    ports = [free_ports(1)[0], free_ports(1)[0]]
     with Servers(ports, SITES_DIR) as s:
         assert s.ensure_alive() == []
         victim = s.procs[1]
@@ -96,7 +95,7 @@ def test_restart_and_ensure_alive_after_a_server_dies():
 
 def test_no_orphans_when_the_parent_is_killed(tmp_path: Path):
     """A parent killed with SIGKILL cannot clean up: its servers notice stdin closing and exit."""
-    port = free_port()
+    port = free_ports(1)[0]
     script = (
         "import sys, time\n"
         "from plandvc.sites.servers import Servers\n"
@@ -146,7 +145,7 @@ def _ignore_sigint() -> None:
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 @pytest.mark.parametrize("inherited", ["default", "sigint-ignored"])
 def test_serve_runs_until_ctrl_c_or_sigterm(sig: signal.Signals, inherited: str) -> None:
-    ports = [free_port(), free_port()]
+    ports = [free_ports(1)[0], free_ports(1)[0]]
     proc = subprocess.Popen(
         [sys.executable, "-m", "plandvc", "serve", "--sites", str(SITES_DIR), "--ports", ",".join(map(str, ports))],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"},

@@ -10,12 +10,10 @@ from typing import Any
 
 import orjson
 import pytest
+from bundled import SITES_DIR, SPECS
 
-pytest.register_assert_rewrite("conftest_sites")
-from conftest_sites import SITES_DIR, SPECS  # noqa: E402
-
-from plandvc.io import InputError  # noqa: E402
-from plandvc.sites.spec import CONTROL_KINDS, load_sites, load_spec, load_split, site_name  # noqa: E402
+from plandvc.io import InputError
+from plandvc.sites.spec import CONTROL_KINDS, load_sites, load_spec, load_split, site_name
 
 RAW = orjson.loads((SITES_DIR / "shop" / "site.json").read_bytes())
 

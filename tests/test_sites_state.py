@@ -8,14 +8,11 @@ import concurrent.futures as cf
 from typing import Any
 
 import pytest
+from bundled import SPECS
+from sites_http import Client, read_page
 
-pytest.register_assert_rewrite("conftest_sites")
-from conftest_sites import SPECS, Client, read_page  # noqa: E402
-
-from plandvc.sites.spec import Table  # noqa: E402
-from plandvc.sites.state import next_id  # noqa: E402
-
-pytest_plugins = ("conftest_sites",)
+from plandvc.sites.spec import Table
+from plandvc.sites.state import next_id
 
 EDITABLE = [(s, p.page) for s, spec in sorted(SPECS.items()) for p in spec.pages if spec.table_of(p).edit]
 CREATABLE = [(s, p.page) for s, spec in sorted(SPECS.items()) for p in spec.pages if spec.table_of(p).create]

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from plandvc.chains.rules import FAMILIES
+from plandvc.browser.actions import ACTIONS, DONE_PARAMS
+from plandvc.macros import FAMILIES
 
 _DELEGATE = {
     "type": "object",
@@ -142,22 +143,11 @@ def canonical(obj: Any, schema: dict[str, Any]) -> Any:
     return obj
 
 
-# ── the specialist's actions (ARCHITECTURE.md §2 "Specialist actions") ─────────────────────────────────────
+# ── the specialist's actions (docs/ARCHITECTURE.md, "Actions") ───────────────────────────────────────────────
 
-_INDEX = {"type": "integer"}
-SPECIALIST_ACTIONS: dict[str, dict[str, Any]] = {
-    "click": {"index": _INDEX},
-    "input": {"index": _INDEX, "text": {"type": "string"}},
-    "select": {"index": _INDEX, "value": {"type": "string"}},
-    "set_range": {"index": _INDEX, "value": {"type": ["number", "string"]}},  # a slider's value; "40" too
-    "scroll": {"dy": {"type": "number"}},
-    "go_to": {"url": {"type": "string", "minLength": 1}},
-    "back": {},
-    "done": {
-        "text": {"type": "string", "minLength": 1},
-        "success": {"type": "boolean"},
-        "answer": {"type": ["string", "number", "null"]},
-    },
+# the browser actions' parameters from their one table, then done's
+SPECIALIST_ACTIONS: dict[str, dict[str, Any]] = {n: dict(a.params) for n, a in ACTIONS.items()} | {
+    "done": DONE_PARAMS
 }
 
 

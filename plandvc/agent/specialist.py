@@ -17,20 +17,17 @@ from plandvc.agent.messages import SnapshotLike, parse_reply, path_of, specialis
 from plandvc.agent.model import Model
 from plandvc.agent.prompts import specialist_system
 from plandvc.agent.schema import SPECIALIST_ACTIONS, SPECIALIST_RESPONSE_FORMAT, SPECIALIST_SCHEMA
+from plandvc.browser.actions import perform
+from plandvc.browser.protocol import ActionSession, SessionRecord
 
 
-class SessionLike(Protocol):
-    """The part of `plandvc.browser.Session` the agent drives (ARCHITECTURE.md §2)."""
+class SessionLike(ActionSession, SessionRecord, Protocol):
+    """The part of a browser session the agent drives: the specialist actions, the page as a snapshot and as
+    a screenshot, and the session's record a replayed specialist reads (docs/ARCHITECTURE.md, "Browser
+    harness")."""
 
     async def snapshot(self) -> SnapshotLike: ...
     async def screenshot(self) -> bytes: ...
-    async def click(self, index: int) -> None: ...
-    async def input(self, index: int, text: str) -> None: ...
-    async def select(self, index: int, value: str) -> None: ...
-    async def set_range(self, index: int, value: float) -> None: ...
-    async def scroll(self, dy: float) -> None: ...
-    async def go_to(self, url: str) -> None: ...
-    async def back(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -51,6 +48,15 @@ class SpecialistResult:
     title: str = ""
 
 
+async def where(session: SessionLike) -> tuple[str, str]:
+    """Where the page is now, (path?query, title), read afresh; ("", "") when the page cannot be read."""
+    try:
+        snap = await session.snapshot()
+    except Exception:  # a page that cannot be read is reported as unknown
+        return "", ""
+    return path_of(snap.url), snap.title
+
+
 def action_of(reply: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """The one action of a valid reply as (name, params)."""
     ((name, params),) = reply["action"][0].items()
@@ -63,23 +69,8 @@ def describe(name: str, params: dict[str, Any]) -> str:
 
 
 async def execute(session: SessionLike, name: str, params: dict[str, Any]) -> None:
-    """Run one (non-done) specialist action on the session."""
-    if name == "click":
-        await session.click(params["index"])
-    elif name == "input":
-        await session.input(params["index"], params["text"])
-    elif name == "select":
-        await session.select(params["index"], params["value"])
-    elif name == "set_range":
-        await session.set_range(params["index"], params["value"])
-    elif name == "scroll":
-        await session.scroll(params["dy"])
-    elif name == "go_to":
-        await session.go_to(params["url"])
-    elif name == "back":
-        await session.back()
-    else:
-        raise ValueError(f"unknown action {name!r} (known: {', '.join(SPECIALIST_ACTIONS)})")
+    """Run one (non-done) specialist action on the session, as the action table says."""
+    await perform(session, name, params)
 
 
 def _problems(reply: Any, found: list[str]) -> list[str]:
@@ -146,10 +137,5 @@ class Specialist:
 
     async def _failed(self, steps: int, error: str, out: bool = False) -> SpecialistResult:
         """A failed result, with where the page is now (read afresh: the last action may have moved it)."""
-        url = title = ""
-        try:
-            snap = await self.session.snapshot()
-            url, title = path_of(snap.url), snap.title
-        except Exception:  # a page that cannot be read is reported as unknown
-            pass
+        url, title = await where(self.session)
         return SpecialistResult(None, None, steps, False, error, out_of_steps=out, url=url, title=title)

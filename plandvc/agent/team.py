@@ -11,9 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from plandvc.agent.messages import path_of
 from plandvc.agent.model import Model
-from plandvc.agent.specialist import SessionLike, Specialist, SpecialistResult
+from plandvc.agent.specialist import SessionLike, Specialist, SpecialistResult, where
+
+# the overall specialist step budget of a planner run, as in evaluation (run-chains' --budget default)
+SPECIALIST_BUDGET = 40
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,7 @@ class Team:
     def __init__(
         self,
         session: SessionLike,
-        overall_budget: int = 40,
+        overall_budget: int = SPECIALIST_BUDGET,
         executor: str = "pooled_v4",
         version: str = "v6",
         model: Model | None = None,
@@ -128,12 +130,7 @@ class Team:
 
     async def _keep_unrun(self, family: str, instruction: str) -> Report:
         """The report of a delegation the budget no longer allows (the page is where it was)."""
-        url = title = ""
-        try:
-            snap = await self.session.snapshot()
-            url, title = path_of(snap.url), snap.title
-        except Exception:  # a page that cannot be read is reported as unknown
-            pass
+        url, title = await where(self.session)
         report = Report(
             family=family,
             instruction=instruction,

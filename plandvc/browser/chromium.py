@@ -2,6 +2,12 @@
 
 A chain gets a `Session` (a fresh context) from `new_session()`; contexts are cheap, a browser is not, so a
 worker keeps one browser for all its chains and only relaunches it after a crash.
+
+Headless runs use Debian's `chromium-headless-shell` (the old headless shell, the same Chromium version,
+what Playwright itself uses for headless runs): it renders the same pixels and DOM as the full browser at
+about half its CPU, as it has no browser UI, profile or window machinery to run. `--headful` runs use the
+full `chromium`; `PLANDVC_CHROMIUM` overrides both. The binary's name and version go into the environment
+every output records.
 """
 
 from __future__ import annotations
@@ -20,7 +26,8 @@ from playwright.async_api import Playwright, async_playwright
 from plandvc.browser.errors import BrowserError, ChromiumMissingError
 from plandvc.browser.session import Session, _first_line
 
-DEFAULT_CHROMIUM = "/usr/bin/chromium"
+DEFAULT_CHROMIUM = "/usr/bin/chromium"  # the full browser: headful runs
+HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"  # headless runs
 CHROMIUM_ARGS = (
     "--disable-background-networking",
     "--disable-component-update",
@@ -35,16 +42,19 @@ SETUP_TIMEOUT_S = 30.0
 CLOSE_TIMEOUT_S = 10.0
 
 
-def chromium_path(chromium: str | None = None) -> str:
-    """The Chromium to launch: the argument, else PLANDVC_CHROMIUM, else Debian's /usr/bin/chromium."""
-    return chromium or os.environ.get("PLANDVC_CHROMIUM") or DEFAULT_CHROMIUM
+def chromium_path(chromium: str | None = None, headless: bool = True) -> str:
+    """The Chromium to launch: the argument, else PLANDVC_CHROMIUM, else Debian's headless shell for a
+    headless run and Debian's full chromium for a headful one."""
+    return (
+        chromium or os.environ.get("PLANDVC_CHROMIUM") or (HEADLESS_SHELL if headless else DEFAULT_CHROMIUM)
+    )
 
 
 class Browser:
     """One Chromium (Playwright, `executable_path`), shared by the sessions of one worker."""
 
     def __init__(self, chromium: str | None = None, headless: bool = True) -> None:
-        self.chromium = chromium_path(chromium)
+        self.chromium = chromium_path(chromium, headless)
         self.headless = headless
         self.launches = 0  # how many times Chromium was (re)started
         self._pw: Playwright | None = None
@@ -68,6 +78,11 @@ class Browser:
     def version(self) -> str | None:
         """Chromium's version, once launched (recorded in every output's environment)."""
         return self._browser.version if self._browser is not None else None
+
+    @property
+    def binary(self) -> str:
+        """The name of the Chromium executable (`chromium-headless-shell`, `chromium`; never its path)."""
+        return Path(self.chromium).name
 
     async def start(self) -> None:
         """Launch Chromium (a clear one-line error when it is missing)."""
@@ -119,7 +134,7 @@ class Browser:
         raise AssertionError("unreachable")
 
     async def _open(self, base: str, viewport: tuple[int, int]) -> Session:
-        context = await self._new_context(viewport)
+        context = await self.new_context(viewport)
         try:
             return await Session.open(context, base)
         except BaseException:
@@ -127,7 +142,8 @@ class Browser:
                 await asyncio.wait_for(context.close(), CLOSE_TIMEOUT_S)
             raise
 
-    async def _new_context(self, viewport: tuple[int, int]) -> Any:
+    async def new_context(self, viewport: tuple[int, int] = VIEWPORT) -> Any:
+        """A bare Playwright context with the harness's settings (a session's, without its clipboard)."""
         assert self._browser is not None
         return await self._browser.new_context(
             viewport={"width": viewport[0], "height": viewport[1]},
@@ -138,17 +154,23 @@ class Browser:
         )
 
     def chromium_pid(self) -> int | None:
-        """The process id of this browser's main Chromium process (None when it is not running)."""
+        """The process id of this browser's main Chromium process (None when it is not running).
+
+        A wrapper script that runs Chromium as its child (Debian's chromium-headless-shell does) carries
+        the same switches: of such a pair, the child is Chromium."""
+        found: dict[int, int] = {}  # pid -> parent pid, of the processes with this browser's switch
         for proc in Path("/proc").iterdir():
             if not proc.name.isdigit():
                 continue
             try:
                 args = (proc / "cmdline").read_bytes().split(b"\0")
-            except OSError:
+                parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
                 continue
             if self._marker.encode() in args and not any(a.startswith(b"--type=") for a in args):
-                return int(proc.name)
-        return None
+                found[int(proc.name)] = parent
+        chromium = [pid for pid in found if pid not in found.values()]
+        return min(chromium) if chromium else None
 
     async def _drop_browser(self) -> None:
         """Close the browser; if it does not close in time (a half-dead Chromium), kill its process."""

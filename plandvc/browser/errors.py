@@ -12,7 +12,8 @@ class ChromiumMissingError(BrowserError):
 
     def __init__(self, path: str) -> None:
         super().__init__(
-            f"chromium not found at {path}: install Debian's chromium: apt-get install chromium, "
+            f"chromium not found at {path}: install Debian's chromium: apt-get install "
+            f"{'chromium-headless-shell' if path.endswith('headless-shell') else 'chromium'}, "
             "or set PLANDVC_CHROMIUM"
         )
         self.path = path

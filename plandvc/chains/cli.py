@@ -8,9 +8,11 @@ from typing import Any
 import click
 
 from plandvc.chains.items import pool_items as load_pool_items
+from plandvc.chains.items import read_site_split
+from plandvc.chains.walk import HOME_RULES, summarise
 from plandvc.chains.walk import chain_specs as walk_chains
-from plandvc.chains.walk import summarise
-from plandvc.io import InputError, read_jsonl, write_jsonl
+from plandvc.io import InputError, check_output_file, raise_problems, read_jsonl, write_jsonl
+from plandvc.records import ItemRecord
 
 # the keys of an items.jsonl record the walk reads, and their types
 ITEM_KEYS: dict[str, type | tuple[type, ...]] = {
@@ -31,6 +33,32 @@ def _counts(d: dict[str, Any]) -> str:
     return ", ".join(f"{k} {v}" for k, v in d.items()) or "none"
 
 
+def is_item(record: dict[str, Any]) -> bool:
+    """Whether a line is a pool-items record (so an existing --out is a previous pool-items output)."""
+    return {"id", "run", "dir", "site", "macro"} <= set(record)
+
+
+def is_chain(record: dict[str, Any]) -> bool:
+    """Whether a line is a chain-specs record (so an existing --out is a previous chain-specs output)."""
+    return {"key", "site", "parts"} <= set(record)
+
+
+def check_ids(ids_path: Path, pool: Path) -> None:
+    """Every id of the ids file names a kept trajectory of the pool; else one line per unknown id."""
+    from plandvc.chains.items import read_ids
+
+    read_ids(ids_path)  # a missing or unreadable file: one line
+    kept = {r.get("id") for r in read_jsonl(pool / "kept.jsonl") if isinstance(r, dict)}
+    problems = []
+    for n, line in enumerate(ids_path.read_text(encoding="utf-8").splitlines(), 1):
+        problems += [
+            f"{ids_path}:{n}: id {tid!r} is not a kept trajectory of {pool / 'kept.jsonl'}"
+            for tid in line.split()
+            if tid not in kept
+        ]
+    raise_problems(problems)
+
+
 @click.command("pool-items")
 @click.option("--pool", type=click.Path(path_type=Path), required=True, help="The executor pool directory.")
 @click.option(
@@ -41,19 +69,29 @@ def _counts(d: dict[str, Any]) -> str:
     "--ids", type=click.Path(path_type=Path), default=None, help="Ids to chain [default: pool_ids.txt]."
 )
 @click.option("--qa/--no-qa", default=True, show_default=True, help="Add every kept question trajectory.")
-def pool_items(pool: Path, sites: Path, out: Path, ids: Path | None, qa: bool) -> None:
+@click.option("--allow-empty", is_flag=True, help="Write an empty items file when no record is usable.")
+def pool_items(pool: Path, sites: Path, out: Path, ids: Path | None, qa: bool, allow_empty: bool) -> None:
     """Write one record per usable kept trajectory of a training site.
 
     The trajectories whose id is in the pool ids, plus (--qa) every kept report_information and count_entries
     trajectory; test sites never appear. Dropped trajectories are counted by reason and unreadable files named
-    on stderr.
+    on stderr. Every id of --ids must be a kept trajectory; no usable record is an error (--allow-empty
+    writes the empty file); an existing --out is replaced only when it is a previous pool-items output.
 
     \b
     Example:
         plandvc pool-items --pool data/pool --sites data/sites --out data/items.jsonl
     """
     try:
+        check_output_file(out, is_item, "pool-items")
+        read_site_split(sites)
+        check_ids(ids if ids is not None else pool / "pool_ids.txt", pool)
         records, report = load_pool_items(pool, sites, ids=ids, qa=qa)
+        if not records and not allow_empty:
+            raise InputError(
+                f"{pool}: no usable trajectory ({report['kept']} kept, {report['chosen']} chosen); "
+                "--allow-empty writes an empty items file"
+            )
     except InputError as e:
         raise click.ClickException(str(e)) from None
     write_jsonl(out, records)
@@ -64,12 +102,14 @@ def pool_items(pool: Path, sites: Path, out: Path, ids: Path | None, qa: bool) -
     click.echo(f"  by site: {_counts(report['by_site'])}", err=True)
     click.echo(f"  by macro: {_counts(report['by_macro'])}", err=True)
     click.echo(f"  dropped: {_counts(report['dropped'])}", err=True)
+    for name in report.get("unknown_macros", []):
+        click.echo(f"    unknown macro: {name}", err=True)
     click.echo(f"  unreadable: {len(report['unreadable'])}", err=True)
     for bad in report["unreadable"]:
         click.echo(f"    {bad['file']}: {bad['error']}", err=True)
 
 
-def read_items(path: Path) -> list[dict[str, Any]]:
+def read_items(path: Path) -> list[ItemRecord]:
     """items.jsonl, each line checked for the keys the walk reads; a bad line names the file, line and key."""
     items = read_jsonl(path)
     ids: set[str] = set()
@@ -109,13 +149,32 @@ def parse_sizes(text: str) -> tuple[int, ...]:
 @click.option(
     "--answer-share", type=float, default=0.5, show_default=True, help="P(end on a question when one can)."
 )
+@click.option(
+    "--home-rule",
+    type=click.Choice(HOME_RULES),
+    default=HOME_RULES[0],
+    show_default=True,
+    help="When a trip home may follow: never after any URL-state part (any_earlier), or the old rule that "
+    "only looks at the part just before (neighbour).",
+)
+@click.option("--allow-empty", is_flag=True, help="Write an empty chains file when no chain can be made.")
 def chain_specs(
-    items_path: Path, out: Path, n: int, sizes: str, seed: int, tries: int, answer_share: float
+    items_path: Path,
+    out: Path,
+    n: int,
+    sizes: str,
+    seed: int,
+    tries: int,
+    answer_share: float,
+    home_rule: str,
+    allow_empty: bool,
 ) -> None:
     """Walk the items into chains of 2–4 parts of one site, deterministically in the seed.
 
-    Sites take turns; parts use different controls with disjoint scopes; only the last part may answer. Each
-    line of the output is {key, site, parts: [{id, via}]}, via null, "page" or "home".
+    Sites take turns; parts use different controls with disjoint scopes; only the last part may answer; no
+    trip home after a filter or sort (--home-rule). Each line of the output is {key, site, parts: [{id, via}]},
+    via null, "page" or "home". Empty items (or no chain made) is an error unless --allow-empty; an existing
+    --out is replaced only when it is a previous chain-specs output.
 
     \b
     Example:
@@ -129,13 +188,25 @@ def chain_specs(
             raise InputError(f"--tries: must be at least 1, got {tries}")
         if not 0.0 <= answer_share <= 1.0:
             raise InputError(f"--answer-share: must be in [0, 1], got {answer_share}")
+        check_output_file(out, is_chain, "chain-specs")
         items = read_items(items_path)
+        if not items and not allow_empty:
+            raise InputError(f"{items_path}: no items (--allow-empty writes an empty chains file)")
+        chains = walk_chains(
+            items, n, size_list, seed=seed, tries=tries, answer_share=answer_share, home_rule=home_rule
+        )
+        if not chains and not allow_empty:
+            raise InputError(
+                f"{items_path}: {len(items)} items make no chain (--allow-empty writes an empty chains file)"
+            )
     except InputError as e:
         raise click.ClickException(str(e)) from None
-    chains = walk_chains(items, n, size_list, seed=seed, tries=tries, answer_share=answer_share)
     write_jsonl(out, chains)
     s = summarise(chains, {r["id"] for r in items if r["answers"]})
-    click.echo(f"chain-specs: {s['chains']} chains from {len(items)} items (seed {seed})", err=True)
+    click.echo(
+        f"chain-specs: {s['chains']} chains from {len(items)} items (seed {seed}, home rule {home_rule})",
+        err=True,
+    )
     click.echo(f"  by size: {_counts(s['by_size'])}", err=True)
     click.echo(
         f"  home steps {s['home_steps']}, page steps {s['page_steps']}, ending on a question {s['answers']}",

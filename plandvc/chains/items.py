@@ -1,10 +1,12 @@
-"""pool-items: one record per usable kept trajectory of a training site (the seed's `pool_items` + `_record`).
+"""pool-items: one record per usable kept trajectory of a training site (the record fields and drop rules: docs/ARCHITECTURE.md, "Records and chains").
 
-A pool (docs/ARCHITECTURE.md §3) has `kept.jsonl`, `pool_ids.txt` and `runs/<run>/accepted/<id>/{task.json,
+A pool (docs/ARCHITECTURE.md, "Pool") has `kept.jsonl`, `pool_ids.txt` and `runs/<run>/accepted/<id>/{task.json,
 trajectory.json, elements.json}`. The kept trajectories chosen are those in the pool ids, plus (qa) every kept
 trajectory of the two question macros: the executor pool leaves those out, but here they only end a chain.
 Test sites never appear. Trajectories the chain rules cannot use (mid-chain starts, a history macro, an unknown
-macro) are dropped and counted by reason; files that cannot be read are named and counted, never a crash.
+macro) are dropped and counted by reason; files that cannot be read or break the pool contract
+(`plandvc.contract`, the same validation as `check-pool`) are named with every problem and counted, never a
+crash.
 """
 
 from __future__ import annotations
@@ -12,47 +14,26 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
-from plandvc.chains.rules import FAMILY_OF, FLAGGED_ROLES, MACROS, QA_MACROS
-from plandvc.io import InputError, read_json, read_jsonl
+from plandvc.contract.files import read_kept, read_part
+from plandvc.io import InputError
+from plandvc.macros import FAMILY_OF, FLAGGED_ROLES, MACROS, QA_MACROS
+from plandvc.pool.load import read_ids
+from plandvc.records import ItemRecord
+from plandvc.sites.spec import read_split
+from plandvc.urls import url_path
 
-Record = dict[str, Any]
+Record = ItemRecord
 
 
 class Dropped(Exception):
     """A readable trajectory the chain rules do not use; the message is the reason (a short key)."""
 
 
-def url_path(url: str) -> str:
-    """The path of a URL or path?query, without a trailing slash."""
-    return urlsplit(url or "").path.rstrip("/") or "/"
-
-
 def read_site_split(sites: str | Path) -> tuple[set[str], set[str]]:
     """(train, test) site names from `<sites>/site_split.json`."""
-    path = Path(sites) / "site_split.json"
-    split = read_json(path)
-    if not isinstance(split, dict):
-        raise InputError(f"{path}: expected an object with 'train' and 'test'")
-    out = []
-    for key in ("train", "test"):
-        names = split.get(key)
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise InputError(f"{path}: key {key!r} must be a list of site names")
-        out.append(set(names))
-    return out[0], out[1]
-
-
-def read_ids(path: str | Path) -> set[str]:
-    """Trajectory ids, whitespace-separated (one a line in `pool_ids.txt`)."""
-    p = Path(path)
-    try:
-        return set(p.read_text(encoding="utf-8").split())
-    except FileNotFoundError:
-        raise InputError(f"{p}: file not found") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"{p}: cannot read ({e})") from None
+    split = read_split(Path(sites) / "site_split.json")
+    return set(split["train"]), set(split["test"])
 
 
 def _get(obj: Any, dotted: str, file: str, kind: type | tuple[type, ...] | None = None) -> Any:
@@ -70,7 +51,7 @@ def _get(obj: Any, dotted: str, file: str, kind: type | tuple[type, ...] | None 
 def make_record(
     tid: str, run: str, rel: str, task: dict[str, Any], traj: dict[str, Any], train: set[str], test: set[str]
 ) -> Record:
-    """The record of one trajectory (the seed's `_record`); raises Dropped (a rule) or InputError (bad content)."""
+    """The record of one trajectory; raises Dropped (a rule) or InputError (bad content)."""
     tf, jf = f"{rel}/task.json", f"{rel}/trajectory.json"
     site = _get(traj, "site", jf, str)
     macro = _get(traj, "macro", jf, str)
@@ -120,50 +101,66 @@ def make_record(
 
 
 def pool_items(
-    pool: str | Path, sites: str | Path, ids: str | Path | None = None, qa: bool = True
+    pool: str | Path,
+    sites: str | Path,
+    ids: str | Path | None = None,
+    qa: bool = True,
+    held_out: bool = False,
 ) -> tuple[list[Record], dict[str, Any]]:
-    """(records sorted by id, report) of a pool: what was chosen, kept, dropped by reason, and unreadable."""
+    """(records sorted by id, report) of a pool: what was chosen, kept, dropped by reason, and unreadable.
+
+    `held_out` swaps the split's roles: the records of the test sites, for the evaluation's held-out chains
+    (`plandvc.eval.specs`); a training site's trajectory is then dropped as `train_site`."""
     pool = Path(pool)
     train, test = read_site_split(sites)
-    chosen_ids = read_ids(ids if ids is not None else pool / "pool_ids.txt")
-    kept = read_jsonl(pool / "kept.jsonl")
+    if held_out:
+        train, test = test, train
+    chosen_ids = set(read_ids(ids if ids is not None else pool / "pool_ids.txt"))
+    if not (pool / "kept.jsonl").is_file():
+        raise InputError(f"{pool / 'kept.jsonl'}: file not found")
+    kept, bad_lines = read_kept(pool)
     records: list[Record] = []
     dropped: Counter[str] = Counter()
     unreadable: list[dict[str, str]] = []
+    by_line: dict[str, list[str]] = {}
+    for p in bad_lines:  # the contract's problems of kept.jsonl, one entry per line
+        by_line.setdefault(p.file, []).append(f"{p.key}: {p.reason}" if p.key else p.reason)
+    unreadable += [{"file": f, "error": "; ".join(errs)} for f, errs in by_line.items()]
+    unknown_macros: list[str] = []
     chosen = 0
-    for n, row in enumerate(kept, 1):
-        if (
-            not isinstance(row, dict)
-            or not isinstance(row.get("id"), str)
-            or not isinstance(row.get("run"), str)
-        ):
-            unreadable.append({"file": f"kept.jsonl:{n}", "error": "needs string keys 'id' and 'run'"})
-            continue
+    for _, row in kept:
         tid, run = row["id"], row["run"]
         if not (tid in chosen_ids or (qa and row.get("macro") in QA_MACROS)):
             continue
         chosen += 1
-        rel = f"runs/{run}/accepted/{tid}"
+        part = read_part(pool, run, tid)
+        rel = part.dir
+        macros = [v.get("macro") for v in (part.task, part.traj) if isinstance(v, dict)]
+        if any(isinstance(m, str) and m not in MACROS for m in macros):
+            dropped["unknown_macro"] += 1  # a rule, not bad content: a pool may hold macros chains never use
+            unknown_macros.append(
+                f"{rel}: macro {', '.join(sorted({m for m in macros if isinstance(m, str) and m not in MACROS}))}"
+            )
+            continue
+        if part.problems:
+            unreadable.append({"file": rel, "error": "; ".join(p.line() for p in part.problems)})
+            continue
         try:
-            task = read_json(pool / rel / "task.json")
-            traj = read_json(pool / rel / "trajectory.json")
-            elements = read_json(pool / rel / "elements.json")
-            if not isinstance(elements, list):
-                raise InputError(f"{rel}/elements.json: expected a list of element descriptors")
-            records.append(make_record(tid, run, rel, task, traj, train, test))
+            records.append(make_record(tid, run, rel, part.task, part.traj, train, test))
         except Dropped as d:
-            dropped[str(d)] += 1
+            dropped["train_site" if held_out and str(d) == "test_site" else str(d)] += 1
         except InputError as e:
             unreadable.append({"file": rel, "error": _relative(str(e), pool)})
     records.sort(key=lambda r: r["id"])
     report = {
-        "kept": len(kept),
+        "kept": len(kept) + len(by_line),
         "chosen": chosen,
         "records": len(records),
         "by_site": dict(sorted(Counter(r["site"] for r in records).items())),
         "by_macro": dict(sorted(Counter(r["macro"] for r in records).items())),
         "dropped": dict(sorted(dropped.items())),
         "unreadable": unreadable,
+        "unknown_macros": unknown_macros,
     }
     return records, report
 

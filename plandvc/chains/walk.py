@@ -1,13 +1,21 @@
-"""chain-specs: the seeded walk that strings records into chains (the seed's `_next`, `chain_specs`, `chain_key`).
+"""chain-specs: the seeded walk that strings records into chains (`next_via`, `chain_specs`, `chain_key`).
 
 A chain is 2–4 records of one site. Each part after the first is reached by `next_via` ("page": it starts on the
 page the previous part stays on; "home": it starts on the home page, reached by a trip home). Parts act on
 different controls with pairwise disjoint scopes and only the last may answer. One `random.Random(seed)` drives
-the walk, in exactly the seed's order of draws, so a seed names one list of chains.
+the walk in one fixed order of draws, so a seed names one list of chains (docs/ARCHITECTURE.md, "The chain
+rules", states the rules and the order of draws).
 
-The seed scans every record of the site at every step; here each record's successors are computed once (the
+The home rule (`home_rule`): a URL-state part (a filter or a sort) is checked on the query of the chain's last
+page, so a trip home anywhere after it undoes it. `any_earlier` (the default) allows no trip home once any
+earlier part of the chain is a URL-state part; `neighbour` is the older rule, which only looks at the part just
+before (`next_via`), and so allows filter -(page)-> search -(home)-> ..., a chain that fails by construction;
+`neighbour` gives the chains of earlier versions byte for byte.
+
+The plain walk would scan every record of the site at every step; here each record's successors are computed once (the
 candidates by page and the home starts, merged in id order), and a step only filters that list. The lists the
-RNG chooses from are the seed's lists, element for element, so the draws and the chains are the same.
+RNG chooses from are the plain walk's lists, element for element, so the draws and the chains are the same
+(tests/test_chains_walk.py holds the plain walk as the reference).
 """
 
 from __future__ import annotations
@@ -19,17 +27,19 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from plandvc.chains.rules import CHAIN_FIRST, CHAIN_SECOND, URL_STATE
 from plandvc.io import InputError
+from plandvc.macros import CHAIN_FIRST, CHAIN_SECOND, URL_STATE
+from plandvc.records import ChainSpec, ItemRecord, Via
 
-Record = dict[str, Any]
-Chain = dict[str, Any]
+Record = ItemRecord
+Chain = ChainSpec
 PAGE_OVER_HOME = 0.75  # continuing on the page beats a trip home, 3:1
 MISSES = 3  # a site that fails this many rounds drops out
+HOME_RULES = ("any_earlier", "neighbour")  # the first is the default
 
 
-def next_via(a: Record, b: Record) -> str | None:
-    """How b can follow a on one session: 'page', 'home' or None (the seed's `_next`)."""
+def next_via(a: Record, b: Record) -> Via:
+    """How b can follow a on one session: 'page', 'home' or None (the rules: module docstring)."""
     if a["answers"]:
         return None
     if (
@@ -43,6 +53,11 @@ def next_via(a: Record, b: Record) -> str | None:
     if b["home_start"] and a["macro"] not in URL_STATE:
         return "home"
     return None
+
+
+def reads_last_query(r: Record) -> bool:
+    """Whether r's check reads the query of the chain's last page (a trip home after it undoes it)."""
+    return r["macro"] in URL_STATE
 
 
 def chain_key(site: str, ids: Sequence[str]) -> str:
@@ -63,9 +78,9 @@ class _Site:
                 self.page_by_start[b["start"]].append(j)
             if b["home_start"]:
                 self.home.append(j)
-        self._succ: dict[int, list[tuple[int, str]]] = {}
+        self._succ: dict[int, list[tuple[int, Via]]] = {}
 
-    def successors(self, i: int) -> list[tuple[int, str]]:
+    def successors(self, i: int) -> list[tuple[int, Via]]:
         """[(j, via)] for every j != i with next_via(recs[i], recs[j]), in id order."""
         got = self._succ.get(i)
         if got is None:
@@ -87,21 +102,26 @@ class _Site:
 
 
 def _walk_one(
-    site: _Site, rng: random.Random, sizes: Sequence[int], answer_share: float
-) -> list[tuple[int, str | None]]:
-    """One random chain attempt on a site (maybe shorter than 2): the seed's inner loop, draw for draw."""
+    site: _Site, rng: random.Random, sizes: Sequence[int], answer_share: float, home_rule: str = HOME_RULES[0]
+) -> list[tuple[int, Via]]:
+    """One random chain attempt on a site (maybe shorter than 2): the draws in their fixed order."""
     recs = site.recs
     k = rng.choice(sizes)
     i = rng.choice(range(len(recs)))
     if recs[i]["answers"]:
         return []
-    chain: list[tuple[int, str | None]] = [(i, None)]
+    chain: list[tuple[int, Via]] = [(i, None)]
     used, ctrls, scopes = {i}, {recs[i]["control"]}, set(site.scope[i])
+    any_earlier = home_rule == "any_earlier"
+    no_home = any_earlier and reads_last_query(recs[i])  # a URL-state part is in the chain: no trip home
     while len(chain) < k:
         nxt = [
             (j, v)
             for j, v in site.successors(chain[-1][0])
-            if j not in used and recs[j]["control"] not in ctrls and site.scope[j].isdisjoint(scopes)
+            if j not in used
+            and recs[j]["control"] not in ctrls
+            and site.scope[j].isdisjoint(scopes)
+            and not (no_home and v == "home")
         ]
         if not nxt:
             break
@@ -117,6 +137,7 @@ def _walk_one(
         used.add(j)
         ctrls.add(recs[j]["control"])
         scopes |= site.scope[j]
+        no_home = no_home or (any_earlier and reads_last_query(recs[j]))
         if recs[j]["answers"]:
             break
     return chain
@@ -129,8 +150,12 @@ def chain_specs(
     seed: int = 0,
     tries: int = 40,
     answer_share: float = 0.5,
+    home_rule: str = HOME_RULES[0],
 ) -> list[Chain]:
-    """Up to n chains `{key, site, parts: [{id, via}]}`, walked at random; sites take turns in sorted order."""
+    """Up to n chains `{key, site, parts: [{id, via}]}`, walked at random; sites take turns in sorted order.
+    `home_rule` is `any_earlier` (no trip home after any URL-state part) or `neighbour` (the seed's rule)."""
+    if home_rule not in HOME_RULES:
+        raise InputError(f"home_rule: expected one of {', '.join(HOME_RULES)}, got {home_rule!r}")
     by_site: dict[str, list[Record]] = defaultdict(list)
     last = None
     for r in sorted(records, key=lambda r: r["id"]):
@@ -140,7 +165,8 @@ def chain_specs(
         by_site[r["site"]].append(r)
     walks = {s: _Site(recs) for s, recs in by_site.items()}
     sizes = tuple(sizes)
-    rng, out, seen = random.Random(seed), [], set()
+    out: list[list[tuple[Record, Via]]] = []
+    rng, seen = random.Random(seed), set()
     sites = sorted(by_site)
     misses: Counter[str] = Counter()
     while len(out) < n and sites:
@@ -149,7 +175,7 @@ def chain_specs(
                 break
             site, got = walks[name], None
             for _ in range(tries):
-                chain = _walk_one(site, rng, sizes, answer_share)
+                chain = _walk_one(site, rng, sizes, answer_share, home_rule)
                 key = "+".join(site.recs[j]["id"] for j, _ in chain)
                 if len(chain) >= 2 and key not in seen:
                     seen.add(key)

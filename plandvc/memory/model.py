@@ -34,9 +34,9 @@ from plandvc.memory.text import (
 )
 
 T = TypeVar("T")
-MERGE_TOKENS = 300  # the seed's max_completion_tokens for a merge
+MERGE_TOKENS = 300  # max_completion_tokens of a merge
 FINAL_TOKENS = 320  # and for a final message
-FINAL_TRIES = 3  # the seed's tries for a final message: temperature 0, then 0.7
+FINAL_TRIES = 3  # tries for a final message: temperature 0, then 0.7
 RETRY_TEMPERATURE = 0.7
 TRANSIENT_STATUS = {408, 409, 429}  # and every 5xx
 
@@ -182,7 +182,7 @@ class MemoryModel:
 
     async def final(self, messages: list[dict[str, Any]], answer: object | None) -> tuple[str, str]:
         """(the planner's final message, "model" | "fallback"): asked in the planner's own conversation with
-        the seed's FINAL_ASK, accepted when it contains the answer verbatim (case-insensitive); tried at
+        FINAL_ASK, accepted when it contains the answer verbatim (case-insensitive); tried at
         temperature 0, then 0.7, three tries in all; else `fallback_final(answer)`, the reason counted."""
         need = answer_text(answer).lower()
         convo = [*self.conversation(messages), {"role": "user", "content": final_prompt(answer)}]

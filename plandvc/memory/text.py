@@ -10,7 +10,7 @@ import json
 import re
 from collections.abc import Iterable
 
-# The seed's prompts, word for word: the rows are made with exactly these.
+# The memory model's prompts, word for word: the rows are made with exactly these (a change changes the rows).
 MERGE_ASK = (
     "Rewrite these requests to a web assistant as ONE natural request that asks for all of them, in this "
     "order. Keep every name, label, number and value exactly as written; add nothing.\n{items}\n"
@@ -106,10 +106,10 @@ def _after_then(s: str) -> str:
 
 
 def joined(instructions: Iterable[str]) -> str:
-    """The parts as one request without a model: each a sentence, joined with " Then " (the seed's rule; a part
+    """The parts as one request without a model: each a sentence, joined with " Then " (a part
     ending in "?" or "!" keeps its mark instead of gaining a "."), each part after the first in lower case
     ("Then sort ...", not "Then Sort ...")."""
-    out = []
+    out: list[str] = []
     for s in instructions:
         s = s.strip().rstrip(".").rstrip()
         if s:
@@ -177,7 +177,7 @@ def missing_values(text: str, parts: list[str]) -> list[str]:
 
 
 def length_bound(parts: list[str]) -> int:
-    """The seed's bound on a merged request: the parts' lengths plus 80 characters a part."""
+    """The bound on a merged request: the parts' lengths plus 80 characters a part."""
     return sum(len(p) for p in parts) + 80 * len(parts)
 
 

@@ -8,18 +8,7 @@ import sys
 import click
 
 from plandvc.io import InputError
-
-
-def _ports(value: str | None) -> list[int] | None:
-    if not value:
-        return None
-    try:
-        ports = [int(p) for p in value.split(",") if p.strip()]
-    except ValueError:
-        raise click.BadParameter(f"{value!r} is not a comma-separated list of ports") from None
-    if not ports or not all(0 < p < 65536 for p in ports):
-        raise click.BadParameter(f"{value!r} is not a comma-separated list of ports")
-    return ports
+from plandvc.ports import PORTS
 
 
 @click.command("make-pool")
@@ -33,7 +22,13 @@ def _ports(value: str | None) -> list[int] | None:
     default=None,
     help="browsers in parallel [PLANDVC_WORKERS, default 2]; never changes the output",
 )
-@click.option("--ports", default=None, help="server ports, e.g. 8350,8351 [PLANDVC_PORTS, default 8350]")
+@click.option(
+    "--ports",
+    type=PORTS,
+    envvar="PLANDVC_PORTS",
+    default=None,
+    help="server ports, e.g. 8350,8351 [PLANDVC_PORTS, default 8350]",
+)
 @click.option("--limit", type=click.IntRange(0), default=0, help="record only the first N tasks (by id)")
 @click.option("--only-site", default=None, help="record only this site's tasks")
 def make_pool(
@@ -42,7 +37,7 @@ def make_pool(
     run: str,
     seed: int,
     workers: int | None,
-    ports: str | None,
+    ports: list[int] | None,
     limit: int,
     only_site: str | None,
 ) -> None:
@@ -62,9 +57,8 @@ def make_pool(
 
     try:
         n = workers or int(os.environ.get("PLANDVC_WORKERS") or 2)
-        port_list = _ports(ports or os.environ.get("PLANDVC_PORTS"))
         summary = run_make_pool(
-            sites, out, run=run, seed=seed, workers=n, ports=port_list, limit=limit, only_site=only_site
+            sites, out, run=run, seed=seed, workers=n, ports=ports, limit=limit, only_site=only_site
         )
     except (InputError, ServerError) as e:
         click.echo(f"error: {e}", err=True)

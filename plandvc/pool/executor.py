@@ -13,6 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from plandvc.browser import Element, Session
+from plandvc.browser.actions import ACTIONS, perform, reply_action
+from plandvc.macros import HOME_MEMORY, recorded_home_done
 from plandvc.pool.tasks import detail_path, fmt, list_path
 from plandvc.sites.spec import Page, Spec, Table
 
@@ -42,10 +45,14 @@ def _all(*picks: Pick) -> Pick:
     return lambda e: all(p(e) for p in picks)
 
 
+def _labelled(label: str) -> Pick:
+    return lambda e: e.label == label
+
+
 class Executor:
     """Drives `session` through the task's macro; `run()` returns the Recording."""
 
-    def __init__(self, session: Any, spec: Spec, task: dict[str, Any]):
+    def __init__(self, session: Session, spec: Spec, task: dict[str, Any]):
         self.session, self.spec, self.task = session, spec, task
         self.target: dict[str, Any] = task.get("target") or {}
         self.page: Page | None = spec.page(self.target["page"]) if self.target.get("page") else None
@@ -58,7 +65,7 @@ class Executor:
 
     # -- one step --------------------------------------------------------------------------------------
 
-    async def _find(self, pick: Pick, what: str) -> Any:
+    async def _find(self, pick: Pick, what: str) -> Element:
         snap = await self.session.snapshot()
         for e in snap.elements:
             if pick(e):
@@ -67,21 +74,14 @@ class Executor:
 
     async def step(self, action: str, pick: Pick, what: str, memory: str, value: Any = None) -> None:
         """Find the element, record it and the step, then act on it by index."""
+        if action not in ACTIONS or not ACTIONS[action].targets_element:
+            raise ValueError(f"unknown action {action!r}")
         el = await self._find(pick, what)
         self.rec.elements.append(el.descriptor())
         self.rec.steps.append(
             {"action": action, "element": len(self.rec.elements) - 1, "value": value, "memory": memory}
         )
-        if action == "click":
-            await self.session.click(el.index)
-        elif action == "input":
-            await self.session.input(el.index, str(value))
-        elif action == "select":
-            await self.session.select(el.index, str(value))
-        elif action == "set_range":
-            await self.session.set_range(el.index, value)
-        else:
-            raise ValueError(f"unknown action {action!r}")
+        await perform(self.session, action, reply_action(action, value, el.index)[action])
 
     # -- what a person reads off the page --------------------------------------------------------------
 
@@ -172,8 +172,8 @@ class Executor:
         self.rec.done = f'I opened the {self.table.singular} "{label}"; its detail page is shown.'
 
     async def navigate_home(self) -> None:
-        await self.step("click", _attr("data-home"), "home link", "Clicking the site's own home link.")
-        self.rec.done = f"I went back to the home page of {self.spec.name}."
+        await self.step("click", _attr("data-home"), "home link", HOME_MEMORY)
+        self.rec.done = recorded_home_done(self.spec.name)
 
     async def filter_by_dropdown(self) -> None:
         await self.to_list()
@@ -200,7 +200,7 @@ class Executor:
         c = self.page.control(self.target["control_id"])  # type: ignore[union-attr]
         values = list(self.target["values"])
         for v in values:
-            pick = _all(self._cid(c.control_id, type="checkbox"), lambda e, v=v: e.label == v)
+            pick = _all(self._cid(c.control_id, type="checkbox"), _labelled(v))
             await self.step("click", pick, f'{c.label} checkbox "{v}"', f'Ticking "{v}" under {c.label}.')
         await self.apply(c.control_id)
         n = await self.shown()
@@ -399,6 +399,6 @@ class Executor:
         )
 
 
-async def execute(session: Any, spec: Spec, task: dict[str, Any]) -> Recording:
+async def execute(session: Session, spec: Spec, task: dict[str, Any]) -> Recording:
     """Run the task's scripted steps on a session that is already on the task's start page."""
     return await Executor(session, spec, task).run()

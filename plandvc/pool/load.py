@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from plandvc.chains.rules import MACROS
+from plandvc.browser.actions import NAMES as ACTIONS
+from plandvc.browser.actions import targets_element
 from plandvc.io import InputError, read_json, read_jsonl
-
-ACTIONS = frozenset({"click", "input", "select", "set_range", "scroll", "go_to", "back"})
-_NO_ELEMENT = frozenset({"scroll", "go_to", "back"})
+from plandvc.macros import MACROS
+from plandvc.records import KeptLine, Part, Task
 
 
 def part_dir(pool: str | Path, run: str, task_id: str) -> Path:
@@ -32,8 +32,8 @@ def _need(obj: Any, path: Path, key: str, kind: type | tuple[type, ...]) -> Any:
     return obj[key]
 
 
-def check_task(task: Any, path: Path) -> dict[str, Any]:
-    """A task.json's required keys (docs/ARCHITECTURE.md §3)."""
+def check_task(task: Any, path: Path) -> Task:
+    """A task.json's required keys (docs/ARCHITECTURE.md, "Pool")."""
     for k, kind in (
         ("task_id", str),
         ("site", str),
@@ -67,17 +67,17 @@ def check_trajectory(traj: Any, elements: Any, path: Path, epath: Path) -> None:
                 f"{path}: steps[{n}].action: unknown action {st.get('action') if isinstance(st, dict) else st!r}"
             )
         el = st.get("element")
-        if st["action"] not in _NO_ELEMENT and not (isinstance(el, int) and 0 <= el < len(elements)):
+        if targets_element(st["action"]) and not (isinstance(el, int) and 0 <= el < len(elements)):
             raise InputError(f"{path}: steps[{n}].element: {el!r} is not an index of {epath.name}")
 
 
-def load_task(pool: str | Path, run: str, task_id: str) -> dict[str, Any]:
+def load_task(pool: str | Path, run: str, task_id: str) -> Task:
     """The task.json of a kept part."""
     p = part_dir(pool, run, task_id) / "task.json"
     return check_task(read_json(p), p)
 
 
-def load_part(pool: str | Path, run: str, task_id: str) -> dict[str, Any]:
+def load_part(pool: str | Path, run: str, task_id: str) -> Part:
     """`{id, run, dir, task, traj, elements}` of a kept part; `dir` is relative to the pool."""
     d = part_dir(pool, run, task_id)
     task = load_task(pool, run, task_id)
@@ -98,7 +98,7 @@ def load_part(pool: str | Path, run: str, task_id: str) -> dict[str, Any]:
     }
 
 
-def read_kept(pool: str | Path) -> list[dict[str, Any]]:
+def read_kept(pool: str | Path) -> list[KeptLine]:
     """The kept index `kept.jsonl` (`{id, run, site, macro}` per line); a bad index is an InputError."""
     p = Path(pool) / "kept.jsonl"
     rows = read_jsonl(p)
@@ -119,7 +119,7 @@ class Skipped:
         return len(self.reasons)
 
 
-def iter_kept(pool: str | Path, skipped: Skipped | None = None) -> Iterator[dict[str, Any]]:
+def iter_kept(pool: str | Path, skipped: Skipped | None = None) -> Iterator[Part]:
     """Every kept part of the pool, in index order; a part whose files are missing or malformed is skipped
     and recorded in `skipped` (id -> reason naming the file)."""
     for row in read_kept(pool):
@@ -130,9 +130,18 @@ def iter_kept(pool: str | Path, skipped: Skipped | None = None) -> Iterator[dict
                 skipped.reasons[row["id"]] = str(e)
 
 
-def read_pool_ids(pool: str | Path) -> list[str]:
-    p = Path(pool) / "pool_ids.txt"
+def read_ids(path: str | Path) -> list[str]:
+    """Trajectory ids, whitespace-separated (one a line in `pool_ids.txt`), in file order: the one reader of an
+    id list."""
+    p = Path(path)
     try:
         return p.read_text(encoding="utf-8").split()
     except FileNotFoundError:
         raise InputError(f"{p}: file not found") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"{p}: cannot read ({e})") from None
+
+
+def read_pool_ids(pool: str | Path) -> list[str]:
+    """The pool's `pool_ids.txt`."""
+    return read_ids(Path(pool) / "pool_ids.txt")

@@ -9,14 +9,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from plandvc.browser.protocol import SessionProtocol
 from plandvc.io import InputError
 
 
-def _fmt(v: Any) -> str:
-    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+def fmt(value: Any) -> str:
+    """A value as instructions, fields and answers write it (numbers without a needless '.0')."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
-async def _create(session: Any, site: str, spec: dict[str, Any], task_id: str) -> None:
+async def _create(session: SessionProtocol, site: str, spec: dict[str, Any], task_id: str) -> None:
     page, fields = spec.get("page"), spec.get("fields")
     if not isinstance(page, str) or not isinstance(fields, dict):
         raise InputError(f"task {task_id}: control.prep.create needs 'page' and 'fields'")
@@ -30,9 +34,9 @@ async def _create(session: Any, site: str, spec: dict[str, Any], task_id: str) -
         if el is None:
             raise InputError(f"task {task_id}: control.prep: the {page} form has no field {name!r}")
         if el.tag == "select":
-            await session.select(el.index, _fmt(value))
+            await session.select(el.index, fmt(value))
         else:
-            await session.input(el.index, _fmt(value))
+            await session.input(el.index, fmt(value))
     snap = await session.snapshot()
     button = next((e for e in snap.elements if e.attrs.get("data-control-id") == f"{form_id}-apply"), None)
     if button is None:
@@ -40,7 +44,7 @@ async def _create(session: Any, site: str, spec: dict[str, Any], task_id: str) -
     await session.click(button.index)
 
 
-async def prepare(session: Any, task: dict[str, Any]) -> None:
+async def prepare(session: SessionProtocol, task: dict[str, Any]) -> None:
     """Do the task's control prep (if any) on `session`, then load its start URL; the prep's own events
     and pages are cleared, so the session's record starts at the task's start."""
     prep = (task.get("control") or {}).get("prep") or {}

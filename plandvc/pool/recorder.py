@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from plandvc import io
-from plandvc.chains.rules import QA_MACROS
 from plandvc.checks import gate
+from plandvc.macros import QA_MACROS
 from plandvc.pool.executor import execute
 from plandvc.pool.prep import prepare
 from plandvc.pool.tasks import generate

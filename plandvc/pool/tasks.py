@@ -1,7 +1,7 @@
 """Task generation: a site spec -> single-primitive tasks for all 14 macros, seeded and pure.
 
 Each task names its start, the control it uses, the check its gate runs and the scope it reads or changes
-(docs/ARCHITECTURE.md §3). Every expected value (answers, counts, created fields) is computed from the spec's
+(docs/ARCHITECTURE.md, "Pool"). Every expected value (answers, counts, created fields) is computed from the spec's
 own rows, and every name, label, number and value an executor needs is written in the instruction exactly
 (labels and values in double quotes), so a rewrite of it can be checked for keeping them.
 """
@@ -13,7 +13,8 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from plandvc.chains.rules import FAMILY_OF
+from plandvc.macros import FAMILY_OF, home_path
+from plandvc.pool.prep import fmt
 from plandvc.sites.query import select_rows
 from plandvc.sites.spec import Control, Page, Spec, Table
 from plandvc.sites.state import next_id
@@ -109,10 +110,6 @@ PHRASES: dict[str, tuple[str, ...]] = {
 # ── the spec, read as the site serves it ──────────────────────────────────────
 
 
-def home_path(site: str) -> str:
-    return f"/sites/{site}"
-
-
 def list_path(site: str, page: str) -> str:
     return f"/sites/{site}/{page}"
 
@@ -128,13 +125,6 @@ def page_params(page: Page) -> list[str]:
 
 def plural(table: Table) -> str:
     return table.title.lower()
-
-
-def fmt(value: Any) -> str:
-    """A value as instructions, fields and answers write it (numbers without a needless '.0')."""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
 
 
 def count(page: Page, table: Table, pairs: list[tuple[str, str]]) -> int:
@@ -345,7 +335,7 @@ class _Maker:
         out = []
         for p, c in self.controls("date_range"):
             t, lp = self.table(p), list_path(self.site, p.page)
-            dates = sorted({str(r[c.column]) for r in t.rows})
+            dates = sorted({str(r[str(c.column)]) for r in t.rows})
             for i in range(len(dates)):
                 for j in range(i + 2, len(dates), 3):
                     a, b = dates[i], dates[j]

@@ -1,1 +1,1 @@
-"""filter-rows: validation of planner rows, the versioned dataset, its manifest and metrics (DESIGN.md §7)."""
+"""filter-rows: validation of planner rows, the versioned dataset, its manifest and metrics."""

@@ -3,11 +3,34 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import click
 
-from plandvc.io import InputError
+from plandvc.io import InputError, check_output_dir, check_writable, read_json, read_jsonl
+from plandvc.rows.dataset import METRIC_FILES, RESULTS
 from plandvc.rows.dataset import filter_rows as run_filter
+
+MANIFEST = "manifest.json"
+
+
+def is_dataset(out: Path) -> bool:
+    """Whether folder `out` is a previous filter-rows output: its manifest.json indexes every entry in it."""
+    try:
+        manifest = read_json(out / MANIFEST)
+        keys = {c["key"] for c in manifest["chains"]}
+    except (InputError, KeyError, TypeError):
+        return False
+    return all(p.name == MANIFEST or p.name in keys for p in out.iterdir())
+
+
+def check_inputs(raw: Path, out: Path, metrics_dir: Path, allow_empty: bool) -> None:
+    """Before any work: RAW has results, OUT may be replaced, the metrics can be written."""
+    if raw.is_dir() and not read_jsonl(raw / RESULTS) and not allow_empty:
+        raise InputError(f"{raw / RESULTS}: no chains (--allow-empty publishes an empty dataset)")
+    check_output_dir(out, is_dataset, "filter-rows")
+    for name in METRIC_FILES:
+        check_writable(metrics_dir / name, "--metrics")
 
 
 def _size(value: str) -> tuple[int, int] | None:
@@ -37,20 +60,39 @@ def _size(value: str) -> tuple[int, int] | None:
     "--val-share", default=0.1, show_default=True, type=click.FloatRange(0, 1), help="Share of chains in val."
 )
 @click.option(
+    "--split-seed",
+    default=0,
+    show_default=True,
+    type=int,
+    help="Seed of the group split's order (rows/split.py).",
+)
+@click.option(
     "--image-size",
     default="1280x800",
     show_default=True,
     help="Every image's WIDTHxHEIGHT, or 'any' to skip.",
 )
 @click.option("--quiet", is_flag=True, help="Only the summary line, not one line per dropped chain.")
-def filter_rows(raw: str, out: str, metrics_dir: str, val_share: float, image_size: str, quiet: bool) -> None:
+@click.option("--allow-empty", is_flag=True, help="Publish an empty dataset when RAW has no chains.")
+def filter_rows(
+    raw: str,
+    out: str,
+    metrics_dir: str,
+    val_share: float,
+    split_seed: int,
+    image_size: str,
+    quiet: bool,
+    allow_empty: bool,
+) -> None:
     """Check every ok chain of RAW, drop broken and duplicate chains, publish the dataset and its metrics.
 
     Each kept chain is copied byte for byte to OUT/<key>/ (rows.jsonl, episode.json, step_*.png) with
-    OUT/manifest.json (counts, sha256 of every file, index of chains, a train/val split by chain key).
+    OUT/manifest.json (counts, sha256 of every file, index of chains, a train/val split by part: no
+    trajectory and no identical prompt in both; see plandvc/rows/split.py).
     The dataset is built beside OUT and swapped in at the end: a failed run leaves the old one as it was.
     Metrics (filter.json, by_site.json, by_macro.json, by_parts.json, by_family.json, plot_by_site.json)
-    go to METRICS.
+    go to METRICS. An existing OUT is replaced only when it is a previous filter-rows output (its
+    manifest.json indexes everything in it); RAW without chains is an error unless --allow-empty.
 
     \b
     Example:
@@ -59,7 +101,8 @@ def filter_rows(raw: str, out: str, metrics_dir: str, val_share: float, image_si
     """
     size = _size(image_size)
     try:
-        done = run_filter(raw, out, metrics_dir, val_share=val_share, image_size=size)
+        check_inputs(Path(raw), Path(out), Path(metrics_dir), allow_empty)
+        done = run_filter(raw, out, metrics_dir, val_share=val_share, image_size=size, split_seed=split_seed)
     except InputError as e:
         raise click.ClickException(str(e)) from None
     if not quiet:
@@ -69,6 +112,6 @@ def filter_rows(raw: str, out: str, metrics_dir: str, val_share: float, image_si
     ok = sum(r["ok"] for r in done.results)
     click.echo(
         f"filter-rows: kept {c['chains']} of {ok} ok chains ({c['chains_raw']} in raw), {c['rows']} rows, "
-        f"train {c['train']} / val {c['val']}, dropped {c['dropped']} -> {out}",
+        f"train {c['train']} / val {c['val']} / excluded {c['excluded']}, dropped {c['dropped']} -> {out}",
         err=True,
     )

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from plandvc.chains.rules import FAMILIES, FAMILY_OF
 from plandvc.io import InputError, dumps, publish_dir, read_jsonl, write_json
+from plandvc.macros import FAMILIES, FAMILY_OF
+from plandvc.rows.split import RULE, SplitChain, group_split, leak_check, prompt_fingerprint
 from plandvc.rows.validate import DEFAULT_IMAGE_SIZE, KINDS, Chain, Reason, check_chain
 
 RESULTS = "results.jsonl"
@@ -51,10 +52,11 @@ class Outcome:
     manifest: dict[str, Any]
 
 
-def split_of(key: str, val_share: float) -> str:
-    """`val` when sha1(key) mod 1000 < val_share × 1000, else `train`: fixed per key, whatever else is kept."""
-    return (
-        "val" if int(hashlib.sha1(key.encode()).hexdigest(), 16) % 1000 < round(val_share * 1000) else "train"
+def split_chain(chain: Chain) -> SplitChain:
+    """The chain as the split sees it: its parts (trajectory ids) and its rows' prompt fingerprints."""
+    parts = tuple(map(str, chain.episode.get("parts") or ()))
+    return SplitChain(
+        chain.key, parts, tuple(prompt_fingerprint(r["messages"], chain.images) for r in chain.rows)
     )
 
 
@@ -151,9 +153,16 @@ def _copy(src: Path, dst: Path) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _write(tmp: Path, raw: Path, kept: list[Chain], dropped: list[Dropped], results, val_share, image_size):
+def _write(
+    tmp: Path, raw: Path, kept: list[Chain], dropped: list[Dropped], results, val_share, image_size, seed
+):
     files: dict[str, str] = {}
     index = []
+    split_chains = [split_chain(c) for c in kept]
+    assigned = group_split(split_chains, val_share, seed)
+    leaks = leak_check(split_chains, {k: a.split for k, a in assigned.items()})
+    if leaks.crosses:  # the rule cannot leak; this guards the rule itself
+        raise InputError(f"the train/val split leaks: {leaks.first()}")
     for chain in kept:
         (tmp / chain.key).mkdir()
         for name in ["episode.json", "rows.jsonl", *chain.images]:
@@ -166,7 +175,8 @@ def _write(tmp: Path, raw: Path, kept: list[Chain], dropped: list[Dropped], resu
                 "parts": ep["parts"],
                 "macros": ep.get("macros"),
                 "turns": len(ep["turns"]),
-                "split": split_of(chain.key, val_share),
+                "split": assigned[chain.key].split,
+                "split_detail": assigned[chain.key].detail,
             }
         )
     splits = Counter(c["split"] for c in index)
@@ -179,9 +189,19 @@ def _write(tmp: Path, raw: Path, kept: list[Chain], dropped: list[Dropped], resu
             "files": len(files),
             "train": splits["train"],
             "val": splits["val"],
+            "excluded": splits["excluded"],
             "dropped": len(dropped),
         },
-        "split": {"rule": "sha1(key) mod 1000 < val_share*1000 -> val", "val_share": val_share},
+        "split": {
+            "rule": RULE,
+            "val_share": val_share,
+            "seed": seed,
+            "leak": {
+                "shared_parts": len(leaks.shared_parts),
+                "shared_prompts": len(leaks.shared_prompts),
+                "duplicate_rows": len(leaks.duplicate_rows),
+            },
+        },
         "image_size": list(image_size) if image_size else None,
         "chains": index,
         "files": dict(sorted(files.items())),
@@ -210,7 +230,7 @@ def _tally(results, kept_keys: set[str], rows_of: dict[str, int], group) -> dict
 
 
 def metrics(results, kept: list[Chain], dropped: list[Dropped], manifest) -> dict[str, Any]:
-    """The metric files' contents, by file name (DESIGN.md §7: kept rate, by site / macro / parts / family)."""
+    """The metric files' contents, by file name (docs/ARCHITECTURE.md, "Rows": kept rate, by site / macro / parts / family)."""
     kept_keys = {c.key for c in kept}
     rows_of = {c.key: len(c.rows) for c in kept}
     n_ok = sum(r["ok"] for r in results)
@@ -225,6 +245,8 @@ def metrics(results, kept: list[Chain], dropped: list[Dropped], manifest) -> dic
         "rows": manifest["counts"]["rows"],
         "train": manifest["counts"]["train"],
         "val": manifest["counts"]["val"],
+        "excluded": manifest["counts"]["excluded"],
+        "leak": manifest["split"]["leak"],
         "dropped": {k: dropped_by[k] for k in KINDS},
         "failures_raw": dict(
             sorted(Counter(error_kind(r.get("error")) for r in results if not r["ok"]).items())
@@ -274,6 +296,7 @@ def filter_rows(
     metrics_dir: str | Path,
     val_share: float = 0.1,
     image_size: tuple[int, int] | None = DEFAULT_IMAGE_SIZE,
+    split_seed: int = 0,
 ) -> Outcome:
     """Check, dedupe and publish the dataset at `out` and its metrics in `metrics_dir` (see the module doc)."""
     raw, out, metrics_dir = Path(raw), Path(out), Path(metrics_dir)
@@ -288,7 +311,7 @@ def filter_rows(
     tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
     tmp.mkdir()
     try:
-        manifest = _write(tmp, raw, kept, dropped, results, val_share, image_size)
+        manifest = _write(tmp, raw, kept, dropped, results, val_share, image_size, split_seed)
         publish_dir(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -1,5 +1,5 @@
 """The per-chain checks of filter-rows: a chain is trained on only when every row is whole and agrees
-with the episode it came from (DESIGN.md §7).
+with the episode it came from (the checks and their kinds: docs/ARCHITECTURE.md, "Rows").
 
 `check_chain` returns the parsed chain when it is good, else the first reason to drop it, with a kind from
 `KINDS` so the metrics can count failures by kind. Details name files relative to the chain directory,

@@ -1,5 +1,7 @@
-"""One chain's scripted run: prepare the first part's start, run the real planner with the scripted model and
-replayed specialists, gate every part on the session, and keep the rows in memory for the caller to write."""
+"""One chain's scripted run, as a short pipeline of named steps: plan the turns (the delegations, the merged
+request), play them (prepare the first part's start, run the real planner with the scripted model and
+replayed specialists), gate every part on the session, and write the episode. The rows and images stay in
+memory for the caller to write; a failure is the chain's result, never an exception."""
 
 from __future__ import annotations
 
@@ -117,6 +119,141 @@ def base_result(chain: dict[str, Any], error: str | None = None) -> dict[str, An
     }
 
 
+@dataclass
+class Plan:
+    """A chain's turns, planned before the browser is touched: the delegations, the request, the answer."""
+
+    steps: list[Step]
+    turns: list[dict[str, Any]]
+    request: str
+    instruction_by: str
+    answer: Any
+
+
+@dataclass
+class Played:
+    """What playing the turns left: the team and script that ran, and the session's backend state."""
+
+    team: ScriptedTeam
+    script: PlannerScript
+    state: dict[str, Any]
+
+
+async def plan_turns(
+    chain: dict[str, Any], parts: list[dict[str, Any]], site: SiteInfo, memory: Any | None
+) -> Plan:
+    """The delegations (a trip home before each `via: home` part), the merged request and the turn list."""
+    steps = build_steps(chain, parts, site)
+    instructions = [p["task"]["instruction"] for p in parts]
+    if memory is not None:
+        request, how = await memory.merge(instructions)
+    else:
+        from plandvc.memory import joined
+
+        request, how = joined(instructions), "joined"
+    answer = parts[-1]["traj"].get("answer")
+    turns: list[dict[str, Any]] = [
+        {"kind": "delegate", "family": s.family, "instruction": s.instruction, "macro": s.macro}
+        for s in steps
+    ]
+    turns.append({"kind": "done", "answer": answer})
+    return Plan(steps, turns, request, how, answer)
+
+
+async def play_turns(
+    key: str,
+    plan: Plan,
+    first: dict[str, Any],
+    session: Any,
+    site: SiteInfo,
+    params: RunParams,
+    memory: Any | None,
+) -> Played:
+    """Prepare the first part's start, run the real planner with the scripted model and replayed specialists,
+    and read the backend state; one timeout bounds all of it (a hang anywhere is this chain's failure)."""
+    from plandvc.pool.prep import prepare
+
+    team = ScriptedTeam(session, plan.steps, params.budget)
+    script = PlannerScript(key, plan.turns, memory)
+    planner = Planner(
+        session, plan.request, script, team, version=VERSION, today=site.today, max_turns=params.planner_turns
+    )
+
+    async def play() -> dict[str, Any]:
+        await prepare(session, first)
+        await planner.run()
+        return await session.backend_state()
+
+    timeout = params.timeout_base + params.timeout_per_turn * len(plan.turns)
+    try:
+        state = await asyncio.wait_for(play(), timeout=timeout)
+    except TimeoutError:
+        raise TimeoutError(f"chain timed out after {timeout:.0f}s at turn {script.t}") from None
+    return Played(team, script, state)
+
+
+def gate_parts(
+    parts: list[dict[str, Any]], plan: Plan, played: Played, session: Any, clock: Clock
+) -> tuple[bool, str]:
+    """Gate every part on what the session did: (all passed, the details joined by " | ")."""
+    team = played.team
+    got = next((rp.answer for rp in reversed(team.replayers) if rp.answer is not None), None)
+    gate_state = {
+        "url": session.seen[-1] if session.seen else "",
+        "seen": list(session.seen),
+        "entries": played.state["entries"],
+        "changes": played.state["changes"],
+        "clipboard": played.state["clipboard"],
+        "events": list(session.events),
+        "answer": got,
+    }
+    # a part's own end page, for the checks of where a part leaves the browser (`visited` with `last`);
+    # a query check reads the chain's last page, so a later part that undid it fails the chain
+    ends = {s.part: u for s, u in zip(plan.steps, team.end_urls, strict=False) if s.part is not None}
+    oks, details = [], []
+    with clock.phase("gates"):
+        for i, p in enumerate(parts):
+            check = p["task"]["check"]
+            state = gate_state
+            if check.get("kind") == "visited" and i in ends:
+                state = {**gate_state, "url": ends[i]}
+            ok_p, detail_p = gate(check, p["task"].get("verifier") or {}, state)
+            oks.append(bool(ok_p))
+            details.append(str(detail_p))
+    return all(oks), " | ".join(details)
+
+
+def episode_of(
+    chain: dict[str, Any],
+    parts: list[dict[str, Any]],
+    plan: Plan,
+    played: Played,
+    params: RunParams,
+    env: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """The chain's episode.json (key order is part of the bytes: written unsorted, `env` last)."""
+    episode = {
+        "task_id": chain["key"],
+        "site": chain["site"],
+        "instruction": plan.request,
+        "instruction_by": plan.instruction_by,
+        "start_url": parts[0]["task"]["start"]["url"],
+        "parts": [p["id"] for p in chain["parts"]],
+        "via": [p["via"] for p in chain["parts"]],
+        "macros": [p["traj"]["macro"] for p in parts],
+        "turns": plan.turns,
+        "answer": plan.answer,
+        "version": VERSION,
+        "executor": EXECUTOR,
+        "budget": params.budget,
+        "planner_turns": params.planner_turns,
+        "response_format": played.script.response_format,
+    }
+    if env is not None:
+        episode["env"] = env
+    return episode
+
+
 async def run_chain(
     chain: dict[str, Any],
     parts: list[dict[str, Any]],
@@ -124,96 +261,29 @@ async def run_chain(
     site: SiteInfo,
     params: RunParams,
     memory: Any | None,
-    prepare: Any,
+    env: dict[str, Any] | None = None,
 ) -> ChainOutput:
-    """Run one chain on a fresh `session`; a failure is the result, never an exception (but cancellation)."""
-    key = chain["key"]
-    res = base_result(chain)
-    out = ChainOutput(res)
+    """Run one chain on a fresh `session`: plan the turns, play them, gate the parts, write the episode.
+    A failure is the result, never an exception (but cancellation); `env` is recorded in the episode."""
+    out = ChainOutput(base_result(chain))
+    res = out.result
     session = TimedSession(session, out.clock)
     try:
-        steps = build_steps(chain, parts, site)
-        answer = parts[-1]["traj"].get("answer")
-        instructions = [p["task"]["instruction"] for p in parts]
-        if memory is not None:
-            request, how = await memory.merge(instructions)
-        else:
-            from plandvc.memory import joined
-
-            request, how = joined(instructions), "joined"
-        turns = [
-            {"kind": "delegate", "family": s.family, "instruction": s.instruction, "macro": s.macro}
-            for s in steps
-        ]
-        turns.append({"kind": "done", "answer": answer})
-        res.update(turns=len(turns), steps=len(steps), instruction_by=how)
-        first = parts[0]["task"]
-        team = ScriptedTeam(session, steps, params.budget)
-        script = PlannerScript(key, turns, memory)
-        planner = Planner(
-            session, request, script, team, version=VERSION, today=site.today, max_turns=params.planner_turns
-        )
-
-        async def play() -> dict[str, Any]:
-            await prepare(session, first)
-            await planner.run()
-            return await session.backend_state()
-
-        # one bound on everything that touches the browser: a hang anywhere is this chain's failure
-        timeout = params.timeout_base + params.timeout_per_turn * len(turns)
-        try:
-            state = await asyncio.wait_for(play(), timeout=timeout)
-        except TimeoutError:
-            raise TimeoutError(f"chain timed out after {timeout:.0f}s at turn {script.t}") from None
-        got = next((rp.answer for rp in reversed(team.replayers) if rp.answer is not None), None)
-        gate_state = {
-            "url": session.seen[-1] if session.seen else "",
-            "seen": list(session.seen),
-            "entries": state["entries"],
-            "changes": state["changes"],
-            "clipboard": state["clipboard"],
-            "events": list(session.events),
-            "answer": got,
-        }
-        # a part's own end page, for the checks of where a part leaves the browser (`visited` with `last`);
-        # a query check reads the chain's last page, so a later part that undid it fails the chain
-        ends = {s.part: u for s, u in zip(steps, team.end_urls, strict=False) if s.part is not None}
-        oks, details = [], []
-        with out.clock.phase("gates"):
-            for i, p in enumerate(parts):
-                check = p["task"]["check"]
-                state = gate_state
-                if check.get("kind") == "visited" and i in ends:
-                    state = {**gate_state, "url": ends[i]}
-                ok_p, detail_p = gate(check, p["task"].get("verifier") or {}, state)
-                oks.append(bool(ok_p))
-                details.append(str(detail_p))
+        plan = await plan_turns(chain, parts, site, memory)
+        res.update(turns=len(plan.turns), steps=len(plan.steps), instruction_by=plan.instruction_by)
+        played = await play_turns(chain["key"], plan, parts[0]["task"], session, site, params, memory)
+        passed, detail = gate_parts(parts, plan, played, session, out.clock)
+        team, script = played.team, played.script
         ran = (
             script.finished
-            and len(team.replayers) == len(steps)
+            and len(team.replayers) == len(plan.steps)
             and all(rp.finished for rp in team.replayers)
         )
-        res.update(ok=bool(all(oks) and ran), detail=" | ".join(details)[:300], final_by=script.final_by)
+        res.update(ok=bool(passed and ran), detail=detail[:300], final_by=script.final_by)
         if not res["ok"]:
             res["error"] = ("script not finished" if not ran else "check failed: " + res["detail"])[:300]
         out.rows, out.images = script.rows, script.images
-        out.episode = {
-            "task_id": key,
-            "site": chain["site"],
-            "instruction": request,
-            "instruction_by": how,
-            "start_url": first["start"]["url"],
-            "parts": res["parts"],
-            "via": res["via"],
-            "macros": [p["traj"]["macro"] for p in parts],
-            "turns": turns,
-            "answer": answer,
-            "version": VERSION,
-            "executor": EXECUTOR,
-            "budget": params.budget,
-            "planner_turns": params.planner_turns,
-            "response_format": script.response_format,
-        }
+        out.episode = episode_of(chain, parts, plan, played, params, env)
     except asyncio.CancelledError:
         raise
     except Exception as e:

@@ -11,8 +11,10 @@ import click
 
 from plandvc import io
 from plandvc.run.chain import RunParams
-from plandvc.run.runner import RunConfig
+from plandvc.run.runner import EXIT_INFRA, InfrastructureError, RunConfig
 from plandvc.run.runner import run_chains as run
+
+DEFAULTS = RunParams()  # the one home of the run's defaults
 
 
 def _ports(value: str | None) -> list[int] | None:
@@ -86,28 +88,28 @@ def _shard(value: str | None) -> tuple[int, int] | None:
 @click.option(
     "--budget",
     type=click.IntRange(1),
-    default=40,
+    default=DEFAULTS.budget,
     show_default=True,
     help="specialist steps the reports count down from",
 )
 @click.option(
     "--planner-turns",
     type=click.IntRange(1),
-    default=25,
+    default=DEFAULTS.planner_turns,
     show_default=True,
     help="the planner's turn cap its prompt shows",
 )
 @click.option(
     "--timeout-base",
     type=click.FloatRange(1),
-    default=120.0,
+    default=DEFAULTS.timeout_base,
     show_default=True,
     help="per-chain timeout: base seconds",
 )
 @click.option(
     "--timeout-per-turn",
     type=click.FloatRange(0),
-    default=40.0,
+    default=DEFAULTS.timeout_per_turn,
     show_default=True,
     help="per-chain timeout: seconds per turn",
 )
@@ -130,6 +132,9 @@ def _shard(value: str | None) -> tuple[int, int] | None:
     help="write timings here (never a stage output)",
 )
 @click.option("--progress/--no-progress", default=True, help="the live progress line on stderr")
+@click.option(
+    "--allow-empty", is_flag=True, help="an empty chains file publishes an empty OUT (else an error)"
+)
 def run_chains(
     chains: Path,
     pool: Path,
@@ -150,6 +155,7 @@ def run_chains(
     cache: Path,
     log: Path | None,
     progress: bool,
+    allow_empty: bool,
 ) -> None:
     """Run each chain's planner in Chromium with a scripted model and replayed specialists; write the rows.
 
@@ -157,6 +163,11 @@ def run_chains(
     one line per chain to OUT/results.jsonl. Finished chains are kept in --cache by a fingerprint of the
     chain, its parts, the params, the code and the environment, so an interrupted run resumes and a
     changed input never reuses stale chains. OUT is published atomically at the end.
+
+    Every input is checked before any chain runs (each problem one line, nothing written). An existing
+    OUT is replaced only when it is a previous run-chains output. When the browser driver, Chromium or a
+    site server is lost, it is restarted and the chains it touched run again; if it cannot be, nothing is
+    published and the exit code is 75 (the cache keeps the finished chains).
 
     \b
     Example:
@@ -183,11 +194,15 @@ def run_chains(
         log=log or Path(os.environ.get("PLANDVC_LOGS", ".plandvc/logs")) / "run_chains.json",
         progress=progress,
         engine=engine,
+        allow_empty=allow_empty,
     )
     try:
         summary = run(cfg)
     except io.InputError as e:
         raise click.ClickException(str(e)) from None
+    except InfrastructureError as e:
+        click.echo(f"run-chains: {e}", err=True)
+        sys.exit(EXIT_INFRA)
     except KeyboardInterrupt:
         click.echo(
             "run-chains: interrupted; finished chains are kept in the cache for the next run", err=True

@@ -12,8 +12,7 @@ from typing import Any
 import orjson
 
 import plandvc
-
-_CODE_SUFFIXES = {".py", ".html", ".js", ".css", ".json", ".j2"}
+from plandvc.run.closure import run_files
 
 
 def tree_hash(root: Path, suffixes: set[str] | None = None) -> str:
@@ -27,17 +26,25 @@ def tree_hash(root: Path, suffixes: set[str] | None = None) -> str:
     return h.hexdigest()
 
 
-def code_hash() -> str:
-    """The hash of the plandvc package's own code and templates."""
-    return tree_hash(Path(plandvc.__file__).parent, _CODE_SUFFIXES)
+def code_hash(root: Path | None = None) -> str:
+    """The hash of exactly the code that shapes a chain's output (`closure.RUN_CODE` under `root`, by default
+    the folder that holds the plandvc package): relative paths and contents, in sorted order."""
+    root = Path(plandvc.__file__).parent.parent if root is None else root
+    h = hashlib.sha256()
+    for p in run_files(root):
+        h.update(p.relative_to(root).as_posix().encode() + b"\0")
+        h.update(hashlib.sha256(p.read_bytes()).digest())
+    return h.hexdigest()
 
 
-def environment(chromium_version: str | None) -> dict[str, Any]:
-    """What the rows were made with: plandvc, Playwright and Chromium versions, the image when known."""
+def environment(chromium_version: str | None, chromium_binary: str | None = None) -> dict[str, Any]:
+    """What the rows were made with: plandvc, Playwright and Chromium versions, which Chromium executable
+    (`chromium-headless-shell` or `chromium`, by name), the image when known."""
     return {
         "plandvc": plandvc.__version__,
         "playwright": importlib.metadata.version("playwright"),
         "chromium": chromium_version,
+        "chromium_binary": chromium_binary,
         "image": os.environ.get("PLANDVC_IMAGE") or None,
     }
 

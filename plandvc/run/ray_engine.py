@@ -1,9 +1,10 @@
 """The Ray engine of run-chains (`--engine ray`): the same chains, run by browser actors on a Ray cluster.
 
-The driver (`plandvc.run.runner`) stays what it is for the local engine: it reads the chains and the pool,
-fingerprints every chain, and writes each finished chain through the same cache, the same atomic publish,
-the same progress line and counts. Only where a chain runs changes, so the output is byte-identical to
-`--engine local`, and a run resumes from either engine's cache.
+The driver (`plandvc.run.runner`) stays what it is for the local engine: `plan_run` checks every input,
+the `Ledger` fingerprints every chain, reuses the cache and publishes OUT, `verdict` sorts every failed
+attempt, and `Run.settle` records, times and counts each chain. Only where an attempt runs changes: an
+actor runs the runner's `attempt` (which calls `run_job`) on its own `Worker`, so the output is
+byte-identical to `--engine local`, and a run resumes from either engine's cache.
 
 - **Where**: `RAY_ADDRESS` when set (a cluster started with `ray start --head` / `ray start --address`),
   else a local Ray started for this run (small: no dashboard, one CPU, a 100 MiB object store, a short
@@ -15,11 +16,12 @@ the same progress line and counts. Only where a chain runs changes, so the outpu
   sends the sites and each chain's parts with the work. An actor whose code or environment (plandvc,
   Playwright, Chromium, image) differs from the others' stops the run before any chain: one line.
 - **Window**: one chain in flight per actor; the next goes out when one comes back.
-- **Hangs and deaths**: every dispatch has a deadline (twice the chain's own timeout, for its in-actor
-  retry, plus a minute). A chain past it is cancelled by force: its actor is killed (a hang inside Chromium
-  or a blocked event loop cannot be cancelled from inside) and Ray restarts it. A chain whose actor died or
-  was killed is sent again, to any live actor, up to three dispatches; after that it is a machinery
-  failure (`infrastructure: ...`, published, never cached), like the local engine's.
+- **Hangs and deaths**: a dispatch is one attempt, and its outcome goes through the runner's `verdict`;
+  a retry goes to any live actor. Every dispatch has a deadline (the chain's own timeout plus a minute).
+  A chain past it is cancelled by force: its actor is killed (a hang inside Chromium or a blocked event
+  loop cannot be cancelled from inside) and Ray restarts it; that is a hang (retried once, then published
+  as the chain's failure, never cached). A chain whose actor died lost its machinery: retried up to the
+  runner's `ATTEMPTS`, after which the run publishes nothing and exits 75, as the local engine does.
 - **Stop**: Ctrl-C or SIGTERM closes every actor (its browser and servers) and, for a local Ray, Ray.
 """
 
@@ -33,18 +35,18 @@ import socket
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from plandvc import io
-from plandvc.run.chain import ChainOutput, RunParams, SiteInfo, base_result
+from plandvc.run.chain import ChainOutput, RunParams, base_result
+from plandvc.run.inputs import ChainJob
+from plandvc.run.runner import Attempt, Run, RunConfig, ServerWatch, Worker, attempt, free_ports, verdict
 
 RESOURCE = "plandvc_browser"  # custom resource: browsers a node may run
-MAX_DISPATCHES = 3  # sends of one chain before its loss is a machinery failure
 MAX_RESTARTS = 4  # restarts of one browser actor (after a kill or a crash)
-GRACE_S = 60.0  # a dispatch's deadline beyond twice the chain's own timeout
+GRACE_S = 60.0  # a dispatch's deadline beyond the chain's own timeout
 PLACE_TIMEOUT_S = 180.0  # how long the run waits for its actors to start
 REVIVE_TIMEOUT_S = 300.0  # how long a restarted actor may take to come back before it is dropped
 LOCAL_OBJECT_STORE = 100 * 1024 * 1024
@@ -68,11 +70,9 @@ class ActorSetupError(RuntimeError):
 
 @dataclass
 class Job:
-    """What one dispatch carries to a browser actor: the chain, its parts, its site, and hints."""
+    """What one dispatch carries to a browser actor: the checked chain job (chain, parts, site) and hints."""
 
-    chain: dict[str, Any]
-    parts: list[dict[str, Any]]
-    site: SiteInfo
+    job: ChainJob
     more: bool  # another chain will follow on this actor (its next context opens ahead)
     hang: bool = False  # test-only: block the actor (a hang nothing inside it can end)
 
@@ -149,7 +149,7 @@ def connect(ray: Any, workers: int) -> str:
             ) from None
         return f"the Ray cluster at {address}"
     tmp = temp_dir()
-    for attempt in range(LOCAL_START_TRIES):
+    for try_no in range(LOCAL_START_TRIES):
         try:
             ray.init(
                 address="local",
@@ -164,7 +164,7 @@ def connect(ray: Any, workers: int) -> str:
         except Exception as e:
             with contextlib.suppress(Exception):
                 ray.shutdown()
-            if attempt == LOCAL_START_TRIES - 1:
+            if try_no == LOCAL_START_TRIES - 1:
                 raise RayUnavailable(
                     f"a local Ray did not start (temp dir {tmp}): {_first_line(e)}"
                 ) from None
@@ -177,11 +177,11 @@ def site_files(sites: Path) -> dict[str, bytes]:
 
 
 def dispatch_deadline(chain: dict[str, Any], params: RunParams) -> float:
-    """Seconds a dispatch may take: twice the chain's own timeout (it may run twice inside) plus a grace."""
+    """Seconds a dispatch (one attempt) may take: the chain's own timeout plus a grace."""
     if os.environ.get(DEADLINE_ENV):
         return float(os.environ[DEADLINE_ENV])
     turns = len(chain["parts"]) + sum(p.get("via") == "home" for p in chain["parts"]) + 1
-    return 2 * (params.timeout_base + params.timeout_per_turn * turns) + GRACE_S
+    return params.timeout_base + params.timeout_per_turn * turns + GRACE_S
 
 
 def same_environment(infos: list[ActorInfo], code: str, where: str) -> dict[str, Any]:
@@ -205,19 +205,20 @@ def same_environment(infos: list[ActorInfo], code: str, where: str) -> dict[str,
 
 
 class ChainWorker:
-    """A browser actor: its own site servers on the node's loopback, one Chromium, the chains sent to it.
-
-    Set up on the first call after each (re)start, so a restarted actor comes back whole."""
+    """A browser actor: its own site servers on the node's loopback, one runner `Worker` (a Chromium it
+    recovers), the chains sent to it. Set up on the first call after each (re)start, so a restarted actor
+    comes back whole."""
 
     def __init__(self, params: RunParams, headful: bool) -> None:
         self.params, self.headful = params, headful
         self._lock = asyncio.Lock()
         self._info: ActorInfo | None = None
         self._dir: str | None = None
-        self.browser: Any = None
         self.servers: Any = None
-        self.sessions: Any = None
+        self.watch: ServerWatch | None = None
+        self.worker: Worker | None = None
         self.memory: Any = None
+        self.env: dict[str, Any] = {}
 
     async def ready(self, files: dict[str, bytes]) -> ActorInfo:
         """Start the servers on these site files and the browser (once); what this actor runs with."""
@@ -232,11 +233,9 @@ class ChainWorker:
     async def _setup(self, files: dict[str, bytes]) -> ActorInfo:
         import ray
 
-        from plandvc.browser import Browser
         from plandvc.memory import connect_or_none
         from plandvc.run.fingerprint import code_hash, environment
-        from plandvc.run.runner import free_ports
-        from plandvc.run.sessions import Sessions
+        from plandvc.run.progress import Progress
         from plandvc.sites.servers import Servers
 
         self._dir = tempfile.mkdtemp(prefix="plandvc-sites-")
@@ -245,39 +244,30 @@ class ChainWorker:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
         self.servers = Servers(free_ports(1), self._dir).__enter__()
-        self.browser = Browser(headless=not self.headful)
-        await self.browser.start()
-        self.sessions = Sessions(self.browser, self.servers.bases[0])
+        progress = Progress(0, False)  # the actor's notes (a relaunch, a restart) go to its own log
+        self.watch = ServerWatch(self.servers, progress)
+        self.worker = Worker(0, self.servers.bases[0], self.headful, progress)
+        await self.worker.start()
         self.memory = await connect_or_none(self.params.memory_url, self.params.memory_model)
+        browser = self.worker.browser
+        self.env = environment(browser.version, browser.binary)
         node = ray.get_runtime_context().get_node_id()
-        return ActorInfo(environment(self.browser.version), code_hash(), node)
+        return ActorInfo(self.env, code_hash(), node)
 
-    async def run(self, job: Job) -> tuple[ChainOutput, bool, float]:
-        """One chain, as the local engine's worker runs it (a machinery failure retried once inside)."""
-        from plandvc.run.runner import attempt_chain
-
-        if self._info is None:
+    async def run(self, job: Job) -> Attempt:
+        """One attempt of one chain, as a local worker makes it (the driver applies the verdict)."""
+        if self._info is None or self.worker is None or self.watch is None:
             raise RuntimeError("browser actor not set up: ready() first")
         if job.hang:
             time.sleep(24 * 3600)  # test-only: a hang nothing inside the actor can end
-        return await attempt_chain(
-            job.chain,
-            job.parts,
-            self.browser,
-            self.sessions,
-            job.site,
-            self.params,
-            self.memory,
-            self.servers,
-            lambda: job.more,
+        return await attempt(
+            self.worker, self.watch, 0, job.job, self.params, self.memory, self.env, job.more
         )
 
     async def close(self) -> None:
-        """Close the sessions, the browser, the servers and the sites copy."""
-        if self.sessions is not None:
-            await self.sessions.aclose()
-        if self.browser is not None:
-            await self.browser.close()
+        """Close the browser, the memory client, the servers and the sites copy."""
+        if self.worker is not None:
+            await self.worker.close()
         if self.memory is not None:
             await self.memory.close()
         if self.servers is not None:
@@ -287,15 +277,11 @@ class ChainWorker:
         self._info = None
 
 
-Deliver = Callable[[int, dict[str, Any], Path, ChainOutput, bool, float, float], None]
-Todo = asyncio.Queue[tuple[dict[str, Any], list[dict[str, Any]], Path]]
-
-
 class RayEngine:
-    """Runs the driver's chain jobs on browser actors and hands every finished chain back to it."""
+    """Runs the driver's chain jobs on browser actors and hands every final attempt back to its `Run`."""
 
-    def __init__(self, cfg: Any, workers: int, sites: dict[str, SiteInfo]) -> None:
-        self.cfg, self.workers, self.sites = cfg, workers, sites
+    def __init__(self, cfg: RunConfig, workers: int) -> None:
+        self.cfg, self.workers = cfg, workers
         self.ray: Any = None
         self.where = ""
         self.actors: list[Any] = []
@@ -351,8 +337,8 @@ class RayEngine:
             )
         return same_environment([infos[i] for i in sorted(infos)], code_hash(), self.where)
 
-    async def run(self, todo: Todo, deliver: Deliver) -> None:
-        """Send every job out (one in flight per actor) until each is delivered."""
+    async def run(self, todo: asyncio.Queue[ChainJob], run: Run) -> None:
+        """Send every job out (one attempt in flight per actor) until each has its final verdict."""
         ray = self.ray
         outstanding = todo.qsize()
         if outstanding == 0:
@@ -361,11 +347,9 @@ class RayEngine:
         finished = asyncio.Event()
         live = len(self.actors)
 
-        def settle(
-            w: int, c: dict[str, Any], entry: Path, out: ChainOutput, infra: bool, t0: float, t_open: float
-        ) -> None:
+        def settle(w: int, job: ChainJob, a: Attempt, what: str, t0: float) -> None:
             nonlocal outstanding
-            deliver(w, c, entry, out, infra, t0, t_open)
+            run.settle(w, job, a, what, t0)
             outstanding -= 1
             if outstanding == 0:
                 finished.set()
@@ -373,41 +357,45 @@ class RayEngine:
         async def feed(w: int, actor: Any) -> None:
             nonlocal live
             while not finished.is_set():
-                c, parts, entry = await todo.get()
-                key = c["key"]
-                dispatches[key] = dispatches.get(key, 0) + 1
-                hang = key == self._hang_key and dispatches[key] == 1
-                job = Job(c, parts, self.sites[c["site"]], more=not todo.empty(), hang=hang)
-                deadline = dispatch_deadline(c, self.cfg.params)
+                job = await todo.get()
+                n = dispatches.get(job.key, 0)
+                dispatches[job.key] = n + 1
+                hang = job.key == self._hang_key and n == 0
+                deadline = dispatch_deadline(job.chain, self.cfg.params)
                 t0 = time.monotonic()
-                ref = actor.run.remote(job)
+                lost_actor = ""
                 try:
-                    out, infra, t_open = await asyncio.wait_for(_await(ref), deadline)
-                except TimeoutError:
-                    ray.kill(actor, no_restart=False)  # the force cancel: Ray restarts the actor
-                    lost = (
+                    ref = actor.run.remote(Job(job, more=not todo.empty(), hang=hang))
+                    a: Attempt = await asyncio.wait_for(_await(ref), deadline)
+                except TimeoutError:  # a hang: the force cancel, and Ray restarts the actor
+                    ray.kill(actor, no_restart=False)
+                    lost_actor = (
                         f"TimeoutError: chain timed out after {deadline:.0f}s on {self.where} (actor killed)"
                     )
-                except Exception as e:  # the actor died (node lost, process killed) or the call failed
-                    lost = f"ActorDied: {_cause(e)}"[:300]
+                    a = Attempt(ChainOutput(base_result(job.chain, lost_actor)), False, 0.0)
+                except Exception as e:  # the actor died (node lost, process killed): the machinery is lost
+                    lost_actor = f"ActorDied: {_cause(e)}"[:300]
+                    a = Attempt(ChainOutput(base_result(job.chain, lost_actor)), True, 0.0)
+                what = verdict(a.out, a.lost, n)
+                if lost_actor:
+                    print(
+                        f"run-chains: chain {job.key} lost on browser actor {w} ({lost_actor}); "
+                        + ("sending it again" if what == "retry" else f"giving up after {n + 1} dispatches"),
+                        file=sys.stderr,
+                        flush=True,
+                    )
+                if what == "retry":
+                    todo.put_nowait(job)  # any live actor takes it
                 else:
-                    settle(w, c, entry, out, infra, t0, t_open)
-                    continue
-                again = dispatches[key] < MAX_DISPATCHES
-                print(
-                    f"run-chains: chain {key} lost on browser actor {w} ({lost}); "
-                    + ("sending it again" if again else f"giving up after {MAX_DISPATCHES} dispatches"),
-                    file=sys.stderr,
-                    flush=True,
-                )
-                if not again:
-                    settle(w, c, entry, ChainOutput(base_result(c, lost)), True, t0, 0.0)
-                else:
-                    todo.put_nowait((c, parts, entry))  # another actor takes it
-                if not await self._revive(actor):
+                    settle(w, job, a, what, t0)
+                if lost_actor and not await self._revive(actor):
                     live -= 1
                     if live == 0:
-                        self._fail_all(todo, settle, w, f"ActorDied: no browser actor left on {self.where}")
+                        why = f"ActorDied: no browser actor left on {self.where}"
+                        while not todo.empty():
+                            left = todo.get_nowait()
+                            gone = Attempt(ChainOutput(base_result(left.chain, why)), True, 0.0)
+                            settle(w, left, gone, "lost", time.monotonic())
                     return
 
         feeders = [asyncio.ensure_future(feed(w, a)) for w, a in enumerate(self.actors)]
@@ -434,12 +422,6 @@ class RayEngine:
             return True
         except Exception:
             return False
-
-    @staticmethod
-    def _fail_all(todo: Todo, settle: Deliver, w: int, why: str) -> None:
-        while not todo.empty():
-            c, _, entry = todo.get_nowait()
-            settle(w, c, entry, ChainOutput(base_result(c, why)), True, time.monotonic(), 0.0)
 
     async def aclose(self) -> None:
         """Close every actor (browser, servers) and stop a local Ray; the cluster's work ends with the run."""

@@ -1,28 +1,47 @@
-"""run-chains: workers (one browser each, a fresh context per chain), the per-chain cache that makes a rerun
-resume without mixing, and the atomic publish of the stage's output."""
+"""run-chains: check every input, then run the chains on workers (one browser each, a fresh context per
+chain) and publish the stage's output from the per-chain cache.
+
+The run is a short pipeline: `plan_run` checks all the inputs before anything starts (the chain list, its
+parts, the sites, that OUT, the cache and the log can be written); `Ledger` decides where each chain's
+outcome goes (the cache, or nowhere) and publishes OUT at the end (`plandvc.run.publish`); `run_job` runs
+one chain in a given session and is the seam another engine can drive; `Worker` owns one browser and
+recovers the machinery between attempts.
+
+A failed chain is sorted once, in `verdict`: the chain's own failure (a check that fails, a script not
+finished, an action error) is final and cached; the machinery lost (the Playwright driver, Chromium or a
+site server died: the chain ran on something that is gone) is never a result: the machinery is recovered
+(driver and browser relaunched, server restarted) and the chain runs again, up to `ATTEMPTS` times; a hang
+or an error that escaped the harness on a live machine is retried once, then published as the chain's
+failure but not cached. If any chain still lost its machinery, the run publishes nothing and exits
+non-zero; the cache keeps every chain that finished, so the next run resumes.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
-import shutil
 import signal
 import socket
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from plandvc import io
+from plandvc.pool.load import load_part, read_kept
+from plandvc.records import Part
+from plandvc.run.cache import Cache
 from plandvc.run.chain import ChainOutput, RunParams, SiteInfo, base_result, run_chain
 from plandvc.run.fingerprint import chain_fingerprint, code_hash, environment, files_hash, tree_hash
+from plandvc.run.inputs import PART_FILES, ChainJob, load_jobs
+from plandvc.run.progress import Progress
+from plandvc.run.publish import Finished, check_out, publish
 from plandvc.run.sessions import Sessions
 
-PART_FILES = ("task.json", "trajectory.json", "elements.json")
-# errors that say the machinery failed, not the chain: retried once on a fresh context, never cached.
+# errors that say the machinery failed, not the chain: retried on a fresh context, never cached.
 # A bare Playwright `Error` escaped the harness (which turns what an action can do wrong into ActionError
 # or StaleIndexError), and a chain timeout is a hang: both are the machine's, not the chain's.
 INFRA_ERRORS = (
@@ -32,12 +51,31 @@ INFRA_ERRORS = (
     "Target page, context or browser has been closed",
 )
 INFRA_PREFIXES = ("Error:", "TimeoutError: chain timed out")
+# of those, the ones that say a part of the machinery is gone (never a published result)
+LOST_ERRORS = (*INFRA_ERRORS, "Connection closed", "BrowserError")
+OWN_PREFIXES = ("check failed:", "script not finished")
+ATTEMPTS = 3  # runs of a chain whose machinery was lost, each after a recovery
+HANG_ATTEMPTS = 2  # runs of a chain that hung (or escaped the harness) on a live machine
+EXIT_INFRA = 75  # the machinery failed and did not recover: try again (EX_TEMPFAIL)
+
+
+class InfrastructureError(Exception):
+    """The machinery failed and could not be recovered: nothing was published (one line)."""
 
 
 def is_infra(error: Any, browser_alive: bool = True) -> bool:
     """Whether a failed chain's error is the machinery's (retry it) rather than the chain's own."""
     text = str(error or "")
     return not browser_alive or text.startswith(INFRA_PREFIXES) or any(s in text for s in INFRA_ERRORS)
+
+
+def is_lost(error: Any) -> bool:
+    """Whether a chain's error says the machinery it ran on is gone (driver, browser, server); a failed
+    check or an unfinished script is the chain's own whatever its detail quotes."""
+    text = str(error or "")
+    if text.startswith(OWN_PREFIXES):
+        return False
+    return any(s in text for s in LOST_ERRORS)
 
 
 @dataclass
@@ -55,6 +93,7 @@ class RunConfig:
     cache: Path = Path(".plandvc/cache/run_chains")
     log: Path | None = None
     progress: bool = True
+    allow_empty: bool = False
     engine: str = "local"  # where chains run: "local" or "ray" (plandvc.run.ray_engine); never the output
 
 
@@ -70,13 +109,9 @@ def free_ports(n: int) -> list[int]:
             s.close()
 
 
-def load_chains(path: Path, limit: int = 0, shard: tuple[int, int] | None = None) -> list[dict[str, Any]]:
-    """The chain list (every line `{key, site, parts: [{id, via}]}`), sharded then limited."""
+def load_chains(path: Path, limit: int = 0, shard: tuple[int, int] | None = None) -> list[Any]:
+    """The chain list's lines, sharded then limited (checked by `plandvc.run.inputs.load_jobs`)."""
     chains = io.read_jsonl(path)
-    for n, c in enumerate(chains, 1):
-        missing = [k for k in ("key", "site", "parts") if k not in c]
-        if missing or not c["parts"]:
-            raise io.InputError(f"{path}:{n}: chain without {missing or ['parts']}")
     if shard:
         k, n = shard
         chains = chains[k::n]
@@ -85,62 +120,283 @@ def load_chains(path: Path, limit: int = 0, shard: tuple[int, int] | None = None
 
 def kept_runs(pool: Path) -> dict[str, str]:
     """task id -> run, from the pool's kept index."""
-    return {r["id"]: r["run"] for r in io.read_jsonl(pool / "kept.jsonl")}
+    return {r["id"]: r["run"] for r in read_kept(pool)}
 
 
-def part_dir(pool: Path, run: str, tid: str) -> Path:
-    return pool / "runs" / run / "accepted" / tid
-
-
-def load_parts(pool: Path, runs: dict[str, str], chain: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
-    """The chain's parts ({task, traj, elements}) and the hash of their files."""
-    parts, files = [], []
-    for p in chain["parts"]:
-        if p["id"] not in runs:
-            raise io.InputError(
-                f"{pool / 'kept.jsonl'}: no kept trajectory {p['id']!r} (chain {chain['key']})"
-            )
-        d = part_dir(pool, runs[p["id"]], p["id"])
-        files += [d / f for f in PART_FILES]
-        parts.append(
-            {
-                "id": p["id"],
-                "task": io.read_json(d / "task.json"),
-                "traj": io.read_json(d / "trajectory.json"),
-                "elements": io.read_json(d / "elements.json"),
-            }
-        )
+def load_parts(pool: Path, runs: dict[str, str], chain: dict[str, Any]) -> tuple[list[Part], str]:
+    """The chain's parts ({id, task, traj, elements}, through the pool loader) and the hash of their files."""
+    parts = [load_part(pool, runs[p["id"]], p["id"]) for p in chain["parts"]]
+    files = [pool / part["dir"] / f for part in parts for f in PART_FILES]
     return parts, files_hash(files)
 
 
-class Progress:
-    """A live line on stderr: done/total, ok/failed, rate, ETA."""
+@dataclass
+class RunPlan:
+    """The run's inputs, all checked: the chain jobs to run (after --shard / --limit) and every job of the file."""
 
-    def __init__(self, total: int, enabled: bool) -> None:
-        self.total, self.enabled, self.t0 = total, enabled, time.monotonic()
-        self.tally: Counter[str] = Counter()
-        self.tty = sys.stderr.isatty()
-        self.last = 0.0
+    jobs: list[ChainJob]
+    all_jobs: list[ChainJob]
 
-    def add(self, ok: bool, reused: bool) -> None:
-        self.tally["ok" if ok else "failed"] += 1
-        self.tally["reused"] += reused
-        now = time.monotonic()
-        done = self.tally["ok"] + self.tally["failed"]
-        if not self.enabled or (not self.tty and now - self.last < 5 and done < self.total):
+
+def plan_run(cfg: RunConfig) -> RunPlan:
+    """Check every input before any work: the sites, every chain and its parts, and that OUT, the cache and
+    the log can be written. One InputError lists every problem; nothing is written."""
+    from plandvc.browser.chromium import chromium_path
+    from plandvc.browser.errors import ChromiumMissingError
+    from plandvc.sites.spec import load_sites, site_name
+
+    chromium = Path(chromium_path(headless=not cfg.headful))
+    if not (chromium.is_file() and os.access(chromium, os.X_OK)):
+        raise io.InputError(str(ChromiumMissingError(str(chromium))))
+    specs = load_sites(cfg.sites)
+    sites = {s: SiteInfo(site_name(cfg.sites, s), specs[s].today) for s in specs}
+    lines = io.read_jsonl(cfg.chains)
+    all_jobs = load_jobs(cfg.chains, lines, cfg.pool, sites, allow_empty=cfg.allow_empty)
+    check_out(cfg.out)
+    out, cache = cfg.out.resolve(), cfg.cache.resolve()
+    if out == cache or cache in out.parents or out in cache.parents:
+        raise io.InputError(f"--out {cfg.out}: must not be inside --cache {cfg.cache} nor contain it")
+    io.check_writable(cfg.cache, "--cache")
+    if cfg.log is not None:
+        io.check_writable(cfg.log, "--log")
+    jobs = all_jobs
+    if cfg.shard:
+        k, n = cfg.shard
+        jobs = jobs[k::n]
+    if cfg.limit:
+        jobs = jobs[: cfg.limit]
+    return RunPlan(jobs, all_jobs)
+
+
+async def run_job(
+    job: ChainJob, session: Any, params: RunParams, memory: Any | None, env: dict[str, Any]
+) -> ChainOutput:
+    """Run one chain job in a given session (the seam for another engine): its output, never an exception."""
+    return await run_chain(job.chain, job.parts, session, job.site, params, memory, env)
+
+
+class Ledger:
+    """Where each chain's outcome goes: a finished chain into the cache (verified on reuse), a hang into the
+    output only, a chain whose machinery was lost nowhere; `publish` writes OUT at the end."""
+
+    def __init__(self, cache: Cache, jobs: list[ChainJob], run_inputs: dict[str, Any]) -> None:
+        self.cache = cache
+        self.entries = {
+            j.key: cache.entry(chain_fingerprint(j.chain, files_hash(j.files), run_inputs)) for j in jobs
+        }
+        self.finished: dict[str, Finished] = {}
+        self.lost: dict[str, str] = {}
+
+    def reuse(self, jobs: list[ChainJob], progress: Progress) -> list[ChainJob]:
+        """Take every chain whose cache entry is whole; the jobs left to run."""
+        todo = []
+        for j in jobs:
+            result = self.cache.read(self.entries[j.key])
+            if result is None:
+                todo.append(j)
+            else:
+                self.finished[j.key] = Finished(result, self.entries[j.key])
+                progress.add(bool(result["ok"]), reused=True)
+        return todo
+
+    def record(self, job: ChainJob, out: ChainOutput, cached: bool = True) -> None:
+        if cached:
+            entry = self.entries[job.key]
+            self.cache.write(entry, out)
+            self.finished[job.key] = Finished(out.result, entry)
+        else:  # a hang: published as the chain's failure (it has no rows), never cached
+            self.finished[job.key] = Finished(out.result)
+
+    def record_lost(self, job: ChainJob, error: str) -> None:
+        self.lost[job.key] = error
+
+    def publish(self, out: Path) -> list[dict[str, Any]]:
+        """Publish OUT, or raise InfrastructureError (publishing nothing) when a chain lost its machinery."""
+        if self.lost:
+            key, error = sorted(self.lost.items())[0]
+            raise InfrastructureError(
+                f"{len(self.lost)} chain(s) could not run because the machinery failed and did not recover "
+                f"(first: {key}: {error}); nothing was published, and the {len(self.finished)} finished chains "
+                "are kept in the cache for the next run"
+            )
+        return publish(out, self.finished, self.cache)
+
+
+class ServerWatch:
+    """The site servers, restarted when found dead, with a count of restarts per server (so a chain knows
+    whether its server died under it)."""
+
+    def __init__(self, servers: Any, progress: Progress) -> None:
+        self.servers, self.progress = servers, progress
+        self.restarts: Counter[int] = Counter()
+
+    def ensure_alive(self) -> None:
+        if self.servers is None:
             return
-        self.last = now
-        rate = done / max(now - self.t0, 1e-6) * 60
-        eta = (self.total - done) / rate * 60 if rate else 0
-        line = (
-            f"[{done}/{self.total}] ok {self.tally['ok']} failed {self.tally['failed']} "
-            f"(reused {self.tally['reused']}) {rate:.1f} chains/min ETA {eta:.0f}s"
-        )
-        print(("\r" + line) if self.tty else line, end="" if self.tty else "\n", file=sys.stderr, flush=True)
+        for i in self.servers.ensure_alive():
+            self.restarts[i] += 1
+            self.progress.note(f"site server on port {self.servers.ports[i]} was lost: restarted it")
 
-    def close(self) -> None:
-        if self.enabled and self.tty:
-            print(file=sys.stderr)
+
+class Worker:
+    """One browser (relaunched, or replaced with a fresh Playwright driver, when lost) and its sessions."""
+
+    def __init__(self, w: int, base: str, headful: bool, progress: Progress) -> None:
+        from plandvc.browser import Browser
+
+        self.w, self.base, self.headful, self.progress = w, base, headful, progress
+        self.browser = Browser(headless=not headful)
+        self.sessions = Sessions(self.browser, base)
+        self.generation = 0  # browsers replaced so far
+
+    async def start(self) -> None:
+        await self.browser.start()
+
+    async def recover(self) -> None:
+        """Make the browser usable: relaunch Chromium if it died; if that fails (the driver is gone), start
+        a new driver and browser."""
+        from plandvc.browser import Browser
+
+        if self.browser.alive:
+            return
+        try:
+            if await asyncio.wait_for(self.browser.ensure_alive(), 60):
+                self.generation += 1
+                self.progress.note(f"worker {self.w}: chromium was lost: relaunched it")
+            return
+        except Exception:
+            pass
+        await self.sessions.aclose()
+        await _close_quietly(self.browser)
+        self.browser = Browser(headless=not self.headful)
+        self.sessions = Sessions(self.browser, self.base)
+        await self.browser.start()
+        self.generation += 1
+        self.progress.note(f"worker {self.w}: the browser driver was lost: started a new one")
+
+    def mark(self) -> tuple[int, int]:
+        return self.generation, self.browser.launches
+
+    def lost_since(self, mark: tuple[int, int]) -> bool:
+        return not self.browser.alive or self.mark() != mark
+
+    async def close(self) -> None:
+        await self.sessions.aclose()
+        await _close_quietly(self.browser)
+
+
+async def _close_quietly(browser: Any) -> None:
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(browser.close(), 30)
+
+
+def verdict(out: ChainOutput, lost: bool, attempt: int) -> str:
+    """What a chain's outcome is: "done" (final: cache it), "retry", "hang" (final, never cached), "lost"."""
+    error = out.result.get("error")
+    if out.result["ok"]:
+        return "done"
+    if lost or is_lost(error):
+        return "retry" if attempt + 1 < ATTEMPTS else "lost"
+    if is_infra(error):
+        return "retry" if attempt + 1 < HANG_ATTEMPTS else "hang"
+    return "done"
+
+
+@dataclass
+class Attempt:
+    """One attempt of a chain on a worker: its output, whether the machinery it ran on was lost during it
+    (the browser, or the site server), and the seconds its session took to open."""
+
+    out: ChainOutput
+    lost: bool
+    t_open: float
+
+
+async def attempt(
+    worker: Worker,
+    watch: ServerWatch,
+    server: int,
+    job: ChainJob,
+    params: RunParams,
+    memory: Any | None,
+    env: dict[str, Any],
+    more: bool,
+) -> Attempt:
+    """Run `job` once on `worker` (recovering its browser first, restarting a dead server): a local worker
+    and a Ray actor both call this, and the caller applies `verdict`. `more` says another chain follows on
+    this worker (its context then opens while this one runs)."""
+    watch.ensure_alive()
+    restarts = watch.restarts[server]
+    t_open = time.perf_counter()
+    try:
+        await worker.recover()
+        session = await worker.sessions.take()
+    except Exception as e:  # the browser cannot start: the machinery is lost for this attempt
+        out = ChainOutput(
+            base_result(job.chain, f"BrowserCrashed: {type(e).__name__}: {_first_line(e)}"[:300])
+        )
+        session = None
+    t_open = time.perf_counter() - t_open
+    mark = worker.mark()
+    if session is not None:
+        if more:
+            worker.sessions.open_ahead()  # the next chain's context opens while this one runs
+        try:
+            out = await run_job(job, session, params, memory, env)
+        finally:
+            worker.sessions.release(session)
+    if not out.result["ok"]:
+        watch.ensure_alive()
+    lost = session is None or worker.lost_since(mark) or watch.restarts[server] != restarts
+    return Attempt(out, lost and not out.result["ok"], t_open)
+
+
+class Run:
+    """One run-chains run over checked jobs: workers take jobs from a queue and record them in the ledger."""
+
+    def __init__(self, cfg: RunConfig, ledger: Ledger, watch: ServerWatch, progress: Progress) -> None:
+        self.cfg, self.ledger, self.watch, self.progress = cfg, ledger, watch, progress
+        self.memory: Any = None
+        self.env: dict[str, Any] = {}
+        self.timings: list[dict[str, Any]] = []
+
+    async def work(self, worker: Worker, todo: asyncio.Queue[ChainJob]) -> None:
+        while not todo.empty():
+            job = todo.get_nowait()
+            await self.one_chain(worker, job, more=not todo.empty())
+
+    async def one_chain(self, worker: Worker, job: ChainJob, more: bool) -> None:
+        server = worker.w % max(1, len(self.watch.servers.ports) if self.watch.servers else 1)
+        for n in range(ATTEMPTS):
+            t0 = time.monotonic()
+            a = await attempt(worker, self.watch, server, job, self.cfg.params, self.memory, self.env, more)
+            what = verdict(a.out, a.lost, n)
+            if what != "retry":
+                break
+        self.settle(worker.w, job, a, what, t0)
+
+    def settle(self, w: int, job: ChainJob, a: Attempt, what: str, t0: float) -> None:
+        """Record a chain's final attempt (from either engine) by its verdict: in the ledger, timed, counted."""
+        out = a.out
+        if what == "lost":
+            self.ledger.record_lost(job, str(out.result.get("error")))
+            return
+        t_write = time.perf_counter()
+        self.ledger.record(job, out, cached=what == "done")
+        self.timings.append(
+            {
+                "key": job.key,
+                "seconds": round(time.monotonic() - t0, 3),
+                "worker": w,
+                "phases": {
+                    **out.clock.rounded(),
+                    "session_open": round(a.t_open, 4),
+                    "row_writing": round(time.perf_counter() - t_write, 4),
+                },
+                "turns": out.result.get("turns"),
+            }
+        )
+        self.progress.add(bool(out.result["ok"]), reused=False)
 
 
 def _first_line(e: BaseException) -> str:
@@ -148,234 +404,86 @@ def _first_line(e: BaseException) -> str:
     return lines[0] if lines else ""
 
 
-def _write_cache(entry: Path, out: ChainOutput) -> None:
-    """Write one finished chain into the cache: aside, then renamed, so an entry is whole or absent."""
-    tmp = entry.with_name(entry.name + f".tmp{os.getpid()}")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    if out.episode is not None:
-        io.write_jsonl(tmp / "rows.jsonl", out.rows)
-        for name, data in sorted(out.images.items()):
-            (tmp / name).write_bytes(data)
-        io.write_json(tmp / "episode.json", out.episode, sort_keys=False)  # the schema keeps its order
-    io.write_json(tmp / "result.json", out.result)
-    shutil.rmtree(entry, ignore_errors=True)
-    os.replace(tmp, entry)
-
-
-def _cached(entry: Path) -> dict[str, Any] | None:
-    try:
-        return io.read_json(entry / "result.json")
-    except io.InputError:
-        return None
-
-
-def publish(out: Path, chains: list[dict[str, Any]], entries: dict[str, Path]) -> list[dict[str, Any]]:
-    """Assemble the stage's output from the cache beside `out`, then swap it in with renames."""
-    tmp = out.with_name(f".{out.name}.tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    results = []
-    for c in sorted(chains, key=lambda c: c["key"]):
-        entry = entries[c["key"]]
-        res = io.read_json(entry / "result.json")
-        results.append(res)
-        dest = tmp / (c["key"] if res["ok"] else f"_failed/{c['key']}")
-        dest.mkdir(parents=True)
-        for f in sorted(entry.iterdir()):
-            if f.name != "result.json":
-                shutil.copyfile(f, dest / f.name)
-        if not res["ok"]:
-            (dest / "error.txt").write_text(str(res.get("error")) + "\n")
-    io.write_jsonl(tmp / "results.jsonl", results, sort_keys=True)
-    io.publish_dir(tmp, out)
-    return results
-
-
-async def attempt_chain(
-    c: dict[str, Any],
-    parts: list[dict[str, Any]],
-    browser: Any,
-    sessions: Sessions,
-    site: SiteInfo,
-    params: RunParams,
-    memory: Any,
-    servers: Any,
-    more: Callable[[], bool],
-) -> tuple[ChainOutput, bool, float]:
-    """One chain on a worker's browser, a machinery failure retried once in a fresh context: the output,
-    whether its failure is the machinery's, and the seconds its session took to open. `more()` says whether
-    another chain follows on this browser (its context then opens while this one runs)."""
-    from plandvc.pool.prep import prepare
-
-    for attempt in range(2):
-        if servers is not None:
-            servers.ensure_alive()
-        t_open = time.perf_counter()
-        try:
-            session = await sessions.take()
-        except Exception as e:  # a browser that cannot start fails this chain, not the run
-            out = ChainOutput(base_result(c, f"BrowserCrashed: {type(e).__name__}: {_first_line(e)}"[:300]))
-            session = None
-        t_open = time.perf_counter() - t_open
-        if session is not None:
-            if more():
-                sessions.open_ahead()  # the next chain's context opens while this one runs
-            try:
-                out = await run_chain(c, parts, session, site, params, memory, prepare)
-            finally:
-                sessions.release(session)
-        infra = not out.result["ok"] and is_infra(out.result.get("error"), browser.alive)
-        if not infra or attempt == 1:
-            break
-    return out, infra, t_open
-
-
-async def _run(
-    cfg: RunConfig, chains: list[dict[str, Any]], bases: list[str], servers: Any
-) -> dict[str, Any]:
-    from plandvc.browser import Browser
+async def _run(cfg: RunConfig, plan: RunPlan, bases: list[str], servers: Any) -> dict[str, Any]:
     from plandvc.memory import connect_or_none
-    from plandvc.sites.spec import load_sites, site_name
 
     t_start = time.monotonic()
-    specs = load_sites(cfg.sites)
-    sites = {s: SiteInfo(site_name(cfg.sites, s), specs[s].today) for s in specs}
-    for c in chains:
-        if c["site"] not in sites:
-            raise io.InputError(f"{cfg.chains}: chain {c['key']} names unknown site {c['site']!r}")
-    memory = await connect_or_none(cfg.params.memory_url, cfg.params.memory_model)
-    runs = kept_runs(cfg.pool)
-    workers = max(1, min(cfg.workers, len(chains) or 1))
-    # --- engine seam: the Ray engine runs the chains on a cluster; the driver below is the same for both ---
-    engine: Any = None
-    if cfg.engine == "ray":
-        from plandvc.run.ray_engine import RayEngine
-
-        engine = RayEngine(cfg, workers, sites)
-        browsers: list[Any] = []
-        env_of_run = await engine.start()  # the environment every browser actor reported (all the same)
-    else:
-        browsers = [Browser(headless=not cfg.headful) for _ in range(workers)]
-        await browsers[0].start()
-        env_of_run = environment(browsers[0].version)
-    run_inputs = {
-        "params": asdict(cfg.params),
-        "code": code_hash(),
-        "sites": tree_hash(cfg.sites),
-        "env": env_of_run,
-    }
-    env = run_inputs["env"]
-    entries: dict[str, Path] = {}
-    todo: asyncio.Queue[tuple[dict[str, Any], list[dict[str, Any]], Path]] = asyncio.Queue()
-    progress = Progress(len(chains), cfg.progress)
-    timings: list[dict[str, Any]] = []
-    for c in chains:
-        parts, phash = load_parts(cfg.pool, runs, c)
-        entry = cfg.cache / chain_fingerprint(c, phash, run_inputs)
-        entries[c["key"]] = entry
-        if _cached(entry) is not None:
-            progress.add(bool(_cached(entry)["ok"]), reused=True)
-        else:
-            todo.put_nowait((c, parts, entry))
-
-    async def worker(w: int) -> None:
-        browser = browsers[w]
-        sessions = Sessions(browser, bases[w % len(bases)])
-        try:
-            while not todo.empty():
-                await one_chain(w, browser, sessions, *todo.get_nowait())
-        finally:
-            await sessions.aclose()
-
-    async def one_chain(
-        w: int, browser: Any, sessions: Sessions, c: dict[str, Any], parts: Any, entry: Path
-    ) -> None:
-        t0 = time.monotonic()
-        site = sites[c["site"]]
-        out, infra, t_open = await attempt_chain(
-            c, parts, browser, sessions, site, cfg.params, memory, servers, lambda: not todo.empty()
-        )
-        deliver(w, c, entry, out, infra, t0, t_open)
-
-    def deliver(
-        w: int, c: dict[str, Any], entry: Path, out: ChainOutput, infra: bool, t0: float, t_open: float
-    ) -> None:
-        """A finished chain, from either engine: stamped, cached (or kept aside when the machinery failed),
-        timed and counted."""
-        if out.episode is not None:
-            out.episode["env"] = env
-        if infra:  # a machinery failure is published but never cached: the next run tries again
-            out.result["error"] = f"infrastructure: {out.result['error']}"
-            entry = cfg.cache / "_infra" / c["key"]
-            entries[c["key"]] = entry
-        t_write = time.perf_counter()
-        _write_cache(entry, out)
-        phases = {
-            **out.clock.rounded(),
-            "session_open": round(t_open, 4),
-            "row_writing": round(time.perf_counter() - t_write, 4),
-        }
-        timing = {
-            "key": c["key"],
-            "seconds": round(time.monotonic() - t0, 3),
-            "worker": w,
-            "phases": phases,
-            "turns": out.result.get("turns"),
-        }
-        timings.append(timing)
-        progress.add(bool(out.result["ok"]), reused=False)
-
-    t0 = time.monotonic()
+    progress = Progress(len(plan.jobs), cfg.progress)
+    watch = ServerWatch(servers, progress)
+    n_workers = max(1, min(cfg.workers, len(plan.jobs) or 1))
+    engine: Any = None  # the Ray engine runs the attempts on its actors; the rest of the run is the same
+    workers: list[Worker] = []
+    memory = None
     try:
-        await asyncio.gather(*(b.start() for b in browsers[1:]))
+        if cfg.engine == "ray":
+            from plandvc.run.ray_engine import RayEngine
+
+            engine = RayEngine(cfg, n_workers)
+            env = await engine.start()  # the environment every browser actor reported (all the same)
+        else:
+            workers = [Worker(w, bases[w % len(bases)], cfg.headful, progress) for w in range(n_workers)]
+            memory = await connect_or_none(cfg.params.memory_url, cfg.params.memory_model)
+            await workers[0].start()
+            env = environment(workers[0].browser.version, workers[0].browser.binary)
+        run_inputs = {
+            "params": asdict(cfg.params),
+            "code": code_hash(),
+            "sites": tree_hash(cfg.sites),
+            "env": env,
+        }
+        cache = Cache(cfg.cache)
+        cfg.cache.mkdir(parents=True, exist_ok=True)
+        ledger = Ledger(cache, plan.all_jobs, run_inputs)
+        run = Run(cfg, ledger, watch, progress)
+        run.memory, run.env = memory, env
+        todo: asyncio.Queue[ChainJob] = asyncio.Queue()
+        for job in ledger.reuse(plan.jobs, progress):
+            todo.put_nowait(job)
+        t0 = time.monotonic()
+        await asyncio.gather(*(wk.start() for wk in workers[1:]))
         startup = time.monotonic() - t_start
         if engine is not None:
-            await engine.run(todo, deliver)
+            await engine.run(todo, run)
         else:
-            await asyncio.gather(*(worker(w) for w in range(workers)))
+            await asyncio.gather(*(run.work(wk, todo) for wk in workers))
     finally:
         progress.close()
-        await asyncio.gather(*(b.close() for b in browsers), return_exceptions=True)
+        await asyncio.gather(*(wk.close() for wk in workers), return_exceptions=True)
         if engine is not None:
             await engine.aclose()
         if memory is not None:
             await memory.close()
-    results = publish(cfg.out, chains, entries)
-    shutil.rmtree(cfg.cache / "_infra", ignore_errors=True)
+    results = ledger.publish(cfg.out)
     if cfg.shard is None and not cfg.limit:  # keep the cache to what this chain list uses
-        keep = {e.name for e in entries.values()}
-        for stale in cfg.cache.iterdir():
-            if stale.name not in keep and stale.is_dir():
-                shutil.rmtree(stale, ignore_errors=True)
-    wall = time.monotonic() - t0
+        cache.prune(e.name for e in ledger.entries.values())
     summary = {
-        "chains": len(chains),
+        "chains": len(plan.jobs),
         "ok": sum(r["ok"] for r in results),
         "failed": sum(not r["ok"] for r in results),
         "reused": progress.tally["reused"],
-        "workers": workers,
-        "wall_s": round(wall, 2),
+        "workers": n_workers,
+        "wall_s": round(time.monotonic() - t0, 2),
         "startup_s": round(startup, 2),
         "memory": dict(memory.stats) if memory is not None else None,
         "errors": dict(Counter(str(r.get("error")).split(":")[0] for r in results if not r["ok"])),
     }
     if cfg.log:
-        io.write_json(cfg.log, {"summary": summary, "chains": sorted(timings, key=lambda t: t["key"])})
+        io.write_json(cfg.log, {"summary": summary, "chains": sorted(run.timings, key=lambda t: t["key"])})
     return summary
 
 
 def run_chains(cfg: RunConfig) -> dict[str, Any]:
-    """Run every chain of `cfg.chains` (resuming from the cache) and publish `cfg.out`; returns a summary."""
+    """Check every input, run every chain of `cfg.chains` (resuming from the cache) and publish `cfg.out`;
+    returns a summary. Raises InputError (bad input, nothing written) or InfrastructureError (nothing
+    published, finished chains cached)."""
     from plandvc.sites.servers import Servers
 
-    chains = load_chains(cfg.chains, cfg.limit, cfg.shard)
-    cfg.cache.mkdir(parents=True, exist_ok=True)
+    plan = plan_run(cfg)
     if cfg.engine == "ray":  # each browser actor serves the sites on its own node's loopback
-        return _run_in_loop(cfg, chains, [], None)
+        return _run_in_loop(cfg, plan, [], None)
     ports = cfg.ports or free_ports(max(1, min(cfg.workers, 2)))
     with Servers(ports, cfg.sites) as servers:
-        return _run_in_loop(cfg, chains, servers.bases, servers)
+        return _run_in_loop(cfg, plan, servers.bases, servers)
 
 
 def _dump_tasks() -> None:
@@ -393,19 +501,31 @@ def _dump_tasks() -> None:
     sys.stderr.flush()
 
 
-def _run_in_loop(
-    cfg: RunConfig, chains: list[dict[str, Any]], bases: list[str], servers: Any
-) -> dict[str, Any]:
+def _quiet_lost_futures(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """Drop "Future exception was never retrieved" for a lost driver or browser: Playwright's pending calls
+    (and its transport's own error future, a bare `Exception("Connection closed ...")`) fail with nobody
+    waiting; the loss is already handled and reported. Anything else goes to the default handler."""
+    exc = context.get("exception")
+    lost = exc is not None and (
+        type(exc).__module__.startswith("playwright") or str(exc).startswith("Connection closed")
+    )
+    if lost and "never retrieved" in str(context.get("message", "")):
+        return
+    loop.default_exception_handler(context)
+
+
+def _run_in_loop(cfg: RunConfig, plan: RunPlan, bases: list[str], servers: Any) -> dict[str, Any]:
     """asyncio.run with SIGTERM turned into a cancellation, so browsers and servers are stopped cleanly."""
 
     async def main() -> dict[str, Any]:
         task = asyncio.current_task()
         loop = asyncio.get_running_loop()
         assert task is not None
+        loop.set_exception_handler(_quiet_lost_futures)
         loop.add_signal_handler(signal.SIGTERM, task.cancel)
         loop.add_signal_handler(signal.SIGUSR1, _dump_tasks)
         try:
-            return await _run(cfg, chains, bases, servers)
+            return await _run(cfg, plan, bases, servers)
         finally:
             loop.remove_signal_handler(signal.SIGTERM)
             loop.remove_signal_handler(signal.SIGUSR1)

@@ -1,7 +1,8 @@
 """The scripted planner: turn t answers with the chain's t-th step and records what the planner saw.
 
-The memory of each turn comes from the chain's known decomposition (`template_memory`, the seed's rule);
-the final message from the memory model when one is configured, else the answer or "The task is done.".
+The memory of each turn comes from the chain's known decomposition (`template_memory`: at the first turn a
+numbered checklist of the delegations, trips home left out, and the next step; later the previous step said done,
+the count done and left, and the next step; at the end all items done and the answer); the final message from the memory model when one is configured, else the answer or "The task is done.".
 """
 
 from __future__ import annotations
@@ -62,9 +63,9 @@ def save_images(messages: list[dict], t: int) -> tuple[list[dict], dict[str, byt
             parts = []
             for p in content:
                 url = (p.get("image_url") or {}).get("url", "") if p.get("type") == "image_url" else ""
-                if _DATA_URL.match(url):
+                if data := _DATA_URL.match(url):
                     name = f"step_{t}.png" if not images else f"step_{t}_{len(images)}.png"
-                    images[name] = base64.b64decode(url[_DATA_URL.match(url).end() :])
+                    images[name] = base64.b64decode(url[data.end() :])
                     p = {**p, "image_url": {**p["image_url"], "url": name}}
                 parts.append(p)
             m = {**m, "content": parts}

@@ -6,28 +6,24 @@ Timings are measurements, not outputs: they go to the run log and the benchmark,
 from __future__ import annotations
 
 import time
-from collections import Counter
+from collections import defaultdict
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-# harness calls by phase: what the planner reads each turn, what the specialists do, what the gates read
-PHASES = {
-    "screenshot": "planner_capture",
-    "snapshot": "snapshots",
-    "backend_state": "gates",
-    "goto": "prepare",
-}
-ACTIONS = {"click", "input", "select", "set_range", "scroll", "go_to", "back"}
+from plandvc.browser.actions import perform
+from plandvc.browser.protocol import SessionProtocol
+from plandvc.browser.snapshot import Snapshot
 
 
 class Clock:
     """Seconds by phase, for one chain."""
 
     def __init__(self) -> None:
-        self.seconds: Counter[str] = Counter()
+        self.seconds: defaultdict[str, float] = defaultdict(float)
 
     @contextmanager
-    def phase(self, name: str):
+    def phase(self, name: str) -> Iterator[None]:
         t0 = time.perf_counter()
         try:
             yield
@@ -39,19 +35,76 @@ class Clock:
 
 
 class TimedSession:
-    """Forwards everything to the harness session; times its coroutine methods by phase."""
+    """The harness session with its calls timed by phase: what the planner reads each turn (screenshots), the
+    snapshots, the specialist actions, the gates' backend reads and the page loads of the preparation. It
+    has exactly the session's protocol (`plandvc.browser.protocol.SessionProtocol`); the session's record
+    (events, pages seen, clipboard, last snapshot) is the session's own, read through."""
 
-    def __init__(self, session: Any, clock: Clock) -> None:
+    def __init__(self, session: SessionProtocol, clock: Clock) -> None:
         self._session, self._clock = session, clock
 
-    def __getattr__(self, name: str) -> Any:
-        attr = getattr(self._session, name)
-        phase = PHASES.get(name) or ("specialist_actions" if name in ACTIONS else None)
-        if phase is None or not callable(attr):
-            return attr
+    # the session's record, shared (not copied): prep clears it in place
+    @property
+    def url(self) -> str:
+        return self._session.url
 
-        async def timed(*args: Any, **kwargs: Any) -> Any:
-            with self._clock.phase(phase):
-                return await attr(*args, **kwargs)
+    @property
+    def last_snapshot(self) -> Snapshot | None:
+        return self._session.last_snapshot
 
-        return timed
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        return self._session.events
+
+    @property
+    def seen(self) -> list[str]:
+        return self._session.seen
+
+    @property
+    def clipboard(self) -> list[str]:
+        return self._session.clipboard
+
+    # timed calls
+    async def snapshot(self) -> Snapshot:
+        with self._clock.phase("snapshots"):
+            return await self._session.snapshot()
+
+    async def screenshot(self) -> bytes:
+        with self._clock.phase("planner_capture"):
+            return await self._session.screenshot()
+
+    async def backend_state(self, site: str | None = None) -> dict[str, Any]:
+        with self._clock.phase("gates"):
+            return await self._session.backend_state(site)
+
+    async def goto(self, path_or_url: str) -> int | None:
+        with self._clock.phase("prepare"):
+            return await self._session.goto(path_or_url)
+
+    async def close(self) -> None:
+        await self._session.close()
+
+    async def _act(self, name: str, params: dict[str, Any]) -> None:
+        with self._clock.phase("specialist_actions"):
+            await perform(self._session, name, params)
+
+    async def click(self, index: int) -> None:
+        await self._act("click", {"index": index})
+
+    async def input(self, index: int, text: str) -> None:
+        await self._act("input", {"index": index, "text": text})
+
+    async def select(self, index: int, value: str) -> None:
+        await self._act("select", {"index": index, "value": value})
+
+    async def set_range(self, index: int, value: float | int | str) -> None:
+        await self._act("set_range", {"index": index, "value": value})
+
+    async def scroll(self, dy: int) -> None:
+        await self._act("scroll", {"dy": dy})
+
+    async def go_to(self, url: str) -> None:
+        await self._act("go_to", {"url": url})
+
+    async def back(self) -> None:
+        await self._act("back", {})

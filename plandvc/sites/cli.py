@@ -9,21 +9,9 @@ from types import FrameType
 import click
 
 from plandvc.io import InputError
+from plandvc.ports import PORTS
 from plandvc.sites.servers import ServerError, Servers
 from plandvc.sites.spec import load_sites
-
-
-def parse_ports(text: str) -> list[int]:
-    """`8320,8321` -> [8320, 8321]; anything else is an InputError naming the bad value."""
-    ports = []
-    for part in text.split(","):
-        p = part.strip()
-        if not p.isdigit() or not 1 <= int(p) <= 65535:
-            raise InputError(f"--ports: {p!r} is not a port number (1-65535); expected e.g. 8320,8321")
-        ports.append(int(p))
-    if len(set(ports)) != len(ports):
-        raise InputError(f"--ports: duplicate port in {text!r}")
-    return ports
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:
@@ -32,8 +20,10 @@ def _stop(signum: int, frame: FrameType | None) -> None:
 
 @click.command()
 @click.option("--sites", "sites_dir", default="data/sites", show_default=True, help="the sites directory")
-@click.option("--ports", default="8320", show_default=True, help="comma-separated ports on 127.0.0.1")
-def serve(sites_dir: str, ports: str) -> None:
+@click.option(
+    "--ports", type=PORTS, default="8320", show_default=True, help="comma-separated ports on 127.0.0.1"
+)
+def serve(sites_dir: str, ports: list[int]) -> None:
     """Serve every site at http://127.0.0.1:<port>/sites/<site>, one process per port, until Ctrl-C.
 
     Each session (cookie) has its own state; GET /_state/<site> shows it, POST /_state/<site>/reset
@@ -49,9 +39,8 @@ def serve(sites_dir: str, ports: str) -> None:
     signal.signal(signal.SIGINT, _stop)
     signal.signal(signal.SIGTERM, _stop)
     try:
-        port_list = parse_ports(ports)
         specs = load_sites(sites_dir)
-        with Servers(port_list, sites_dir) as servers:
+        with Servers(ports, sites_dir) as servers:
             click.echo(
                 f"serving {len(specs)} sites ({', '.join(specs)}) on {', '.join(servers.bases)}; Ctrl-C stops"
             )

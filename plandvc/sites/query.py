@@ -1,7 +1,7 @@
 """List-page query semantics: parse a page's URL query against its controls, then filter and sort rows.
 
 Pure functions over a `Page` and its `Table`, shared by the server (what a list shows) and by anyone who
-needs the rows a query selects (the pool's task generator counts them). Semantics (docs/ARCHITECTURE.md §1):
+needs the rows a query selects (the pool's task generator counts them). Semantics (docs/ARCHITECTURE.md, "Sites"):
 dropdown `p=v`; options `p=v1&p=v2`; slider `p=<number>` (column <= value); date range `from`/`to`
 (inclusive ISO dates); sort `sort=<column>&dir=asc|desc`; search `q` (case-insensitive substring of the
 listed columns). An empty value means "no filter". Malformed values raise `BadValue`.
@@ -91,13 +91,13 @@ def parse_query(page: Page, table: Table, pairs: list[tuple[str, str]]) -> ListQ
             if lo or hi:
                 values[c.control_id] = (lo or None, hi or None)
         elif c.kind == "sort":
-            col, direction = (_single(by_name, p) for p in c.params)
+            by, direction = (_single(by_name, p) for p in c.params)
             if direction and direction not in ("asc", "desc"):
                 raise BadValue(f"{c.params[1]}={direction!r} is not asc or desc")
-            if col:
-                if col not in c.columns:
-                    raise BadValue(f"{c.params[0]}={col!r} is not a sortable column")
-                values[c.control_id] = (col, direction or "asc")
+            if by:
+                if by not in c.columns:
+                    raise BadValue(f"{c.params[0]}={by!r} is not a sortable column")
+                values[c.control_id] = (by, direction or "asc")
             elif direction:
                 raise BadValue(f"{c.params[1]} given without {c.params[0]}")
         elif c.kind == "search":
@@ -118,15 +118,16 @@ def apply_query(page: Page, table: Table, rows: list[dict[str, Any]], q: ListQue
         v = q.values.get(c.control_id)
         if v is None:
             continue
+        column = str(c.column)  # dropdown, options, slider and date range controls have one (spec.py checks)
         if c.kind == "dropdown":
-            out = [r for r in out if r[c.column] == v]
+            out = [r for r in out if r[column] == v]
         elif c.kind == "options":
-            out = [r for r in out if r[c.column] in v]
+            out = [r for r in out if r[column] in v]
         elif c.kind == "slider":
-            out = [r for r in out if r[c.column] <= v]
+            out = [r for r in out if r[column] <= v]
         elif c.kind == "date_range":
             lo, hi = v
-            out = [r for r in out if (lo is None or r[c.column] >= lo) and (hi is None or r[c.column] <= hi)]
+            out = [r for r in out if (lo is None or r[column] >= lo) and (hi is None or r[column] <= hi)]
         elif c.kind == "search":
             needle = v.casefold()
             out = [r for r in out if any(needle in str(r[name]).casefold() for name in c.columns)]

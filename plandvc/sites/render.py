@@ -149,7 +149,7 @@ class Renderer:
         fields = []
         for n in names:
             col = table.column(n)
-            value = "" if row is None else row[n]
+            value: Any = "" if row is None else row[n]
             fields.append(
                 {"name": n, "label": col.label, "type": col.type, "id": f"{form_id}-{n}",
                  "value": _num(value) if col.type == "number" and value != "" else str(value),

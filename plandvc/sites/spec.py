@@ -321,7 +321,7 @@ def _control(ck: _Check, key: str, c: Any, table: Table) -> Control:
                 ck.fail(f"{key}.columns", f"column {name!r} is missing from table {table.name!r}")
             if kind == "search" and table.column(name).type not in ("id", "text", "enum"):
                 ck.fail(f"{key}.columns", f"search reads text columns, {name!r} is not")
-    param, params = None, ()
+    param, params = None, tuple[Any, ...]()
     if kind in ("date_range", "sort"):
         params = tuple(ck.get(c, key, "params", list))
         if len(params) != 2 or not all(isinstance(p, str) and _NAME.match(p) for p in params):
@@ -385,9 +385,9 @@ def parse_spec(raw: Any, path: Path) -> Spec:
     layout = ck.get(th, "theme", "layout", str)
     if layout not in LAYOUTS:
         ck.fail("theme.layout", f"unknown layout {layout!r} (one of {', '.join(LAYOUTS)})")
-    colours = {}
+    colours: dict[str, str] = {}
     for k, default in (("accent", None), ("background", None), ("panel", "#ffffff"), ("text", "#1f2328")):
-        v = ck.get(th, "theme", k, str, required=default is None) or default
+        v: str = ck.get(th, "theme", k, str, required=default is None) or default or ""
         if not _COLOUR.match(v):
             ck.fail(f"theme.{k}", f"{v!r} is not a #rgb / #rrggbb colour")
         colours[k] = v
@@ -436,17 +436,30 @@ def load_sites(sites_dir: str | Path) -> dict[str, Spec]:
     return specs
 
 
+def read_split(path: str | Path) -> dict[str, list[str]]:
+    """A `site_split.json` as it is written: `{"train": [...], "test": [...]}`, each a list of site names (the
+    one reader of the file; `load_split` also checks the names against the site folders)."""
+    split = read_json(path)
+    if not isinstance(split, dict):
+        raise InputError(f"{path}: expected an object with 'train' and 'test'")
+    out: dict[str, list[str]] = {}
+    for key in ("train", "test"):
+        names = split.get(key)
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise InputError(f"{path}: key {key!r} must be a list of site names")
+        out[key] = names
+    return out
+
+
 def load_split(sites_dir: str | Path) -> dict[str, list[str]]:
     """`site_split.json`: `{"train": [...], "test": [...]}`, disjoint lists of existing site folders."""
     d = Path(sites_dir)
     p = d / "site_split.json"
-    raw = read_json(p)
     ck = _Check(p)
     out: dict[str, list[str]] = {}
-    for k in ("train", "test"):
-        names = ck.get(raw, "", k, list)
+    for k, names in read_split(p).items():
         for n in names:
-            if not isinstance(n, str) or not (d / n / "site.json").is_file():
+            if not (d / n / "site.json").is_file():
                 ck.fail(k, f"{n!r} is not a site folder with a site.json")
         out[k] = sorted(names)
     both = set(out["train"]) & set(out["test"])

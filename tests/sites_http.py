@@ -1,40 +1,14 @@
-"""Helpers and fixtures for the sites tests (tests/test_sites*.py): the real server on a free loopback port, a
-small cookie-keeping HTTP client, and an HTML reader for list pages and forms (stdlib html.parser)."""
+"""HTTP helpers for the sites tests: a small cookie-keeping client (one keep-alive connection, a cookie jar of
+one, no redirects) and an HTML reader for list pages and forms (stdlib html.parser)."""
 
 from __future__ import annotations
 
 import http.client
-import socket
-from collections.abc import Iterator
 from html.parser import HTMLParser
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 import orjson
-import pytest
-
-from plandvc.sites.spec import Spec, load_sites
-
-SITES_DIR = Path(__file__).resolve().parents[1] / "data" / "sites"
-SPECS: dict[str, Spec] = load_sites(SITES_DIR)
-LIST_PAGES = [(site, p.page) for site, spec in sorted(SPECS.items()) for p in spec.pages]
-CONTROLS = [(site, p.page, c.control_id) for site, spec in sorted(SPECS.items()) for p, c in spec.controls]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def base() -> Iterator[str]:
-    """The base URL of one real sites server process serving data/sites."""
-    from plandvc.sites.servers import Servers
-
-    with Servers([free_port()], SITES_DIR) as servers:
-        yield servers.bases[0]
 
 
 class Client:

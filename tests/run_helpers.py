@@ -1,6 +1,6 @@
 """Helpers shared by the run-chains tests (both engines): output trees, subsets of a reference run, waits.
 
-Imported by tests/test_run_chains.py and tests/test_run_ray.py (`from conftest_run import ...`).
+A plain helper module, imported by name by tests/test_run_chains.py and tests/test_run_ray.py.
 """
 
 from __future__ import annotations

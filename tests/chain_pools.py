@@ -1,17 +1,17 @@
-"""Builders for the chains tests: records made directly, and tiny pool directories in the ARCHITECTURE format.
-
-Imported by tests/test_chains*.py and tests/test_cli_chains.py (`from conftest_chains import ...`).
-"""
+"""Builders and checks for the chains tests: records made directly, tiny pool directories in the ARCHITECTURE
+format, and `check_rules` (every chain rule on every chain) shared by the walk, items and sample tests."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+import orjson
 from hypothesis import strategies as st
 
-from plandvc.chains.rules import FAMILY_OF
+from plandvc.chains.walk import chain_key, next_via, reads_last_query
 from plandvc.io import write_json, write_jsonl
+from plandvc.macros import FAMILY_OF
 
 ANSWER_MACROS = ("report_information", "count_entries")
 
@@ -153,3 +153,56 @@ def write_pool(
     (pool / "pool_ids.txt").write_text("".join(f"{i}\n" for i in ids))
     write_json(sites / "site_split.json", {"train": sorted(train), "test": sorted(test)})
     return pool, sites
+
+
+def home_after_url_state(chain: dict[str, Any], by_id: dict[str, dict[str, Any]]) -> bool:
+    """The shape that fails by construction: a trip home after some earlier part's check reads the query."""
+    parts = chain["parts"]
+    return any(
+        p["via"] == "home" and any(reads_last_query(by_id[q["id"]]) for q in parts[:k])
+        for k, p in enumerate(parts)
+    )
+
+
+def check_rules(
+    chains: list[dict[str, Any]], records: list[dict[str, Any]], home_rule: str = "any_earlier"
+) -> None:
+    """Every chain rule, on every chain."""
+    by_id = {r["id"]: r for r in records}
+    keys = set()
+    for c in chains:
+        parts = [by_id[p["id"]] for p in c["parts"]]
+        assert 2 <= len(parts) <= 4
+        assert {r["site"] for r in parts} == {c["site"]}
+        ids = [r["id"] for r in parts]
+        assert len(set(ids)) == len(ids)
+        controls = [r["control"] for r in parts]
+        assert len(set(controls)) == len(controls)
+        for i, a in enumerate(parts):
+            for b in parts[i + 1 :]:
+                assert not set(a["scope"]) & set(b["scope"]), (a["id"], b["id"])
+        assert not any(r["answers"] for r in parts[:-1])
+        assert c["parts"][0]["via"] is None
+        for a, b, p in zip(parts, parts[1:], c["parts"][1:], strict=False):
+            assert p["via"] is not None and p["via"] == next_via(a, b)
+        assert c["key"] == chain_key(c["site"], ids)
+        if home_rule == "any_earlier":
+            assert not home_after_url_state(c, by_id), c
+        keys.add("+".join(ids))
+    assert len(keys) == len(chains)  # no chain twice
+
+
+def can_chain(recs: list[dict[str, Any]]) -> bool:
+    """Whether some two records of a site form a chain."""
+    return any(
+        a is not b
+        and a["control"] != b["control"]
+        and not set(a["scope"]) & set(b["scope"])
+        and next_via(a, b)
+        for a in recs
+        for b in recs
+    )
+
+
+def dump(chains: list[dict[str, Any]]) -> bytes:
+    return b"".join(orjson.dumps(c) + b"\n" for c in chains)

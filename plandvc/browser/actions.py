@@ -1,0 +1,113 @@
+"""The specialist actions, one table: each action's name, its parameters (their JSON schema, in reply order),
+whether it targets an element, which parameter a recorded step's `value` fills, and how a session performs it.
+
+Every user of the vocabulary reads this table: the specialist's reply schema (`plandvc.agent.schema`), the
+specialist loop and the replay loop (`perform`), the replayer turning a recorded step into a reply
+(`reply_action`), the scripted executor recording and doing its steps, the pool loader's check of a
+trajectory's steps (`NAMES`, `targets_element`), and the run's timings (`NAMES`). `done` ends a specialist's
+step and is not a browser action: its parameters are `DONE_PARAMS`.
+
+A reply's action is `{name: params}`; a recorded step (trajectory.json) is `{action, element, value, memory}`
+with `element` an index of elements.json for an action that targets one, else null.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from plandvc.browser.protocol import ActionSession
+
+JsonSchema = dict[str, Any]
+Params = Mapping[str, Any]
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+@dataclass(frozen=True)
+class Action:
+    """One specialist action: `params` its reply parameters (name -> JSON schema, in order), `targets_element`
+    whether the first one is the `index` of an element of the current snapshot, `value` the parameter a
+    recorded step's value fills (None: the action takes none), `cast` how that value is typed in a reply,
+    and `perform` how a session does it."""
+
+    name: str
+    params: Mapping[str, JsonSchema]
+    targets_element: bool
+    value: str | None
+    perform: Callable[[ActionSession, Params], Awaitable[object]]
+    cast: Callable[[Any], Any] = _same
+
+
+_INDEX: JsonSchema = {"type": "integer"}
+
+ACTIONS: dict[str, Action] = {
+    a.name: a
+    for a in (
+        Action("click", {"index": _INDEX}, True, None, lambda s, p: s.click(p["index"])),
+        Action(
+            "input",
+            {"index": _INDEX, "text": {"type": "string"}},
+            True,
+            "text",
+            lambda s, p: s.input(p["index"], p["text"]),
+            str,
+        ),
+        Action(
+            "select",
+            {"index": _INDEX, "value": {"type": "string"}},
+            True,
+            "value",
+            lambda s, p: s.select(p["index"], p["value"]),
+            str,
+        ),
+        Action(
+            "set_range",
+            {"index": _INDEX, "value": {"type": ["number", "string"]}},  # a slider's value; "40" too
+            True,
+            "value",
+            lambda s, p: s.set_range(p["index"], p["value"]),
+        ),
+        Action("scroll", {"dy": {"type": "number"}}, False, "dy", lambda s, p: s.scroll(p["dy"])),
+        Action(
+            "go_to", {"url": {"type": "string", "minLength": 1}}, False, "url", lambda s, p: s.go_to(p["url"])
+        ),
+        Action("back", {}, False, None, lambda s, p: s.back()),
+    )
+}
+NAMES = frozenset(ACTIONS)
+DONE_PARAMS: dict[str, JsonSchema] = {
+    "text": {"type": "string", "minLength": 1},
+    "success": {"type": "boolean"},
+    "answer": {"type": ["string", "number", "null"]},
+}
+
+
+def targets_element(name: str) -> bool:
+    """Whether the action acts on an element (so a recorded step names one in elements.json)."""
+    return ACTIONS[name].targets_element
+
+
+def reply_action(name: str, value: Any, index: int | None) -> dict[str, dict[str, Any]]:
+    """The reply action `{name: params}` for a recorded step: `index` (of the live snapshot) when the action
+    targets an element, and the step's value in the action's value parameter."""
+    action = ACTIONS.get(name)
+    if action is None:
+        raise ValueError(f"unknown action {name!r} (known: {', '.join(ACTIONS)})")
+    params: dict[str, Any] = {}
+    if action.targets_element:
+        params["index"] = index
+    if action.value is not None:
+        params[action.value] = action.cast(value)
+    return {name: params}
+
+
+async def perform(session: ActionSession, name: str, params: Params) -> None:
+    """Do one action on the session; ValueError for a name the table does not hold (`done` included)."""
+    action = ACTIONS.get(name)
+    if action is None:
+        raise ValueError(f"unknown action {name!r} (known: {', '.join([*ACTIONS, 'done'])})")
+    await action.perform(session, params)

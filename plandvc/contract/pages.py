@@ -1,0 +1,378 @@
+"""Walk a recorded trajectory on the site's own pages without a browser: is every recorded element on its page?
+
+The pages come from the server's own code (`plandvc.sites.server.App`, the renderer the live run serves), one
+state session per trajectory. A page's elements are listed the way the browser snapshot lists them (the same
+selector, stable attributes, role, text and label; no layout, so no boxes and every element counts as
+visible), and each step's recorded descriptor is looked up with the replayer's own matching
+(`plandvc.replay.find`). The step is then applied the way a browser would: a link is followed, a submit button
+submits its form (GET as a query, POST then the 303 redirect), a checkbox toggles, a field takes its value.
+The sites' pages have no scripts, so nothing else can happen. A control prep is done through the site's own
+create form first, like `plandvc.pool.prep`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import Any
+from urllib.parse import urlencode, urljoin, urlsplit
+
+from plandvc.replay import find
+from plandvc.sites.server import App
+
+SELECTOR_TAGS = frozenset({"a", "button", "input", "select", "textarea"})
+STABLE = (
+    "id",
+    "name",
+    "type",
+    "href",
+    "data-control-id",
+    "data-copy",
+    "data-home",
+    "data-form",
+    "value",
+    "placeholder",
+    "aria-label",
+)
+_VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+)
+_BUTTON_TYPES = ("button", "submit", "reset", "image")
+DOC_CACHE = 256  # parsed pages kept for reuse (a fresh list page is the start of many trajectories)
+
+
+@dataclass(eq=False)
+class Node:
+    """One element of a parsed page."""
+
+    tag: str
+    attrs: dict[str, str]
+    parent: Node | None
+    children: list[Any] = field(default_factory=list)  # Node or str
+
+    def text(self) -> str:
+        out: list[str] = []
+        for c in self.children:
+            out.append(c if isinstance(c, str) else c.text())
+        return "".join(out)
+
+    def up(self, tag: str) -> Node | None:
+        n = self.parent
+        while n is not None and n.tag != tag:
+            n = n.parent
+        return n
+
+    def walk(self) -> list[Node]:
+        out = [self]
+        for c in self.children:
+            if isinstance(c, Node):
+                out += c.walk()
+        return out
+
+    @property
+    def type(self) -> str:
+        return self.attrs.get("type", "").lower()
+
+
+class _Parser(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#document", {}, None)
+        self.cur = self.root
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        node = Node(tag, {k: v or "" for k, v in attrs}, self.cur)
+        self.cur.children.append(node)
+        if tag not in _VOID:
+            self.cur = node
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.cur.children.append(Node(tag, {k: v or "" for k, v in attrs}, self.cur))
+
+    def handle_endtag(self, tag: str) -> None:
+        n: Node | None = self.cur
+        while n is not None and n.tag != tag:
+            n = n.parent
+        if n is not None and n.parent is not None:
+            self.cur = n.parent
+
+    def handle_data(self, data: str) -> None:
+        self.cur.children.append(data)
+
+
+def _squash(s: str) -> str:
+    return " ".join(s.split())
+
+
+def _clip(s: str) -> str:
+    s = _squash(s)
+    return s[:79] + "…" if len(s) > 80 else s
+
+
+class Doc:
+    """A parsed page: its nodes, its snapshot elements and their descriptors (state-free, so shared by every
+    visit of the same HTML)."""
+
+    def __init__(self, url: str, html: str) -> None:
+        parser = _Parser()
+        parser.feed(html)
+        self.url = url
+        self.nodes = parser.root.walk()
+        self.label_for: dict[str, Node] = {}
+        for m in self.nodes:
+            if m.tag == "label" and m.attrs.get("for") and m.attrs["for"] not in self.label_for:
+                self.label_for[m.attrs["for"]] = m
+        self.elements = [
+            n
+            for n in self.nodes
+            if (n.tag in SELECTOR_TAGS or n.attrs.get("role") == "button" or "data-copy" in n.attrs)
+            and not (n.tag == "input" and n.type == "hidden")
+        ]
+        self.snapshot = [self.descriptor(n) for n in self.elements]
+
+    def href(self, raw: str) -> str:
+        return _resolve(self.url, raw)
+
+    def label(self, n: Node) -> str:
+        if n.attrs.get("aria-label"):
+            return _clip(n.attrs["aria-label"])
+        lab = self.label_for.get(n.attrs.get("id", ""))
+        if lab is not None:
+            return _clip(lab.text())
+        wrap = n.up("label")
+        if wrap is not None:
+            return _clip(wrap.text())
+        return _clip(n.attrs.get("placeholder") or n.attrs.get("name") or "")
+
+    def descriptor(self, n: Node) -> dict[str, Any]:
+        """The element as the browser snapshot describes it (without a box)."""
+        attrs: dict[str, Any] = {}
+        for name in STABLE:
+            if name not in n.attrs:
+                continue
+            if name == "value" and not (
+                n.tag == "button"
+                or (n.tag == "input" and n.type in ("button", "submit", "reset", "checkbox", "radio"))
+            ):
+                continue
+            attrs[name] = self.href(n.attrs[name]) if name == "href" else n.attrs[name]
+        if n.tag in ("select", "textarea", "input"):
+            text = _clip(n.attrs.get("value", "")) if n.tag == "input" and n.type in _BUTTON_TYPES else ""
+        else:
+            text = _clip(n.text())
+        role = n.attrs.get("role") or _role(n)
+        return {"tag": n.tag, "role": role, "text": text, "label": self.label(n), "attrs": attrs}
+
+
+def _resolve(base: str, raw: str) -> str:
+    """`raw` resolved against page `base` (path?query), as path?query#fragment."""
+    u = urlsplit(urljoin("http://site" + base, raw))
+    return u.path + (f"?{u.query}" if u.query else "") + (f"#{u.fragment}" if u.fragment else "")
+
+
+class Page:
+    """One visit of a page: its URL (path?query), its parsed document, and its fields' current state."""
+
+    def __init__(self, url: str, doc: Doc) -> None:
+        self.url, self.doc = url, doc
+        self.elements = doc.elements
+        self.value: dict[Node, str] = {}
+        self.checked: dict[Node, bool] = {}
+        for n in doc.nodes:
+            if n.tag == "input":
+                self.value[n] = n.attrs.get("value", "")
+                self.checked[n] = "checked" in n.attrs
+            elif n.tag == "textarea":
+                self.value[n] = n.text()
+            elif n.tag == "select":
+                opts = options(n)
+                chosen = next((o for o in opts if "selected" in o.attrs), opts[0] if opts else None)
+                self.value[n] = _option_value(chosen) if chosen else ""
+
+    def href(self, raw: str) -> str:
+        return _resolve(self.url, raw)
+
+    def snapshot(self) -> list[dict[str, Any]]:
+        return self.doc.snapshot
+
+    def form_data(self, form: Node, submitter: Node | None) -> list[tuple[str, str]]:
+        """The name/value pairs a browser submits for `form`, in document order."""
+        pairs: list[tuple[str, str]] = []
+        for n in form.walk():
+            name = n.attrs.get("name")
+            if not name or "disabled" in n.attrs:
+                continue
+            if n.tag == "input":
+                if n.type in ("checkbox", "radio"):
+                    if self.checked.get(n):
+                        pairs.append((name, n.attrs.get("value", "on")))
+                elif n.type in _BUTTON_TYPES:
+                    if n is submitter:
+                        pairs.append((name, n.attrs.get("value", "")))
+                else:
+                    pairs.append((name, self.value.get(n, "")))
+            elif n.tag in ("select", "textarea"):
+                pairs.append((name, self.value.get(n, "")))
+            elif n.tag == "button" and n is submitter:
+                pairs.append((name, n.attrs.get("value", "")))
+        return pairs
+
+
+def options(select: Node) -> list[Node]:
+    return [n for n in select.walk() if n.tag == "option"]
+
+
+def _role(n: Node) -> str:
+    if n.tag == "a":
+        return "link" if "href" in n.attrs else "generic"
+    if n.tag == "button":
+        return "button"
+    if n.tag == "select":
+        return "listbox" if "multiple" in n.attrs else "combobox"
+    if n.tag == "textarea":
+        return "textbox"
+    if n.tag == "input":
+        t = n.type
+        if t in _BUTTON_TYPES:
+            return "button"
+        if t in ("checkbox", "radio"):
+            return t
+        return {"range": "slider", "number": "spinbutton", "search": "searchbox"}.get(t, "textbox")
+    return "generic"
+
+
+def _option_value(o: Node) -> str:
+    return o.attrs["value"] if "value" in o.attrs else _squash(o.text())
+
+
+def _fmt(v: Any) -> str:
+    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+
+
+class StepError(Exception):
+    """A step that cannot be done on its page: `key` is the trajectory key (`steps[2].element`)."""
+
+    def __init__(self, key: str, reason: str) -> None:
+        super().__init__(f"{key}: {reason}")
+        self.key, self.reason = key, reason
+
+
+class Walker:
+    """One trajectory's session on the site's own server code."""
+
+    def __init__(self, app: App, session: str, docs: dict[tuple[str, bytes], Doc] | None = None) -> None:
+        self.app, self.session = app, session
+        self.page: Page | None = None
+        self.docs = {} if docs is None else docs  # parsed pages by (url, html), shared between walkers
+
+    def parse(self, url: str, body: bytes) -> Doc:
+        doc = self.docs.get((url, body))
+        if doc is None:
+            if len(self.docs) >= DOC_CACHE:
+                self.docs.pop(next(iter(self.docs)))
+            doc = self.docs[(url, body)] = Doc(url, body.decode("utf-8"))
+        return doc
+
+    def get(self, url: str) -> int:
+        return self.request("GET", url, b"")
+
+    def request(self, method: str, url: str, body: bytes) -> int:
+        for _ in range(5):  # redirects
+            resp = self.app.handle(method, url, self.session, body)
+            if resp.status in (301, 302, 303) and resp.location:
+                method, url, body = "GET", resp.location, b""
+                continue
+            if resp.status == 200:
+                self.page = Page(url, self.parse(url, resp.body))
+            return resp.status
+        return 508
+
+    def prep_create(self, site: str, spec: dict[str, Any]) -> str | None:
+        """The control prep through the create form, like plandvc.pool.prep; the reason it failed, or None."""
+        page, fields = spec.get("page"), spec.get("fields") or {}
+        if self.get(f"/sites/{site}/{page}/new") != 200 or self.page is None:
+            return f"/sites/{site}/{page}/new does not answer with a create form"
+        for name, value in fields.items():
+            node = next(
+                (n for n in self.page.elements if n.attrs.get("data-control-id") == f"{page}-create-{name}"),
+                None,
+            )
+            if node is None:
+                return f"the {page} create form has no field {name!r}"
+            self.set_field(node, _fmt(value), f"control.prep.create.fields.{name}")
+        button = next(
+            (n for n in self.page.elements if n.attrs.get("data-control-id") == f"{page}-create-apply"), None
+        )
+        if button is None:
+            return f"the {page} create form has no submit button"
+        self.click(button)
+        return None
+
+    def set_field(self, node: Node, value: str, key: str) -> None:
+        assert self.page is not None
+        if node.tag == "select":
+            opts = options(node)
+            match = next((o for o in opts if _squash(o.text()) == value), None) or next(
+                (o for o in opts if _option_value(o) == value), None
+            )
+            if match is None:
+                raise StepError(
+                    key, f"no option {value!r} (options: {', '.join(_squash(o.text()) for o in opts)})"
+                )
+            self.page.value[node] = _option_value(match)
+        else:
+            self.page.value[node] = value
+
+    def click(self, node: Node) -> None:
+        assert self.page is not None
+        if node.tag == "a" and "href" in node.attrs:
+            self.get(self.page.href(node.attrs["href"]))
+        elif node.tag == "input" and node.type == "checkbox":
+            self.page.checked[node] = not self.page.checked.get(node)
+        elif node.tag == "input" and node.type == "radio":
+            self.page.checked[node] = True
+        elif (node.tag == "button" and node.type in ("", "submit")) or (
+            node.tag == "input" and node.type in ("submit", "image")
+        ):
+            form = node.up("form")
+            if form is not None:
+                data = urlencode(self.page.form_data(form, node))
+                action = self.page.href(form.attrs.get("action") or self.page.url)
+                if form.attrs.get("method", "get").lower() == "post":
+                    self.request("POST", action, data.encode())
+                else:
+                    self.get(urlsplit(action).path + (f"?{data}" if data else ""))
+
+    def step(self, n: int, step: dict[str, Any], want: dict[str, Any] | None) -> None:
+        """Do recorded step n on the current page; StepError when its element is not there or it cannot be done."""
+        assert self.page is not None
+        action, value = step.get("action"), step.get("value")
+        if action == "scroll":
+            return
+        if action == "go_to":
+            self.get(self.page.href(str(value)))
+            return
+        if action == "back":
+            raise StepError(f"steps[{n}].action", "back cannot be checked without a browser history")
+        if want is None:
+            raise StepError(f"steps[{n}].element", "no recorded element")
+        i = find(want, self.page.snapshot())
+        if i is None:
+            raise StepError(f"steps[{n}].element", f"no element like {_describe(want)} on {self.page.url}")
+        node = self.page.elements[i]
+        if action == "click":
+            self.click(node)
+        elif action in ("input", "set_range"):
+            if node.tag not in ("input", "textarea"):
+                raise StepError(f"steps[{n}].element", f"{action} on a <{node.tag}> on {self.page.url}")
+            self.set_field(node, _fmt(value), f"steps[{n}].value")
+        elif action == "select":
+            if node.tag != "select":
+                raise StepError(f"steps[{n}].element", f"select on a <{node.tag}> on {self.page.url}")
+            self.set_field(node, str(value), f"steps[{n}].value")
+
+
+def _describe(d: dict[str, Any]) -> str:
+    attrs = " ".join(f"{k}={v!r}" for k, v in sorted((d.get("attrs") or {}).items()))
+    text = d.get("text") or d.get("label") or ""
+    return f"<{d.get('tag')} {attrs}>{text}".replace(" >", ">")

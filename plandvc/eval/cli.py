@@ -1,0 +1,227 @@
+"""The `eval-specs` and `eval-planner` commands: thin layers over `plandvc.eval.specs` and `plandvc.eval.run`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from plandvc import io
+from plandvc.chains.cli import parse_sizes
+from plandvc.eval.closed import LoopConfig
+from plandvc.eval.metrics import table
+from plandvc.eval.reference import REFERENCES
+from plandvc.eval.run import MODES, EvalConfig, evaluate
+from plandvc.eval.specs import SpecsConfig, eval_specs
+from plandvc.run.chain import RunParams
+
+_DIR = click.Path(file_okay=False, path_type=Path)
+
+
+@click.command("eval-specs")
+@click.option("--pool", type=_DIR, required=True, help="the executor pool")
+@click.option(
+    "--sites", type=_DIR, required=True, help="the sites folder (site_split.json names the test sites)"
+)
+@click.option("--out", type=_DIR, required=True, help="the held-out folder to write")
+@click.option(
+    "--n", "n", type=click.IntRange(1), default=24, show_default=True, help="chains to walk (at most)"
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="the walk's seed")
+@click.option("--sizes", default="2,3,4", show_default=True, help="chain sizes to draw from, each 2-4")
+@click.option(
+    "--tries", type=click.IntRange(1), default=40, show_default=True, help="attempts per site per round"
+)
+@click.option(
+    "--answer-share",
+    type=click.FloatRange(0, 1),
+    default=0.5,
+    show_default=True,
+    help="P(end on a question when one can)",
+)
+@click.option(
+    "--budget", type=click.IntRange(1), default=40, show_default=True, help="specialist step budget"
+)
+@click.option("--planner-turns", type=click.IntRange(1), default=25, show_default=True, help="the turn cap")
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    envvar="PLANDVC_WORKERS",
+    default=1,
+    show_default=True,
+    help="browsers in parallel (PLANDVC_WORKERS); never changes the output",
+)
+@click.option(
+    "--cache",
+    type=_DIR,
+    default=Path(".plandvc/cache/eval_chains"),
+    show_default=True,
+    help="finished held-out chains, for resuming (apart from run-chains' own)",
+)
+def eval_specs_cmd(
+    pool: Path,
+    sites: Path,
+    out: Path,
+    n: int,
+    seed: int,
+    sizes: str,
+    tries: int,
+    answer_share: float,
+    budget: int,
+    planner_turns: int,
+    workers: int,
+    cache: Path,
+) -> None:
+    """Walk held-out chains on the test sites only, run them with the scripted planner, keep the good ones.
+
+    The records come from the test sites of SITES/site_split.json (never a training site); the chains are
+    run exactly as run-chains runs training chains, so OUT/raw/<key>/rows.jsonl holds the planner's input at
+    every turn; OUT/specs.jsonl lists the held-out chains and their turns, OUT/summary.json the counts.
+
+    \b
+    Example:
+        plandvc eval-specs --pool data/pool --sites data/sites --out data/eval --n 24 --seed 0
+    """
+    try:
+        cfg = SpecsConfig(
+            pool=pool,
+            sites=sites,
+            out=out,
+            n=n,
+            seed=seed,
+            sizes=parse_sizes(sizes),
+            tries=tries,
+            answer_share=answer_share,
+            params=RunParams(budget=budget, planner_turns=planner_turns),
+            workers=workers,
+            cache=cache,
+        )
+        s = eval_specs(cfg)
+    except io.InputError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(
+        f"eval-specs: {s['held_out']} held-out chains of {s['chains']} walked from {s['records']} test-site "
+        f"records; {s['turns']} turns ({s['asking']} chains ask a question); dropped: {s['dropped'] or 'none'}",
+        err=True,
+    )
+
+
+@click.command("eval-planner")
+@click.option("--specs", type=_DIR, required=True, help="the held-out folder from eval-specs")
+@click.option("--pool", type=_DIR, required=True, help="the executor pool (the parts' trajectories)")
+@click.option("--sites", type=_DIR, required=True, help="the sites folder")
+@click.option(
+    "--out", type=_DIR, required=True, help="the folder for replies.jsonl, episodes.jsonl, metrics.json"
+)
+@click.option(
+    "--metrics",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="the metrics file for dvc (metrics/eval.json)",
+)
+@click.option("--planner-url", default="", help="OpenAI-compatible base URL of the planner (empty: skipped)")
+@click.option("--planner-model", default="", help="the planner's model name on that server")
+@click.option(
+    "--reference",
+    type=click.Choice(["", *REFERENCES]),
+    default="",
+    help="serve a reference planner over loopback HTTP instead of --planner-url",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="random-family's seed")
+@click.option("--mode", type=click.Choice(MODES), default="both", show_default=True)
+@click.option(
+    "--images",
+    type=click.BOOL,
+    default=True,
+    show_default=True,
+    help="send the screenshot as an image part (false for a text-only model)",
+)
+@click.option("--limit", type=click.IntRange(0), default=0, help="only the first N held-out chains")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(0.1),
+    default=120.0,
+    show_default=True,
+    help="seconds per reply before it is retried",
+)
+@click.option("--retries", type=click.IntRange(0), default=2, show_default=True, help="retries per reply")
+@click.option(
+    "--concurrency",
+    type=click.IntRange(1),
+    default=2,
+    show_default=True,
+    help="replies asked at once (teacher-forced)",
+)
+@click.option("--max-tokens", type=click.IntRange(16), default=512, show_default=True)
+@click.option(
+    "--budget", type=click.IntRange(1), default=40, show_default=True, help="specialist step budget"
+)
+@click.option("--planner-turns", type=click.IntRange(1), default=25, show_default=True, help="the turn cap")
+def eval_planner_cmd(
+    specs: Path,
+    pool: Path,
+    sites: Path,
+    out: Path,
+    metrics: Path,
+    planner_url: str,
+    planner_model: str,
+    reference: str,
+    seed: int,
+    mode: str,
+    images: bool,
+    limit: int,
+    timeout: float,
+    retries: int,
+    concurrency: int,
+    max_tokens: int,
+    budget: int,
+    planner_turns: int,
+) -> None:
+    """Score a planner on the held-out chains, teacher-forced and in the closed loop.
+
+    Teacher-forced: every turn gets its training row's input and the reply is scored (schema, kind,
+    family, values kept, the answer). Closed loop: the planner agent runs each chain in Chromium, a
+    delegation that matches the next part is replayed, anything else ends the episode off script. Writes
+    OUT/replies.jsonl, OUT/episodes.jsonl, OUT/metrics.json and METRICS; prints a table. With no
+    --planner-url and no --reference it writes "skipped" outputs.
+
+    \b
+    Example:
+        plandvc eval-planner --specs data/eval --pool data/pool --sites data/sites \\
+            --out eval/oracle --metrics metrics/eval.json --reference oracle
+        plandvc eval-planner --specs data/eval --pool data/pool --sites data/sites \\
+            --out eval/qwen --metrics metrics/eval.json \\
+            --planner-url http://127.0.0.1:8000/v1 --planner-model qwen
+    """
+    if planner_url and not planner_model:
+        raise click.BadParameter("--planner-model is needed with --planner-url", param_hint="--planner-model")
+    cfg = EvalConfig(
+        specs=specs,
+        out=out,
+        metrics=metrics,
+        loop=LoopConfig(pool=pool, sites=sites, budget=budget, planner_turns=planner_turns, images=images),
+        planner_url=planner_url,
+        planner_model=planner_model,
+        reference=reference,
+        seed=seed,
+        mode=mode,
+        limit=limit,
+        timeout=timeout,
+        retries=retries,
+        concurrency=concurrency,
+        max_tokens=max_tokens,
+    )
+    try:
+        m = evaluate(cfg)
+    except io.InputError as e:
+        raise click.ClickException(str(e)) from None
+    if "skipped" in m:
+        click.echo(
+            f"eval-planner: skipped ({m['skipped']}): set eval.planner_url and eval.planner_model", err=True
+        )
+        return
+    click.echo(table(m))
+    took = ", ".join(f"{k} {v:.1f}" for k, v in cfg.timings.items())
+    click.echo(f"eval-planner: wall seconds: {took}", err=True)
+    sys.stdout.flush()

@@ -1,0 +1,228 @@
+"""Closed-loop evaluation: the real planner agent runs each held-out chain in Chromium with the served model as
+its model, from the chain's own start (the first part's prep and start page, as in run-chains).
+
+Each delegation is checked against the chain's next step (a trip home before a part reached `via: home`, then
+the part): when its family and values match (`plandvc.eval.score.delegation_problems`), that step's recorded
+trajectory is replayed as the specialist; anything else ends the episode as off script at that turn. An
+episode ends on the planner's `done`, off script, on a second bad reply in one turn, at the turn cap or at the
+time-out. Then every part's gate is read on the session, as run-chains reads them; the episode succeeds when
+the planner said done with success, every step was carried out, every gate passes and, when the chain asks,
+the done text holds the answer verbatim.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+from plandvc.agent.planner import Planner, PlannerResult
+from plandvc.agent.team import Team
+from plandvc.checks import gate
+from plandvc.eval.client import PlannerClient, PlannerModel
+from plandvc.eval.score import answer_kept, delegation_problems
+from plandvc.eval.specs import HeldOut, Turn
+from plandvc.io import read_jsonl
+from plandvc.pool.load import load_part
+from plandvc.replay import Replayer, ReplayModel
+from plandvc.run.chain import EXECUTOR, VERSION, SiteInfo, Step, build_steps
+
+ENDS = (
+    "success",
+    "off_script",
+    "invalid_reply",
+    "turn_cap",
+    "done_failed",
+    "gate_failed",
+    "answer_missing",
+    "not_finished",
+    "timeout",
+    "error",
+)
+
+
+class OffScript(Exception):
+    """A delegation that is not the chain's next step; `turn` is the planner turn (from 1) it came at."""
+
+    def __init__(self, turn: int, why: str) -> None:
+        super().__init__(f"turn {turn}: {why}")
+        self.turn, self.why = turn, why
+
+
+class EvalTeam(Team):
+    """The planner's team in the closed loop: a delegation that matches the next step replays it; any other
+    raises OffScript before a specialist runs."""
+
+    def __init__(self, session: Any, steps: list[Step], turns: list[Turn], budget: int) -> None:
+        super().__init__(session, overall_budget=budget, executor=EXECUTOR, version=VERSION)
+        self.steps, self.turns = steps, turns
+        self.replayers: list[Replayer] = []
+        self.end_urls: list[str] = []
+
+    async def run_step(self, family: str, instruction: str) -> Any:
+        report = await super().run_step(family, instruction)
+        self.end_urls.append(self.session.url)
+        return report
+
+    def specialist_model(self, family: str, instruction: str) -> ReplayModel:
+        i = len(self.replayers)
+        turn = len(self.reports) + 1  # every earlier turn delegated (a done ends the run)
+        if i >= len(self.steps):
+            raise OffScript(turn, f"a {family} delegation after every step of the chain was carried out")
+        problems = delegation_problems(family, instruction, self.turns[i])
+        if problems:
+            raise OffScript(turn, "; ".join(problems))
+        step = self.steps[i]
+        rp = Replayer(step.traj, step.elements, self.session)
+        self.replayers.append(rp)
+        return ReplayModel(rp, self.session)
+
+
+@dataclass
+class Episode:
+    """How one closed-loop episode went."""
+
+    key: str
+    end: str  # one of ENDS
+    success: bool
+    turns: int
+    steps_done: int
+    steps: int
+    off_script_turn: int | None = None
+    detail: str = ""
+    gates: list[bool] = field(default_factory=list)
+    replies: list[str | None] = field(default_factory=list)
+
+
+def load_chain_parts(pool: Path, chain: HeldOut) -> list[dict[str, Any]]:
+    """The chain's parts ({task, traj, elements}) from the pool, by the kept index's runs."""
+    runs = {r["id"]: r["run"] for r in read_jsonl(pool / "kept.jsonl")}
+    # the run's steps read parts as plain JSON dicts (plandvc.run.chain.build_steps)
+    return [cast(dict[str, Any], load_part(pool, runs[pid], pid)) for pid in chain.parts]
+
+
+def read_gates(
+    parts: list[dict[str, Any]], steps: list[Step], team: EvalTeam, session: Any, state: dict[str, Any]
+) -> tuple[list[bool], str]:
+    """Every part's gate on what the session did (a `visited` check reads the page its own step ended on)."""
+    got = next((rp.answer for rp in reversed(team.replayers) if rp.answer is not None), None)
+    seen = list(session.seen)
+    base = {
+        "url": seen[-1] if seen else "",
+        "seen": seen,
+        "entries": state["entries"],
+        "changes": state["changes"],
+        "clipboard": state["clipboard"],
+        "events": list(session.events),
+        "answer": got,
+    }
+    ends = {s.part: u for s, u in zip(steps, team.end_urls, strict=False) if s.part is not None}
+    oks, details = [], []
+    for i, p in enumerate(parts):
+        check = p["task"]["check"]
+        st = {**base, "url": ends[i]} if check.get("kind") == "visited" and i in ends else base
+        ok, detail = gate(check, p["task"].get("verifier") or {}, st)
+        oks.append(bool(ok))
+        details.append(str(detail))
+    return oks, " | ".join(details)
+
+
+async def run_episode(
+    chain: HeldOut,
+    parts: list[dict[str, Any]],
+    session: Any,
+    site: SiteInfo,
+    model: PlannerModel,
+    budget: int,
+    planner_turns: int,
+    timeout: float,
+) -> Episode:
+    """One held-out chain in the closed loop on a fresh `session`; never raises (but cancellation)."""
+    from plandvc.pool.prep import prepare
+
+    spec = {
+        "site": chain.site,
+        "parts": [{"id": p, "via": v} for p, v in zip(chain.parts, chain.via, strict=True)],
+    }
+    steps = build_steps(spec, parts, site)
+    team = EvalTeam(session, steps, [t for t in chain.turns if t.kind == "delegate"], budget)
+    planner = Planner(
+        session, chain.request, model, team, version=VERSION, today=site.today, max_turns=planner_turns
+    )
+    ep = Episode(chain.key, "", False, 0, 0, len(steps))
+
+    async def play() -> PlannerResult:
+        await prepare(session, parts[0]["task"])
+        return await planner.run()
+
+    try:
+        res = await asyncio.wait_for(play(), timeout=timeout)
+        ep.turns = res.turns
+    except OffScript as e:
+        ep.end, ep.turns, ep.off_script_turn, ep.detail = "off_script", e.turn, e.turn, e.why
+    except TimeoutError:
+        ep.end, ep.detail = "timeout", f"episode timed out after {timeout:.0f}s"
+    except asyncio.CancelledError:
+        raise
+    except Exception as e:
+        ep.end, ep.detail = "error", f"{type(e).__name__}: {e}"[:300]
+    ep.replies = list(model.replies)
+    ep.steps_done = sum(rp.finished for rp in team.replayers)
+    if ep.end:  # it ended before the planner finished its run
+        return ep
+    state = await session.backend_state()
+    ep.gates, detail = read_gates(parts, steps, team, session, state)
+    if res.reason and res.reason.startswith("turn ") and "no valid reply" in res.reason:
+        ep.end, ep.detail = "invalid_reply", res.reason + ": " + "; ".join(res.errors[-1:])
+    elif res.done_text is None:
+        ep.end, ep.detail = "turn_cap", res.reason or ""
+    elif not res.success:
+        ep.end, ep.detail = "done_failed", "the planner finished with success false"
+    elif ep.steps_done < len(steps):
+        ep.end, ep.detail = "not_finished", f"done after {ep.steps_done} of {len(steps)} steps"
+    elif not all(ep.gates):
+        ep.end, ep.detail = "gate_failed", detail[:300]
+    elif not answer_kept(res.done_text, chain.answer):
+        ep.end, ep.detail = "answer_missing", f"the done text lacks the answer {chain.answer!r}"
+    else:
+        ep.end, ep.success = "success", True
+    return ep
+
+
+@dataclass
+class LoopConfig:
+    pool: Path
+    sites: Path
+    budget: int = 40
+    planner_turns: int = 25
+    timeout_base: float = 120.0
+    timeout_per_turn: float = 40.0
+    images: bool = True
+
+
+async def closed_loop(
+    chains: list[HeldOut], client: PlannerClient, cfg: LoopConfig, base: str
+) -> list[Episode]:
+    """Every held-out chain in the closed loop, one at a time on one Chromium; episodes in key order."""
+    from plandvc.browser import Browser
+    from plandvc.sites.spec import load_sites, site_name
+
+    specs = load_sites(cfg.sites)
+    out = []
+    async with Browser() as browser:
+        for chain in chains:
+            site = SiteInfo(site_name(cfg.sites, chain.site), specs[chain.site].today)
+            parts = load_chain_parts(cfg.pool, chain)
+            session = await browser.new_session(base)
+            try:
+                model = PlannerModel(client, images=cfg.images)
+                timeout = cfg.timeout_base + cfg.timeout_per_turn * len(chain.turns)
+                out.append(
+                    await run_episode(
+                        chain, parts, session, site, model, cfg.budget, cfg.planner_turns, timeout
+                    )
+                )
+            finally:
+                await session.close()
+    return out

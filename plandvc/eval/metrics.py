@@ -1,0 +1,149 @@
+"""The evaluation's outputs: every reply with its score (`replies.jsonl`), the metrics for `dvc metrics`
+(`metrics/eval.json`) and the table on the terminal.
+
+Accuracies are `correct / turns` rounded to 4 places, and every group also keeps its counts, so an exact
+expectation (the oracle's 1.0, always-done's share of question-free dones) is checked on integers. Nothing
+here depends on time or on the order replies came in.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Any
+
+from plandvc.eval.closed import ENDS, Episode
+from plandvc.eval.teacher import TurnReply
+
+
+def rate(n: int, d: int) -> float | None:
+    """n / d rounded to 4 places; None when there is nothing to count (say, no chain asks a question)."""
+    return round(n / d, 4) if d else None
+
+
+def _group(items: list[tuple[str, bool]]) -> dict[str, dict[str, Any]]:
+    tally: dict[str, Counter[str]] = defaultdict(Counter)
+    for key, ok in items:
+        tally[key]["turns"] += 1
+        tally[key]["correct"] += ok
+    return {
+        k: {"turns": c["turns"], "correct": c["correct"], "accuracy": rate(c["correct"], c["turns"])}
+        for k, c in sorted(
+            tally.items(), key=lambda kv: (kv[0].isdigit(), int(kv[0]) if kv[0].isdigit() else kv[0])
+        )
+    }
+
+
+def reply_record(r: TurnReply) -> dict[str, Any]:
+    """One line of replies.jsonl: the turn, the expected step, the reply and its score."""
+    s = r.score
+    return {
+        "key": r.chain.key,
+        "turn": r.turn_index,
+        "expected": {
+            "kind": r.turn.kind,
+            "family": r.turn.family,
+            "instruction": r.turn.instruction,
+            "macro": r.turn.macro,
+            "answer": r.chain.answer if r.turn.kind == "done" else None,
+        },
+        "reply": r.reply,
+        "error": r.error,
+        "score": {
+            "correct": s.correct,
+            "valid": s.valid,
+            "kind": s.kind,
+            "family": s.family,
+            "values": s.values,
+            "answer": s.answer,
+            "problems": s.problems,
+            "extra_values": s.extra,
+        },
+    }
+
+
+def teacher_metrics(replies: list[TurnReply]) -> dict[str, Any]:
+    n = len(replies)
+    correct = sum(r.score.correct for r in replies)
+    delegations = [r for r in replies if r.turn.kind == "delegate"]
+    asking = [r for r in replies if r.turn.kind == "done" and r.chain.asks]
+    return {
+        "turns": n,
+        "correct": correct,
+        "step_accuracy": rate(correct, n),
+        "valid": rate(sum(r.score.valid for r in replies), n),
+        "invalid_replies": sum(not r.score.valid for r in replies),
+        "no_reply": sum(r.reply is None for r in replies),
+        "kind_accuracy": rate(sum(r.score.kind for r in replies), n),
+        "family_accuracy": rate(sum(bool(r.score.family) for r in delegations), len(delegations)),
+        "values_kept": rate(sum(bool(r.score.values) for r in delegations), len(delegations)),
+        "answer_kept": rate(sum(bool(r.score.answer) for r in asking), len(asking)),
+        "by_family": _group([(r.turn.group, r.score.correct) for r in replies]),
+        "by_macro": _group([(r.turn.macro or "done", r.score.correct) for r in replies]),
+        "by_turn": _group([(str(r.turn_index), r.score.correct) for r in replies]),
+    }
+
+
+def episode_record(e: Episode) -> dict[str, Any]:
+    return {
+        "key": e.key,
+        "end": e.end,
+        "success": e.success,
+        "turns": e.turns,
+        "steps_done": e.steps_done,
+        "steps": e.steps,
+        "off_script_turn": e.off_script_turn,
+        "gates": e.gates,
+        "detail": e.detail,
+        "replies": e.replies,
+    }
+
+
+def closed_metrics(episodes: list[Episode]) -> dict[str, Any]:
+    n = len(episodes)
+    ok = sum(e.success for e in episodes)
+    ends = Counter(e.end for e in episodes)
+    off = Counter(str(e.off_script_turn) for e in episodes if e.off_script_turn is not None)
+    return {
+        "episodes": n,
+        "success": ok,
+        "success_rate": rate(ok, n),
+        "steps_done": sum(e.steps_done for e in episodes),
+        "steps": sum(e.steps for e in episodes),
+        "ends": {k: ends[k] for k in ENDS if ends[k]},
+        "off_script_at_turn": dict(sorted(off.items(), key=lambda kv: int(kv[0]))),
+    }
+
+
+def table(metrics: dict[str, Any]) -> str:
+    """The terminal table: overall, by family, by turn, and the closed loop."""
+    lines = [f"planner {metrics['planner']}"]
+
+    def f(x: float | None) -> str:
+        return "n/a" if x is None else f"{x:.4f}"
+
+    tf = metrics.get("teacher_forced")
+    if tf:
+        lines += [
+            f"teacher-forced: step accuracy {f(tf['step_accuracy'])} ({tf['correct']}/{tf['turns']} turns), "
+            f"valid {f(tf['valid'])}, kind {f(tf['kind_accuracy'])}, family {f(tf['family_accuracy'])}, "
+            f"values {f(tf['values_kept'])}, answer {f(tf['answer_kept'])}, invalid {tf['invalid_replies']}",
+            f"  {'group':<24}{'turns':>7}{'correct':>9}{'accuracy':>10}",
+        ]
+        for title in ("by_family", "by_turn"):
+            for k, g in tf[title].items():
+                label = f"{title[3:]} {k}"
+                lines.append(f"  {label:<24}{g['turns']:>7}{g['correct']:>9}{f(g['accuracy']):>10}")
+    cl = metrics.get("closed_loop")
+    if cl:
+        ends = ", ".join(f"{k} {v}" for k, v in cl["ends"].items())
+        off = ", ".join(f"turn {k}: {v}" for k, v in cl["off_script_at_turn"].items()) or "none"
+        lines += [
+            f"closed loop: success {f(cl['success_rate'])} ({cl['success']}/{cl['episodes']} episodes), "
+            f"steps carried out {cl['steps_done']}/{cl['steps']}",
+            f"  ends: {ends}",
+            f"  off script at: {off}",
+        ]
+    t = metrics.get("traffic") or {}
+    if t:
+        lines.append("  traffic: " + ", ".join(f"{k} {v}" for k, v in t.items()))
+    return "\n".join(lines)

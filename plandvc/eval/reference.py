@@ -1,0 +1,205 @@
+"""The reference planners, each served over real HTTP as an OpenAI-compatible server, so the evaluation reaches
+them by exactly the path a served model takes (the `openai` client, `GET /v1/models`,
+`POST /v1/chat/completions`).
+
+- `oracle` answers the known step: the training row's own target for the chain (found by the request in
+  `<user_request>`) at the turn (`Step N of M` in `<step_info>`). It must score 1.0 teacher-forced and
+  closed-loop: anything less is a bug in the evaluation.
+- `always-done` answers `done` with no answer ("The task is done.") at every turn: its teacher-forced step
+  accuracy is exactly the share of turns that are the `done` of a chain asking no question, its closed-loop
+  success 0.
+- `random-family` picks one of the four families or `done` at random (seeded by the seed, the request and
+  the turn, so a reply does not depend on the order requests come in), delegating the whole request: the
+  floor a planner that only guesses would reach.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import threading
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from plandvc.chains.rules import FAMILIES
+from plandvc.eval.specs import HeldOut
+from plandvc.io import InputError, read_jsonl
+from plandvc.memory.text import DONE_TEXT
+
+REFERENCES = ("oracle", "always-done", "random-family")
+_REQUEST = re.compile(r"<user_request>\n(.*?)\n</user_request>", re.S)
+_STEP = re.compile(r"<step_info>\nStep (\d+) of \d+")
+
+Planner = Callable[[list[dict[str, Any]]], str]
+
+
+def first_user_text(messages: list[dict[str, Any]]) -> str:
+    """The text of the first user message (the turn's input; a retry appends feedback after it)."""
+    for m in messages:
+        if m.get("role") == "user":
+            content = m.get("content")
+            if isinstance(content, list):
+                return "\n".join(str(p.get("text") or "") for p in content if p.get("type") == "text")
+            return str(content or "")
+    return ""
+
+
+def request_and_turn(messages: list[dict[str, Any]]) -> tuple[str, int]:
+    """(the user request, the turn counted from 0) the planner's messages are about."""
+    text = first_user_text(messages)
+    req, step = _REQUEST.search(text), _STEP.search(text)
+    if req is None or step is None:
+        raise ValueError("not a planner turn: no <user_request> or <step_info>")
+    return req.group(1), int(step.group(1)) - 1
+
+
+def _reply(memory: str, action: dict[str, Any]) -> str:
+    return json.dumps({"memory": memory, "action": [action]})
+
+
+class Oracle:
+    """The known step of every held-out chain: the training row's target by (request, turn)."""
+
+    def __init__(self, chains: list[HeldOut]) -> None:
+        self.targets: dict[tuple[str, int], str] = {}
+        for c in chains:
+            for row in read_jsonl(c.dir / "rows.jsonl"):
+                at = (c.request, int(row["step"]))
+                if self.targets.setdefault(at, row["target"]) != row["target"]:
+                    raise InputError(f"{c.dir}: two held-out chains share the request but not turn {at[1]}")
+
+    def __call__(self, messages: list[dict[str, Any]]) -> str:
+        request, turn = request_and_turn(messages)
+        target = self.targets.get((request, turn))
+        if target is None:  # off the chains it knows: a reply it cannot give
+            return _reply("I do not know this step.", {"done": {"text": DONE_TEXT, "success": False}})
+        return target
+
+
+def always_done(messages: list[dict[str, Any]]) -> str:
+    return _reply("", {"done": {"text": DONE_TEXT, "success": True}})
+
+
+class RandomFamily:
+    """One of the four families or done, uniformly, seeded by (seed, request, turn)."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def __call__(self, messages: list[dict[str, Any]]) -> str:
+        request, turn = request_and_turn(messages)
+        pick = random.Random(f"{self.seed}|{request}|{turn}").choice([*FAMILIES, "done"])
+        if pick == "done":
+            return _reply("", {"done": {"text": DONE_TEXT, "success": True}})
+        return _reply("", {"delegate": {"family": pick, "instruction": request}})
+
+
+def reference_planner(name: str, chains: list[HeldOut], seed: int = 0) -> Planner:
+    if name == "oracle":
+        return Oracle(chains)
+    if name == "always-done":
+        return always_done
+    if name == "random-family":
+        return RandomFamily(seed)
+    raise InputError(f"--reference: unknown reference planner {name!r} (known: {', '.join(REFERENCES)})")
+
+
+class PlannerServer:
+    """An OpenAI-compatible server on 127.0.0.1 answering every chat completion with `planner(messages)`;
+    `url` is its base URL, `model` the one model it lists. A request that is not a planner turn is a 400."""
+
+    def __init__(self, planner: Planner, model: str, port: int = 0) -> None:
+        self.planner, self.model, self.port = planner, model, port
+        self.requests = 0
+        self._server: ThreadingHTTPServer | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def start(self) -> PlannerServer:
+        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), _handler(self))
+        self._server.daemon_threads = True
+        self.port = self._server.server_address[1]
+        threading.Thread(target=self._server.serve_forever, name="planner-server", daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def __enter__(self) -> PlannerServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def complete(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """(status, payload) for one chat completion request."""
+        with self._lock:
+            self.requests += 1
+            n = self.requests
+        if body.get("model") != self.model:
+            return 404, _error(404, f"model {body.get('model')!r} not found")
+        try:
+            content = self.planner(list(body.get("messages") or []))
+        except ValueError as e:
+            return 400, _error(400, str(e))
+        return 200, {
+            "id": f"chatcmpl-{self.model}-{n}",
+            "object": "chat.completion",
+            "created": 0,
+            "model": self.model,
+            "choices": [
+                {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
+            ],
+            "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+        }
+
+
+def _error(status: int, message: str) -> dict[str, Any]:
+    kind = "server_error" if status >= 500 else "invalid_request_error"
+    return {"error": {"message": message, "type": kind, "param": None, "code": None}}
+
+
+def _handler(server: PlannerServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:  # quiet
+            pass
+
+        def _send(self, status: int, payload: dict[str, Any]) -> None:
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self) -> None:
+            if self.path.rstrip("/") != "/v1/models":
+                self._send(404, _error(404, f"no route {self.path}"))
+                return
+            model = {"id": server.model, "object": "model", "created": 0, "owned_by": "plandvc"}
+            self._send(200, {"object": "list", "data": [model]})
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length)
+            if self.path.rstrip("/") != "/v1/chat/completions":
+                self._send(404, _error(404, f"no route {self.path}"))
+                return
+            try:
+                body = json.loads(raw)
+            except ValueError:
+                self._send(400, _error(400, "the body is not JSON"))
+                return
+            self._send(*server.complete(body))
+
+    return Handler

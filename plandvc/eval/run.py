@@ -1,0 +1,136 @@
+"""eval-planner: connect to the planner (a served model, or a reference planner served here over loopback
+HTTP), then the teacher-forced and the closed-loop evaluation on the held-out chains, and the outputs.
+
+With neither a planner URL nor a reference the evaluation is skipped, and says so in its outputs: the stage
+always has its outputs, so `dvc repro` runs it only when a planner is configured and `dvc metrics show`
+shows why there are no scores. A planner that does not answer is one error before anything runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import shutil
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from plandvc import io
+from plandvc.eval.client import PlannerClient
+from plandvc.eval.closed import LoopConfig, closed_loop
+from plandvc.eval.metrics import closed_metrics, episode_record, reply_record, teacher_metrics
+from plandvc.eval.reference import PlannerServer, reference_planner
+from plandvc.eval.specs import HeldOut, load_held_out
+from plandvc.eval.teacher import teacher_forced
+
+SKIPPED = "no planner_url"
+MODES = ("both", "teacher-forced", "closed-loop")
+
+
+@dataclass
+class EvalConfig:
+    specs: Path
+    out: Path  # eval/<name>
+    metrics: Path  # metrics/eval.json
+    loop: LoopConfig
+    planner_url: str = ""
+    planner_model: str = ""
+    reference: str = ""
+    seed: int = 0
+    mode: str = "both"
+    limit: int = 0
+    timeout: float = 120.0
+    retries: int = 2
+    concurrency: int = 2
+    max_tokens: int = 512
+    timings: dict[str, float] = field(default_factory=dict)  # seconds by phase, for stderr only
+
+
+def planner_name(cfg: EvalConfig) -> str:
+    return f"reference:{cfg.reference}" if cfg.reference else cfg.planner_model
+
+
+def write_skipped(cfg: EvalConfig) -> dict[str, Any]:
+    """The outputs of an evaluation with no planner configured."""
+    metrics = {"skipped": SKIPPED}
+    tmp = _fresh(cfg.out)
+    io.write_jsonl(tmp / "replies.jsonl", [])
+    io.write_json(tmp / "metrics.json", metrics)
+    io.publish_dir(tmp, cfg.out)
+    io.write_json(cfg.metrics, metrics)
+    return metrics
+
+
+def _fresh(out: Path) -> Path:
+    tmp = out.with_name(f".{out.name}.tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    return tmp
+
+
+@contextlib.contextmanager
+def planner_endpoint(cfg: EvalConfig, chains: list[HeldOut]) -> Iterator[tuple[str, str]]:
+    """(base URL, model) of the planner: the configured server, or a reference planner served on loopback."""
+    if not cfg.reference:
+        yield cfg.planner_url, cfg.planner_model
+        return
+    server = PlannerServer(reference_planner(cfg.reference, chains, cfg.seed), f"reference-{cfg.reference}")
+    with server:
+        yield server.url, server.model
+
+
+def evaluate(cfg: EvalConfig) -> dict[str, Any]:
+    """Run the evaluation and write its outputs; returns the metrics (also written)."""
+    if not cfg.planner_url.strip() and not cfg.reference:
+        return write_skipped(cfg)
+    if cfg.planner_url.strip() and cfg.reference:
+        raise io.InputError("eval: give a planner_url or a reference planner, not both")
+    if cfg.mode not in MODES:
+        raise io.InputError(f"eval: unknown mode {cfg.mode!r} (known: {', '.join(MODES)})")
+    chains = load_held_out(cfg.specs)
+    if cfg.limit:
+        chains = chains[: cfg.limit]
+    with planner_endpoint(cfg, chains) as (url, model):
+        return asyncio.run(_evaluate(cfg, chains, url, model))
+
+
+async def _evaluate(cfg: EvalConfig, chains: list[HeldOut], url: str, model: str) -> dict[str, Any]:
+    from plandvc.run.runner import free_ports
+    from plandvc.sites.servers import Servers
+
+    client = await PlannerClient.connect(
+        url,
+        model,
+        timeout=cfg.timeout,
+        retries=cfg.retries,
+        concurrency=cfg.concurrency,
+        max_tokens=cfg.max_tokens,
+    )
+    metrics: dict[str, Any] = {"planner": planner_name(cfg), "chains": len(chains), "images": cfg.loop.images}
+    tmp = _fresh(cfg.out)
+    try:
+        if cfg.mode in ("both", "teacher-forced"):
+            t0 = time.monotonic()
+            replies = await teacher_forced(chains, client, images=cfg.loop.images)
+            cfg.timings["teacher_forced_s"] = time.monotonic() - t0
+            io.write_jsonl(tmp / "replies.jsonl", [reply_record(r) for r in replies])
+            metrics["teacher_forced"] = teacher_metrics(replies)
+        if cfg.mode in ("both", "closed-loop"):
+            t0 = time.monotonic()
+            with Servers(free_ports(1), cfg.loop.sites) as servers:
+                episodes = await closed_loop(chains, client, cfg.loop, servers.bases[0])
+            cfg.timings["closed_loop_s"] = time.monotonic() - t0
+            io.write_jsonl(tmp / "episodes.jsonl", [episode_record(e) for e in episodes])
+            metrics["closed_loop"] = closed_metrics(episodes)
+    finally:
+        await client.close()
+    metrics["response_format"] = "refused" if client.response_format_refused else "sent"
+    metrics["traffic"] = dict(sorted(client.traffic.items()))
+    if not (tmp / "replies.jsonl").exists():
+        io.write_jsonl(tmp / "replies.jsonl", [])
+    io.write_json(tmp / "metrics.json", metrics)
+    io.publish_dir(tmp, cfg.out)
+    io.write_json(cfg.metrics, metrics)
+    return metrics

@@ -1,0 +1,195 @@
+"""eval-specs: the held-out chains, walked on the test sites only, and the planner inputs of every turn.
+
+The records are pool-items' own, with the site split's roles swapped (`pool_items(held_out=True)`), so no
+trajectory of a training site can enter; the walk is chain-specs' own, seeded by `eval.seed`. Each chain is
+then run exactly as run-chains runs a training chain (the scripted planner in Chromium, replayed specialists,
+every part gated) into `raw/`: its rows hold what the planner reads at each turn (the messages and the
+screenshot), the input of the teacher-forced evaluation. Only chains whose scripted run passed every gate
+and whose rows pass filter-rows' checks are held out; the others are counted by reason.
+
+The folder (published atomically):
+- `items.jsonl`, `chains.jsonl`: the test-site records and the walked chains;
+- `raw/`: run-chains' output for those chains (rows, screenshots, episodes, results);
+- `specs.jsonl`: one line per held-out chain, sorted by key: `{key, site, parts, via, request, answer,
+  turns: [{kind, family, instruction, macro, answer}]}`;
+- `summary.json`: the counts (records, chains walked, held out, dropped by reason, turns by kind).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from plandvc import io
+from plandvc.chains.items import pool_items
+from plandvc.chains.walk import chain_specs
+from plandvc.memory.text import answer_text
+from plandvc.rows.validate import Reason, check_chain
+from plandvc.run.chain import RunParams
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn of a held-out chain: a delegation (family, instruction, macro) or the final `done`."""
+
+    kind: str  # "delegate" | "done"
+    family: str | None
+    instruction: str | None
+    macro: str | None
+    answer: Any = None
+
+    @property
+    def group(self) -> str:
+        """The family a turn is scored under ("done" for the final turn)."""
+        return self.family if self.kind == "delegate" and self.family else "done"
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    """A held-out chain: its request, its turns and where its rows are (`dir`, inside `raw/`)."""
+
+    key: str
+    site: str
+    parts: list[str]
+    via: list[str | None]
+    request: str
+    answer: Any
+    turns: list[Turn]
+    dir: Path
+
+    @property
+    def asks(self) -> bool:
+        """Whether the chain asks a question (its done must carry the answer)."""
+        return bool(answer_text(self.answer))
+
+
+@dataclass
+class SpecsConfig:
+    pool: Path
+    sites: Path
+    out: Path
+    n: int = 24
+    seed: int = 0
+    sizes: tuple[int, ...] = (2, 3, 4)
+    tries: int = 40
+    answer_share: float = 0.5
+    params: RunParams = field(default_factory=RunParams)
+    workers: int = 1
+    cache: Path = Path(".plandvc/cache/eval_chains")
+    progress: bool = False
+
+
+def spec_line(episode: dict[str, Any]) -> dict[str, Any]:
+    """A held-out chain's line in specs.jsonl, from its episode.json."""
+    return {
+        "key": episode["task_id"],
+        "site": episode["site"],
+        "parts": episode["parts"],
+        "via": episode["via"],
+        "request": episode["instruction"],
+        "answer": episode["answer"],
+        "turns": [
+            {
+                "kind": t["kind"],
+                "family": t.get("family"),
+                "instruction": t.get("instruction"),
+                "macro": t.get("macro"),
+                "answer": t.get("answer"),
+            }
+            for t in episode["turns"]
+        ],
+    }
+
+
+def eval_specs(cfg: SpecsConfig) -> dict[str, Any]:
+    """Walk, run and check the held-out chains into `cfg.out`; returns the summary (also written)."""
+    from plandvc.run.runner import RunConfig, run_chains
+
+    records, report = pool_items(cfg.pool, cfg.sites, qa=True, held_out=True)
+    if not records:
+        raise io.InputError(
+            f"{cfg.sites / 'site_split.json'}: no usable trajectory of a test site in {cfg.pool}"
+        )
+    chains = chain_specs(
+        records, cfg.n, cfg.sizes, seed=cfg.seed, tries=cfg.tries, answer_share=cfg.answer_share
+    )
+    tmp = cfg.out.with_name(f".{cfg.out.name}.tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    io.write_jsonl(tmp / "items.jsonl", records)
+    io.write_jsonl(tmp / "chains.jsonl", chains)
+    run_chains(
+        RunConfig(
+            chains=tmp / "chains.jsonl",
+            pool=cfg.pool,
+            sites=cfg.sites,
+            out=tmp / "raw",
+            params=cfg.params,
+            workers=cfg.workers,
+            cache=cfg.cache,
+            progress=cfg.progress,
+        )
+    )
+    dropped: Counter[str] = Counter()
+    lines = []
+    for res in io.read_jsonl(tmp / "raw" / "results.jsonl"):
+        if not res["ok"]:
+            dropped["run: " + str(res.get("error")).split(":")[0]] += 1
+            continue
+        got = check_chain(tmp / "raw" / res["key"], res["key"])
+        if isinstance(got, Reason):
+            dropped["rows: " + got.kind] += 1
+            continue
+        lines.append(spec_line(got.episode))
+    lines.sort(key=lambda x: x["key"])
+    io.write_jsonl(tmp / "specs.jsonl", lines)
+    turns = [t for x in lines for t in x["turns"]]
+    summary = {
+        "records": len(records),
+        "records_by_site": report["by_site"],
+        "records_dropped": report["dropped"],
+        "chains": len(chains),
+        "held_out": len(lines),
+        "dropped": dict(sorted(dropped.items())),
+        "by_size": dict(sorted(Counter(str(len(x["parts"])) for x in lines).items())),
+        "asking": sum(bool(answer_text(x["answer"])) for x in lines),
+        "turns": len(turns),
+        "turns_by_kind": dict(sorted(Counter(t["kind"] for t in turns).items())),
+        "seed": cfg.seed,
+    }
+    io.write_json(tmp / "summary.json", summary)
+    io.publish_dir(tmp, cfg.out)
+    return summary
+
+
+def load_held_out(specs: Path) -> list[HeldOut]:
+    """The held-out chains of an eval-specs folder, sorted by key; a bad line is an InputError naming it."""
+    path = specs / "specs.jsonl"
+    out = []
+    for n, line in enumerate(io.read_jsonl(path), 1):
+        try:
+            turns = [
+                Turn(t["kind"], t.get("family"), t.get("instruction"), t.get("macro"), t.get("answer"))
+                for t in line["turns"]
+            ]
+            held = HeldOut(
+                key=line["key"],
+                site=line["site"],
+                parts=list(line["parts"]),
+                via=list(line["via"]),
+                request=line["request"],
+                answer=line["answer"],
+                turns=turns,
+                dir=specs / "raw" / line["key"],
+            )
+        except (KeyError, TypeError) as e:
+            raise io.InputError(f"{path}:{n}: not a held-out chain ({type(e).__name__}: {e})") from None
+        if not turns or turns[-1].kind != "done" or any(t.kind not in ("delegate", "done") for t in turns):
+            raise io.InputError(f"{path}:{n}: turns must be delegations ending on one done")
+        out.append(held)
+    if not out:
+        raise io.InputError(f"{path}: no held-out chain (run eval-specs first)")
+    return sorted(out, key=lambda h: h.key)

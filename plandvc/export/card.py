@@ -1,0 +1,298 @@
+"""The dataset card: `README.md` in each export folder and in the export's version folder.
+
+A card is generated from the data, never hand-edited, and has no dates, hostnames or absolute paths, so the
+same version gives the same bytes. It is a Hugging Face dataset card: a YAML header (`pretty_name`,
+`license`, `task_categories`, `size_categories`, `configs` with the split files of the format,
+`dataset_info` with the features when the format has one Arrow schema, and the counts per split) and a
+datasheet body: what the rows are, how they were made (pipeline, params, planner version and prompt hash,
+pool and sites hashes, Chromium and Playwright versions, image format and size), the counts by site, macro,
+family and number of parts, the kept rate and the failure reasons, the split rule and the leak check, and
+the known limitations.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from plandvc.chains.rules import FAMILY_OF
+from plandvc.export.common import FormatReport
+from plandvc.export.source import Version
+from plandvc.rows.split import Leaks
+
+TASK = "image-text-to-text"
+HOW_TO_LOAD = {
+    "hf": (
+        "```python\nfrom datasets import load_dataset\n\n"
+        'ds = load_dataset("parquet", data_files={"train": "data/train-*.parquet", '
+        '"val": "data/val-*.parquet"})\n'
+        "# TRL's SFTTrainer, loss on the completion only (its vision collator takes `messages` first):\n"
+        'train = ds["train"].remove_columns("messages")\n'
+        '# or the whole conversation: ds["train"].remove_columns(["prompt", "completion"])\n```'
+    ),
+    "llamafactory": (
+        "Set `dataset_dir` to this folder, `dataset: plandvc_planner_train` and "
+        "`eval_dataset: plandvc_planner_val`; `dataset_info.json` names the columns and role tags."
+    ),
+    "openai": "Upload `train.jsonl` as the training file and `val.jsonl` as the validation file.",
+    "wds": (
+        '```python\nimport webdataset as wds\n\nds = wds.WebDataset("train-{000000..000000}.tar")'
+        '.decode("pil")\n# each sample: {"json": {...}, "img0.png": PIL.Image, ...}\n```'
+    ),
+}
+FILES = {
+    "hf": {"train": "data/train-*", "val": "data/val-*"},
+    "llamafactory": {"train": "train.jsonl", "val": "val.jsonl"},
+    "openai": {"train": "train.jsonl", "val": "val.jsonl"},
+    "wds": {"train": "train-*.tar", "val": "val-*.tar"},
+}
+HF_FEATURES_YAML: list[dict[str, Any]] = [
+    {"name": "id", "dtype": "string"},
+    *(
+        {
+            "name": col,
+            "list": [
+                {"name": "role", "dtype": "string"},
+                {
+                    "name": "content",
+                    "list": [{"name": "type", "dtype": "string"}, {"name": "text", "dtype": "string"}],
+                },
+            ],
+        }
+        for col in ("prompt", "completion", "messages")
+    ),
+    {"name": "images", "list": "image"},
+    {"name": "task_id", "dtype": "string"},
+    {"name": "step", "dtype": "int32"},
+    *({"name": col, "dtype": "string"} for col in ("site", "macro", "op", "delegated")),
+]
+
+
+@dataclass
+class Provenance:
+    """What the card says of how the rows were made, beyond the version itself."""
+
+    license: str
+    sites_hash: str | None = None
+    pool_hash: str | None = None
+    test_sites: list[str] = field(default_factory=list)
+    filter_metrics: dict[str, Any] | None = None
+
+
+def size_category(n: int) -> str:
+    for top, name in (
+        (1_000, "n<1K"),
+        (10_000, "1K<n<10K"),
+        (100_000, "10K<n<100K"),
+        (1_000_000, "100K<n<1M"),
+    ):
+        if n < top:
+            return name
+    return "n>1M"
+
+
+def _table(header: tuple[str, ...], rows: list[tuple[Any, ...]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows] or [
+        "| none |" + " |" * (len(header) - 1)
+    ]
+    return "\n".join(lines)
+
+
+def _prompt_hashes(version: Version) -> list[tuple[str, str]]:
+    from plandvc.agent.prompts import VERSIONS
+
+    out = []
+    for v in sorted({str(c.episode.get("version")) for c in version.chains}):
+        system = VERSIONS.get(v, {}).get("system")
+        out.append((v, hashlib.sha256(system.encode()).hexdigest()[:16] if system else "unknown"))
+    return out
+
+
+def _env(version: Version, key: str) -> str:
+    found = {(c.episode.get("env") or {}).get(key) for c in version.chains}
+    return ", ".join(sorted(str(v) for v in found if v is not None)) or "unknown"
+
+
+def header(
+    version: Version, fmt: str | None, reports: dict[str, FormatReport], prov: Provenance
+) -> dict[str, Any]:
+    """The card's YAML header as a dict (key order kept)."""
+    counts = {s: len(ex) for s, ex in version.by_split.items()}
+    prefix = "" if fmt else "hf/"
+    files = FILES[fmt or "hf"]
+    head: dict[str, Any] = {
+        "pretty_name": f"plandvc planner rows {version.name}" + (f" ({fmt})" if fmt else ""),
+        "license": prov.license,
+        "task_categories": [TASK],
+        "tags": ["web-agent", "planner", "synthetic", "screenshots"],
+        "size_categories": [size_category(sum(counts.values()))],
+        "configs": [
+            {
+                "config_name": "default",
+                "data_files": [{"split": s, "path": prefix + files[s]} for s in counts],
+            }
+        ],
+    }
+    info: dict[str, Any] = {}
+    if fmt in (None, "hf"):
+        info["features"] = HF_FEATURES_YAML
+    info["splits"] = [{"name": s, "num_examples": n} for s, n in counts.items()]
+    rep = reports.get(fmt or "hf")
+    if rep is not None:
+        info["download_size"] = rep.bytes
+    head["dataset_info"] = info
+    return head
+
+
+def body(
+    version: Version, fmt: str | None, reports: dict[str, FormatReport], leaks: Leaks, prov: Provenance
+) -> str:
+    """The datasheet in markdown."""
+    m = version.manifest
+    counts = m.get("counts", {})
+    split = m.get("split", {})
+    kept = [c for c in version.chains]
+    in_split = [c for c in kept if c.split in ("train", "val")]
+    by_site = Counter(c.site for c in in_split)
+    by_parts = Counter(len(c.parts) for c in in_split)
+    by_macro = Counter(mac for c in in_split for mac in c.macros)
+    by_family = Counter(e.delegated for e in version.examples if e.op == "delegate")
+    by_split = Counter(c.split for c in kept)
+    ep = kept[0].episode if kept else {}
+    title = f"# plandvc planner rows {version.name}" + (f" — {fmt} export" if fmt else "")
+    out = [title, ""]
+    out += [
+        "Training rows for the **planner** of a hierarchical web agent. Each example is one planner turn: the",
+        "prompt is what the planner saw (its system prompt, the merged user request, the page, its history",
+        "and a screenshot of the page) and the completion is its reply, a JSON action that delegates one step",
+        "to a specialist (Navigation, Filter, Form, Information) or finishes the task. The rows are made by",
+        "construction: recorded single-step executor trajectories of one site are chained into one request,",
+        "the real planner agent runs in a real Chromium with a scripted model that answers each turn with the",
+        "known next delegation, the specialists replay the recorded trajectories, every part is checked on",
+        "the site's backend state, and a chain's rows are kept only when every check passes.",
+        "",
+    ]
+    if fmt:
+        out += ["## Loading", "", HOW_TO_LOAD[fmt], ""]
+    else:
+        out += ["## Formats", ""]
+        out += [
+            f"- `{name}/`: {rep.examples.get('train', 0)} train / {rep.examples.get('val', 0)} val examples, "
+            f"{len(rep.files)} files, {rep.bytes:,} bytes"
+            for name, rep in sorted(reports.items())
+        ]
+        out += [""]
+    out += ["## How the rows were made", ""]
+    out += [
+        "Pipeline (DVC): `pool_items -> chain_specs -> run_chains -> filter_rows -> export`.",
+        "",
+        _table(
+            ("what", "value"),
+            [
+                (
+                    "planner version (prompt sha256[:16])",
+                    ", ".join(f"{v} ({h})" for v, h in _prompt_hashes(version)),
+                ),
+                ("executor", ep.get("executor", "unknown")),
+                ("specialist step budget", ep.get("budget", "unknown")),
+                ("planner turn cap", ep.get("planner_turns", "unknown")),
+                ("Chromium", _env(version, "chromium")),
+                ("Playwright", _env(version, "playwright")),
+                ("plandvc", _env(version, "plandvc")),
+                ("sites (tree sha256[:16])", (prov.sites_hash or "not given")[:16]),
+                ("executor pool (tree sha256[:16])", (prov.pool_hash or "not given")[:16]),
+                ("held-out test sites (never in any split)", ", ".join(prov.test_sites) or "none"),
+                ("images", f"PNG screenshots, {'x'.join(map(str, m.get('image_size') or [])) or 'any size'}"),
+                ("val_share / split seed", f"{split.get('val_share')} / {split.get('seed')}"),
+            ],
+        ),
+        "",
+        "## Counts",
+        "",
+        _table(
+            ("", "n"),
+            [
+                ("chains in the raw run", counts.get("chains_raw")),
+                ("chains kept by filter-rows", counts.get("chains")),
+                (
+                    "chains in train / val / excluded",
+                    f"{by_split['train']} / {by_split['val']} / {by_split['excluded']}",
+                ),
+                (
+                    "examples in train / val",
+                    f"{version.count('train')} / {version.count('val')}",
+                ),
+            ],
+        ),
+        "",
+        "By site (chains in a split):",
+        "",
+        _table(("site", "chains"), sorted(by_site.items())),
+        "",
+        "By number of parts:",
+        "",
+        _table(("parts", "chains"), sorted(by_parts.items())),
+        "",
+        "By macro (parts):",
+        "",
+        _table(
+            ("macro", "family", "parts"), [(k, FAMILY_OF.get(k, "?"), n) for k, n in sorted(by_macro.items())]
+        ),
+        "",
+        "By family (delegations):",
+        "",
+        _table(("family", "delegations"), sorted((str(k), n) for k, n in by_family.items())),
+        "",
+    ]
+    fm = prov.filter_metrics
+    out += ["## Kept rate and failures", ""]
+    if fm:
+        out += [
+            f"Kept {fm.get('kept')} of {fm.get('chains_raw')} chains (kept rate {fm.get('kept_rate')}, "
+            f"{fm.get('kept_of_ok')} of the chains that ran through).",
+            "",
+            _table(("failure in the run", "chains"), sorted((fm.get("failures_raw") or {}).items())),
+            "",
+            _table(("dropped by filter-rows", "chains"), sorted((fm.get("dropped") or {}).items())),
+            "",
+        ]
+    else:
+        dropped = Counter(d.get("kind") for d in m.get("dropped", []))
+        out += [_table(("dropped by filter-rows", "chains"), sorted(dropped.items())), ""]
+    out += [
+        "## Split and leak check",
+        "",
+        f"Rule: {split.get('rule', 'unknown')}.",
+        "",
+        "A part is one recorded trajectory (a page and a delegation); two chains that share one would put the",
+        "same trajectory in train and in val. Chains that share a part or an identical prompt with val but",
+        "are not in val are excluded from both splits (they stay in the dataset version).",
+        "",
+        f"Leak check, recomputed on export: parts in both train and val = {len(leaks.shared_parts)}, identical "
+        f"prompts in both = {len(leaks.shared_prompts)}, rows whose prompt is another's in the same split = "
+        f"{len(leaks.duplicate_rows)}.",
+        "",
+        "## Known limitations",
+        "",
+        "- The sites are synthetic back-office sites served on loopback; their pages are simpler than the web.",
+        "- The planner's replies are scripted from the chain's known decomposition, not sampled from a model:",
+        "  the rows teach the delegation format and order, not recovery from a wrong step.",
+        "- Chains are 2-4 parts of one site; the request is the parts' instructions joined (or merged by a",
+        "  memory model when one was configured).",
+        f"- {by_split['excluded']} kept chains are in no split, because they share a part with val.",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def card(
+    version: Version, fmt: str | None, reports: dict[str, FormatReport], leaks: Leaks, prov: Provenance
+) -> bytes:
+    """The README.md bytes of one export folder (`fmt`) or of the version folder (`fmt` None)."""
+    head = yaml.safe_dump(header(version, fmt, reports, prov), sort_keys=False, allow_unicode=True, width=100)
+    return f"---\n{head}---\n\n{body(version, fmt, reports, leaks, prov)}".encode()

@@ -1,0 +1,106 @@
+"""`plandvc export`: the stage after filter-rows (a dataset version -> one folder per trainer's format)."""
+
+from __future__ import annotations
+
+import time
+
+import click
+
+from plandvc.export.common import FORMATS, ExportParams
+from plandvc.export.run import export as run_export
+from plandvc.io import InputError
+
+
+@click.command("export")
+@click.option(
+    "--rows", required=True, type=click.Path(file_okay=False), help="The dataset version (filter-rows' OUT)."
+)
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="The export's version folder.")
+@click.option(
+    "--formats", default="all", show_default=True, help=f"'all' or a comma list of {', '.join(FORMATS)}."
+)
+@click.option(
+    "--sites", type=click.Path(file_okay=False), help="The sites folder (site_split.json, hash for the card)."
+)
+@click.option(
+    "--pool", type=click.Path(file_okay=False), help="The executor pool (its hash goes in the card)."
+)
+@click.option(
+    "--filter-metrics", type=click.Path(dir_okay=False), help="filter-rows' filter.json (for the card)."
+)
+@click.option("--metrics", "metrics_dir", type=click.Path(file_okay=False), help="Directory for export.json.")
+@click.option("--license", "license_", default="mit", show_default=True, help="The card's license id.")
+@click.option(
+    "--shard-rows", default=2000, show_default=True, type=click.IntRange(1), help="Examples per file/shard."
+)
+@click.option(
+    "--row-group-rows",
+    default=100,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Rows per Parquet row group.",
+)
+@click.option(
+    "--row-group-mb",
+    default=64.0,
+    show_default=True,
+    type=click.FloatRange(0, min_open=True),
+    help="Image MB per row group.",
+)
+def export(
+    rows: str,
+    out: str,
+    formats: str,
+    sites: str | None,
+    pool: str | None,
+    filter_metrics: str | None,
+    metrics_dir: str | None,
+    license_: str,
+    shard_rows: int,
+    row_group_rows: int,
+    row_group_mb: float,
+) -> None:
+    """Export the dataset version ROWS to OUT/<format>/ for TRL/HF datasets, LLaMA-Factory, OpenAI and WebDataset.
+
+    Formats: hf (Parquet with Image features and TRL's prompt/completion/images columns), llamafactory
+    (sharegpt JSONL with <image> tokens and dataset_info.json), openai (chat fine-tuning JSONL with data
+    URLs), wds (WebDataset tar shards). Each folder gets a dataset card (README.md), and OUT/README.md
+    describes the version. The export refuses a chain on a held-out test site, a split that leaks (a part or
+    an identical prompt in train and val) and duplicate rows, and writes nothing then. Everything is built aside and
+    published at the end: a failed export leaves the previous one as it was.
+
+    \b
+    Example:
+        plandvc export --rows data/planner_rows/v1 --out data/exports/v1 --sites data/sites --metrics metrics
+        plandvc export --rows data/planner_rows/v1 --out scratch/exports --formats hf,wds
+    """
+    params = ExportParams(
+        license=license_, shard_rows=shard_rows, row_group_rows=row_group_rows, row_group_mb=row_group_mb
+    )
+    start = time.perf_counter()
+    try:
+        done = run_export(
+            rows,
+            out,
+            formats,
+            params,
+            sites=sites,
+            pool=pool,
+            filter_metrics=filter_metrics,
+            metrics_dir=metrics_dir,
+        )
+    except InputError as e:
+        raise click.ClickException(str(e)) from None
+    for name, rep in sorted(done.reports.items()):
+        click.echo(
+            f"export {name}: {rep.examples.get('train', 0)} train / {rep.examples.get('val', 0)} val, "
+            f"{len(rep.files)} files, {rep.bytes:,} bytes, {done.seconds[name]:.1f}s",
+            err=True,
+        )
+    m = done.metrics
+    click.echo(
+        f"export: {m['examples']['train']} train / {m['examples']['val']} val examples, leak check "
+        f"{m['leak']['shared_parts']} parts / {m['leak']['shared_prompts']} prompts shared, "
+        f"{time.perf_counter() - start:.1f}s -> {out}",
+        err=True,
+    )

@@ -1,0 +1,150 @@
+"""The `hf` export: Parquet files that `datasets.load_dataset("parquet", ...)` types with no glue.
+
+Layout: `data/<split>-XXXXX-of-YYYYY.parquet` (split = train, val). Columns:
+
+- `prompt`, `completion`: TRL's conversational prompt-completion vision format. Every message's content is
+  a list of `{"type": "text", "text": ...}` and `{"type": "image", "text": null}` parts (one Arrow type for
+  all rows), with one image part per image, in the order the images appear; the completion is the
+  assistant's reply (the planner's JSON action).
+- `messages`: the prompt followed by the completion (TRL's conversational language-modeling format).
+- `images`: the row's screenshots as an `Image` feature: struct<bytes, path> with the PNG bytes embedded
+  (`path` is `<chain key>/<file>`, for reference only).
+- meta: `id`, `task_id` (the chain key), `step`, `site`, `macro`, `op`, `delegated`.
+
+The `datasets` features are written in the Parquet schema metadata under the key `huggingface`
+(`{"info": {"features": ...}}`), so the columns load as `Image` and typed lists, not bare structs.
+Row groups hold at most `row_group_rows` rows and `row_group_mb` MB of images, well under the Hub viewer's
+limit on a row group. Files are written with pyarrow in a fixed order with fixed settings: same bytes for
+the same version.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from plandvc.export.common import ExportParams, FormatReport, full_messages, shards
+from plandvc.export.source import Example, Message, Version
+
+_PART = pa.struct([("type", pa.string()), ("text", pa.string())])
+_MESSAGE = pa.struct([("role", pa.string()), ("content", pa.list_(_PART))])
+_IMAGE = pa.struct([("bytes", pa.binary()), ("path", pa.string())])
+SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),
+        ("prompt", pa.list_(_MESSAGE)),
+        ("completion", pa.list_(_MESSAGE)),
+        ("messages", pa.list_(_MESSAGE)),
+        ("images", pa.list_(_IMAGE)),
+        ("task_id", pa.string()),
+        ("step", pa.int32()),
+        ("site", pa.string()),
+        ("macro", pa.string()),
+        ("op", pa.string()),
+        ("delegated", pa.string()),
+    ]
+)
+
+
+def _value(dtype: str) -> dict[str, str]:
+    return {"dtype": dtype, "_type": "Value"}
+
+
+_MESSAGE_FEATURE = {
+    "feature": {
+        "role": _value("string"),
+        "content": {"feature": {"type": _value("string"), "text": _value("string")}, "_type": "List"},
+    },
+    "_type": "List",
+}
+FEATURES: dict[str, Any] = {
+    "id": _value("string"),
+    "prompt": _MESSAGE_FEATURE,
+    "completion": _MESSAGE_FEATURE,
+    "messages": _MESSAGE_FEATURE,
+    "images": {"feature": {"_type": "Image"}, "_type": "List"},
+    "task_id": _value("string"),
+    "step": _value("int32"),
+    "site": _value("string"),
+    "macro": _value("string"),
+    "op": _value("string"),
+    "delegated": _value("string"),
+}
+
+
+def chat_messages(messages: tuple[Message, ...]) -> list[dict[str, Any]]:
+    return [
+        {
+            "role": m.role,
+            "content": [
+                {"type": "text", "text": p.value} if p.kind == "text" else {"type": "image", "text": None}
+                for p in m.parts
+            ],
+        }
+        for m in messages
+    ]
+
+
+def record(version: Version, example: Example) -> dict[str, Any]:
+    """One example as a row of the table (images embedded)."""
+    prompt = chat_messages(example.prompt)  # one image part per image, by construction
+    return {
+        "id": example.id,
+        "prompt": prompt,
+        "completion": chat_messages(full_messages(example)[-1:]),
+        "messages": chat_messages(full_messages(example)),
+        "images": [
+            {"bytes": version.image(example, n), "path": example.image_path(n)} for n in example.images
+        ],
+        "task_id": example.key,
+        "step": example.step,
+        "site": example.site,
+        "macro": example.macro,
+        "op": example.op,
+        "delegated": example.delegated,
+    }
+
+
+def _row_groups(records: list[dict[str, Any]], params: ExportParams) -> list[list[dict[str, Any]]]:
+    groups: list[list[dict[str, Any]]] = [[]]
+    size = 0
+    limit = params.row_group_mb * 1_000_000
+    for r in records:
+        n = sum(len(i["bytes"]) for i in r["images"])
+        if groups[-1] and (len(groups[-1]) >= params.row_group_rows or size + n > limit):
+            groups.append([])
+            size = 0
+        groups[-1].append(r)
+        size += n
+    return groups
+
+
+def schema() -> pa.Schema:
+    """The table schema with the `datasets` features in its metadata."""
+    meta = {"huggingface": json.dumps({"info": {"features": FEATURES}}, sort_keys=False)}
+    return SCHEMA.with_metadata(meta)
+
+
+def write(version: Version, out: Path, params: ExportParams) -> FormatReport:
+    """Write the Parquet files of every split under `out/data/`."""
+    report = FormatReport("hf")
+    (out / "data").mkdir(parents=True, exist_ok=True)
+    sch = schema()
+    for split, examples in version.by_split.items():
+        report.examples[split] = len(examples)
+        parts = shards(examples, params.shard_rows)
+        groups_total = 0
+        for i, shard in enumerate(parts):
+            path = out / "data" / f"{split}-{i:05d}-of-{len(parts):05d}.parquet"
+            records = [record(version, e) for e in shard]
+            with pq.ParquetWriter(path, sch, compression="snappy") as writer:
+                for group in _row_groups(records, params) if records else []:
+                    writer.write_table(pa.Table.from_pylist(group, schema=sch), row_group_size=len(group))
+                    groups_total += 1
+            report.add(out, path)
+        report.notes[f"{split}_row_groups"] = groups_total
+    return report

@@ -1,0 +1,160 @@
+"""`export`: a dataset version turned into the folders each trainer's loader reads as it is.
+
+`export(rows, out, formats, params, ...)` reads the version (`plandvc.export.source`), refuses it when a
+chain is on a held-out test site or when the split leaks (a part or an identical prompt in train and in
+val), then builds every folder aside (`.<out>.tmp-<pid>/`): `<format>/` with its files and its card for
+each format asked for, a `<format>/README.md` saying it was not asked for otherwise (so every DVC output
+exists), and the version card `README.md`. Only when all are built are they published, each with a rename:
+a failure leaves every previous export as it was. `<metrics>/export.json` reports the counts, sizes and the
+leak check.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from plandvc.export import hf, llamafactory, openai_jsonl, wds
+from plandvc.export.card import Provenance, card
+from plandvc.export.common import FORMATS, ExportParams, FormatReport
+from plandvc.export.source import ExportError, Version, load_version
+from plandvc.io import publish_dir, read_json, write_json
+from plandvc.rows.split import SPLITS, Leaks, leak_check
+
+WRITERS: dict[str, Callable[[Version, Path, ExportParams], FormatReport]] = {
+    "hf": hf.write,
+    "llamafactory": llamafactory.write,
+    "openai": openai_jsonl.write,
+    "wds": wds.write,
+}
+README = "README.md"
+
+
+@dataclass
+class ExportOutcome:
+    """What one export did (the CLI prints it; tests read it)."""
+
+    version: Version
+    reports: dict[str, FormatReport]
+    leaks: Leaks
+    metrics: dict[str, Any]
+    seconds: dict[
+        str, float
+    ]  # wall time per format (printed, never written: it is not a function of the input)
+
+
+def parse_formats(text: str | Sequence[str]) -> list[str]:
+    """`all` or a comma-separated list of FORMATS; an unknown name is an ExportError naming it."""
+    names = [s.strip() for s in (text.split(",") if isinstance(text, str) else text) if s.strip()]
+    if names == ["all"]:
+        return list(FORMATS)
+    unknown = [n for n in names if n not in FORMATS]
+    if unknown or not names:
+        raise ExportError(f"export formats {unknown or names!r}: choose from {', '.join(FORMATS)} or 'all'")
+    return [f for f in FORMATS if f in names]
+
+
+def check_version(version: Version, test_sites: Sequence[str]) -> Leaks:
+    """Refuse a chain on a held-out test site, and a split that leaks; return the (empty) leak check."""
+    for c in version.chains:
+        if c.site in test_sites:
+            raise ExportError(
+                f"{version.root / 'manifest.json'}: chain {c.key} is on the held-out test site {c.site!r}"
+            )
+    leaks = leak_check(version.split_chains(), {c.key: c.split for c in version.chains})
+    if not leaks.ok:
+        what = "the split leaks" if leaks.crosses else "duplicate rows"
+        raise ExportError(f"{version.root / 'manifest.json'}: {what}: {leaks.first()}")
+    return leaks
+
+
+def _not_asked(fmt: str) -> bytes:
+    return (
+        f"# {fmt}: not exported\n\nThis format is not in `export.formats` (params.yaml) for this version; "
+        "add it there and run `dvc repro export`.\n"
+    ).encode()
+
+
+def _metrics(version: Version, reports: dict[str, FormatReport], leaks: Leaks) -> dict[str, Any]:
+    splits = {s: 0 for s in ("train", "val", "excluded")}
+    for c in version.chains:
+        splits[c.split] += 1
+    return {
+        "version": version.name,
+        "chains": splits,
+        "examples": {s: version.count(s) for s in SPLITS},
+        "leak": {
+            "shared_parts": len(leaks.shared_parts),
+            "shared_prompts": len(leaks.shared_prompts),
+            "duplicate_rows": len(leaks.duplicate_rows),
+        },
+        "formats": {
+            name: {"examples": rep.examples, "files": len(rep.files), "bytes": rep.bytes, **rep.notes}
+            for name, rep in sorted(reports.items())
+        },
+    }
+
+
+def export(
+    rows: str | Path,
+    out: str | Path,
+    formats: str | Sequence[str] = "all",
+    params: ExportParams | None = None,
+    *,
+    sites: str | Path | None = None,
+    pool: str | Path | None = None,
+    filter_metrics: str | Path | None = None,
+    metrics_dir: str | Path | None = None,
+) -> ExportOutcome:
+    """Export the version at `rows` to `out/<format>/` (see the module doc)."""
+    from plandvc.run.fingerprint import tree_hash
+    from plandvc.sites.spec import load_split
+
+    rows, out = Path(rows), Path(out)
+    params = params or ExportParams()
+    chosen = parse_formats(formats)
+    if out.resolve() == rows.resolve() or rows.resolve() in out.resolve().parents:
+        raise ExportError(f"{out}: the export must not be inside the dataset version {rows}")
+    version = load_version(rows)
+    test_sites = load_split(sites)["test"] if sites else []
+    leaks = check_version(version, test_sites)
+    prov = Provenance(
+        license=params.license,
+        sites_hash=tree_hash(Path(sites)) if sites else None,
+        pool_hash=tree_hash(Path(pool)) if pool else None,
+        test_sites=list(test_sites),
+        filter_metrics=read_json(filter_metrics) if filter_metrics else None,
+    )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    for stale in out.parent.glob(f".{out.name}.tmp-*"):  # left by a killed run
+        shutil.rmtree(stale, ignore_errors=True)
+    tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
+    tmp.mkdir()
+    try:
+        reports: dict[str, FormatReport] = {}
+        seconds: dict[str, float] = {}
+        for fmt in FORMATS:
+            (tmp / fmt).mkdir()
+            if fmt in chosen:
+                start = time.perf_counter()
+                reports[fmt] = WRITERS[fmt](version, tmp / fmt, params)
+                seconds[fmt] = time.perf_counter() - start
+        for fmt in FORMATS:
+            data = card(version, fmt, reports, leaks, prov) if fmt in reports else _not_asked(fmt)
+            (tmp / fmt / README).write_bytes(data)
+        (tmp / README).write_bytes(card(version, None, reports, leaks, prov))
+        out.mkdir(exist_ok=True)
+        for fmt in FORMATS:
+            publish_dir(tmp / fmt, out / fmt)
+        os.replace(tmp / README, out / README)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    metrics = _metrics(version, reports, leaks)
+    if metrics_dir is not None:
+        write_json(Path(metrics_dir) / "export.json", metrics)
+    return ExportOutcome(version, reports, leaks, metrics, seconds)

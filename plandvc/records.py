@@ -1,0 +1,155 @@
+"""The records that cross module boundaries, typed: the JSON formats of the pool, the chain stages and the run
+(docs/ARCHITECTURE.md gives each format and its rules). TypedDicts, because these records are read from and
+written to JSON as they are: a loader returns one, a writer dumps it, and nothing converts in between.
+
+Nested parts a reader passes through without looking inside (a check's fields, a control's prep, an element
+descriptor) stay `dict[str, Any]`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, TypedDict
+
+Via = Literal["page", "home"] | None
+
+
+class Start(TypedDict):
+    """Where a task starts: `fresh` (a new session on `url`) or `mid_chain`; `keep`: it keeps earlier state."""
+
+    url: str
+    kind: str
+    keep: bool
+
+
+class Control(TypedDict):
+    """The control a task uses, its role (the control kind, `link`, `home`, ...) and its prep."""
+
+    control_id: str
+    role: str
+    prep: dict[str, Any]
+
+
+class Task(TypedDict):
+    """task.json: one single-primitive task of the pool."""
+
+    task_id: str
+    site: str
+    macro: str
+    instruction: str
+    start: Start
+    control: Control
+    check: dict[str, Any]  # {kind, ...}: plandvc.checks
+    verifier: dict[str, Any]
+    scope: list[str]
+    target: NotRequired[dict[str, Any]]  # what the scripted executor acts on
+
+
+class TrajectoryStep(TypedDict):
+    """One recorded step: an action of `plandvc.browser.actions`, the index of its element in elements.json
+    (None for an action that targets none), its value and the specialist's memory sentence."""
+
+    action: str
+    element: int | None
+    value: Any
+    memory: str
+
+
+class Trajectory(TypedDict):
+    """trajectory.json: what the scripted executor did, its done text and answer, and the page it ended on."""
+
+    task_id: str
+    site: str
+    macro: str
+    start_kind: str
+    history_macro: str | None
+    steps: list[TrajectoryStep]
+    done: str
+    answer: Any
+    end: str
+
+
+class Part(TypedDict):
+    """A kept part of the pool as `plandvc.pool.load.load_part` returns it; `dir` is relative to the pool."""
+
+    id: str
+    run: str
+    dir: str
+    task: Task
+    traj: Trajectory
+    elements: list[dict[str, Any]]
+
+
+class KeptLine(TypedDict):
+    """A line of kept.jsonl."""
+
+    id: str
+    run: str
+    site: str
+    macro: str
+
+
+class ItemRecord(TypedDict):
+    """A line of items.jsonl: what the chain walk needs of a kept trajectory (pool-items)."""
+
+    id: str
+    run: str
+    dir: str
+    site: str
+    macro: str
+    family: str
+    start: str
+    control: str | None
+    scope: list[str]
+    answers: bool
+    fresh: bool
+    stays: bool
+    home_start: bool
+    instruction: str
+
+
+class ChainPart(TypedDict):
+    """A part of a chain: the record id, and how it follows the previous part (None for the first)."""
+
+    id: str
+    via: Via
+
+
+class ChainSpec(TypedDict):
+    """A line of chains.jsonl (chain-specs)."""
+
+    key: str
+    site: str
+    parts: list[ChainPart]
+
+
+class ChainResult(TypedDict):
+    """A line of run-chains' results.jsonl (the keys filter-rows reads; the run adds its own counts)."""
+
+    key: str
+    site: str
+    parts: list[str]
+    via: list[Via]
+    ok: bool
+    error: str | None
+    turns: NotRequired[int]
+
+
+class Episode(TypedDict):
+    """A chain's episode.json (the keys filter-rows checks the rows against)."""
+
+    task_id: str
+    site: str
+    instruction: str
+    instruction_by: str
+    start_url: str
+    parts: list[str]
+    via: list[Via]
+    macros: list[str]
+    turns: list[dict[str, Any]]
+    answer: Any
+    version: str
+    executor: str
+    budget: int
+    planner_turns: int
+    response_format: dict[str, Any]
+    env: dict[str, Any]  # added by the runner: versions of the code, Chromium, Playwright

@@ -1,0 +1,141 @@
+"""run-chains' inputs, checked whole before any browser starts: the chain list, the parts it names, the sites.
+
+Every line of the chains file must be `{key, site, parts: [{id, via}, ...]}` where
+- `key` is a safe folder name (letters, digits, `.`, `_`, `-`; not starting with `.` or `_`, at most 200
+  characters): it becomes `OUT/<key>/`, so a key can never lead outside OUT; keys are unique;
+- `site` is a site of `--sites`;
+- `parts` is a non-empty list; the first part's `via` is null and every later one is `"page"` or
+  `"home"` (the chain walk's vocabulary); every `id` is a kept trajectory of the pool whose files load,
+  and whose task and trajectory are of the chain's `site`.
+Every problem found is reported, one line each (`file:line: key 'k': ...`), and nothing is written.
+An empty chain list is an error unless the caller allows it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from plandvc import io
+from plandvc.pool.load import load_part, part_dir, read_kept
+from plandvc.records import Part
+from plandvc.run.chain import SiteInfo
+
+PART_FILES = ("task.json", "trajectory.json", "elements.json")
+VIAS_AFTER_FIRST = ("page", "home")
+KEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
+
+
+@dataclass
+class ChainJob:
+    """One validated chain and what it runs on: its parts ({id, task, traj, elements}) and their files."""
+
+    chain: dict[str, Any]
+    parts: list[dict[str, Any]]
+    files: list[Path]
+    site: SiteInfo
+
+    @property
+    def key(self) -> str:
+        return str(self.chain["key"])
+
+
+def safe_key(key: Any) -> bool:
+    """Whether `key` can name a chain's folder inside OUT (never `..`, a path, or a hidden/reserved name)."""
+    return isinstance(key, str) and bool(KEY_RE.match(key)) and key not in (".", "..")
+
+
+def chain_problems(where: str, chain: Any) -> list[str]:
+    """The shape problems of one chain line (key, site, parts, via); [] when it is well formed."""
+    if not isinstance(chain, dict):
+        return [f"{where}: expected an object {{key, site, parts}}"]
+    missing = [k for k in ("key", "site", "parts") if k not in chain]
+    if missing:
+        return [f"{where}: chain without {', '.join(map(repr, missing))}"]
+    key = chain["key"]
+    out = []
+    if not safe_key(key):
+        out.append(
+            f"{where}: key {key!r} is not a safe folder name (letters, digits, '.', '_', '-'; "
+            "not starting with '.' or '_')"
+        )
+    label = f"{where}: key {key!r}"
+    if not isinstance(chain["site"], str):
+        out.append(f"{label}: site {chain['site']!r} is not a string")
+    parts = chain["parts"]
+    if not isinstance(parts, list) or not parts:
+        return [*out, f"{label}: parts {parts!r} is not a non-empty list"]
+    for i, p in enumerate(parts):
+        if not isinstance(p, dict) or not isinstance(p.get("id"), str) or "via" not in p:
+            out.append(f"{label}: parts[{i}] {p!r} is not {{id, via}}")
+            continue
+        want = (None,) if i == 0 else VIAS_AFTER_FIRST
+        if p["via"] not in want:
+            expected = "null" if i == 0 else "'page' or 'home'"
+            out.append(f"{label}: parts[{i}].via {p['via']!r} is not {expected}")
+    return out
+
+
+def load_jobs(
+    chains_path: Path, chains: list[Any], pool: Path, sites: dict[str, SiteInfo], allow_empty: bool = False
+) -> list[ChainJob]:
+    """Check every chain (numbered as lines of `chains_path`) against the pool and sites; the jobs, or one
+    InputError naming every problem."""
+    if not chains and not allow_empty:
+        raise io.InputError(f"{chains_path}: no chains (pass --allow-empty to publish an empty output)")
+    problems: list[str] = []
+    runs = {r["id"]: r["run"] for r in read_kept(pool)}
+    loaded: dict[str, Part | str] = {}  # part id -> part, or the problem loading it
+    seen: dict[str, int] = {}
+    jobs = []
+    for n, chain in enumerate(chains, 1):
+        where = f"{chains_path}:{n}"
+        shape = chain_problems(where, chain)
+        problems += shape
+        if shape:
+            continue
+        key, site = chain["key"], chain["site"]
+        label = f"{where}: key {key!r}"
+        if key in seen:
+            problems.append(f"{label}: duplicate key (first on line {seen[key]})")
+            continue
+        seen[key] = n
+        if site not in sites:
+            problems.append(f"{label}: site {site!r} is not a site of the sites folder")
+            continue
+        parts, files, bad = [], [], False
+        for i, p in enumerate(chain["parts"]):
+            pid = p["id"]
+            if pid not in runs:
+                problems.append(
+                    f"{label}: parts[{i}].id {pid!r} is not a kept trajectory of {pool / 'kept.jsonl'}"
+                )
+                bad = True
+                continue
+            if pid not in loaded:
+                try:
+                    loaded[pid] = load_part(pool, runs[pid], pid)
+                except io.InputError as e:
+                    loaded[pid] = str(e)
+            part = loaded[pid]
+            if isinstance(part, str):
+                problems.append(f"{label}: parts[{i}].id {pid!r}: {part}")
+                bad = True
+                continue
+            psites = {part["task"]["site"], part["traj"]["site"]}
+            if psites != {site}:
+                problems.append(
+                    f"{label}: parts[{i}].id {pid!r} is of site {sorted(psites - {site})[0]!r}, not the chain's {site!r}"
+                )
+                bad = True
+                continue
+            parts.append(
+                {"id": pid, "task": part["task"], "traj": part["traj"], "elements": part["elements"]}
+            )
+            files += [part_dir(pool, runs[pid], pid) / f for f in PART_FILES]
+        if not bad:
+            jobs.append(ChainJob(chain, parts, files, sites[site]))
+    io.raise_problems(problems)
+    return jobs

@@ -1,0 +1,81 @@
+"""The shared fixtures of the test suite, each defined once: a real sites server on a free loopback port, one
+real Chromium per test module, and a fresh browser session per test. Every test's default log directory is a
+temporary one and hypothesis keeps no database, so no test writes into the checkout.
+
+The plain helpers the tests import live in their own modules beside this one: `bundled` (the bundled sites
+and sample pool), `sites_http` (an HTTP client and page reader), `agent_doubles` (fakes for the agent tests),
+`chain_pools` (records and pools for the chains tests), `raw_chains` (run-chains output for the rows tests)
+and `openai_double` (an OpenAI-protocol server)."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+import pytest_asyncio
+from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
+
+# hypothesis keeps no example database and its caches in a temporary directory (its default, .hypothesis/,
+# is in the checkout); the property tests are derandomized, so a failure reproduces from the test alone
+settings.register_profile("plandvc", database=None)
+settings.load_profile("plandvc")
+set_hypothesis_home_dir(tempfile.mkdtemp(prefix="plandvc-hypothesis-"))
+
+# the helper modules' asserts read like the tests' own when they fail
+pytest.register_assert_rewrite(
+    "bundled", "sites_http", "agent_doubles", "chain_pools", "raw_chains", "view_pages"
+)
+
+# the viewer's Playwright fixtures (file_browser, file_page) live beside its page helpers
+pytest_plugins = ["view_pages"]
+
+from bundled import SITES_DIR  # noqa: E402
+
+from plandvc.browser import Browser, Session  # noqa: E402
+from plandvc.ports import free_ports  # noqa: E402
+from plandvc.sites.servers import Servers  # noqa: E402
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _logs_outside_the_checkout(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """run-chains writes its run log under PLANDVC_LOGS (default .plandvc/logs of the working directory): point
+    it at a temporary directory for every command a test runs."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PLANDVC_LOGS", str(tmp_path_factory.mktemp("logs")))
+        yield
+
+
+@pytest.fixture(scope="module")
+def sites_server() -> Iterator[Servers]:
+    """One real sites server process serving data/sites on a free loopback port."""
+    with Servers(free_ports(1), SITES_DIR) as servers:
+        yield servers
+
+
+@pytest.fixture(scope="module")
+def base(sites_server: Servers) -> str:
+    """The base URL of the module's sites server, e.g. http://127.0.0.1:PORT."""
+    return sites_server.bases[0]
+
+
+@pytest.fixture(scope="module")
+def ports(sites_server: Servers) -> list[int]:
+    """The ports of the module's sites server."""
+    return sites_server.ports
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def browser() -> AsyncIterator[Browser]:
+    """One real Chromium for the test module."""
+    async with Browser() as b:
+        yield b
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def session(browser: Browser, base: str) -> AsyncIterator[Session]:
+    """A fresh browser session (its own context and page) on the module's sites server."""
+    s = await browser.new_session(base)
+    yield s
+    await s.close()

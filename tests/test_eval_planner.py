@@ -1,0 +1,202 @@
+"""eval-specs and eval-planner end to end: a dozen held-out chains walked on the test site and run in real
+Chromium, then the reference planners served over real HTTP and reached through the real `openai` client.
+
+The scores are exact: the oracle 1.0 teacher-forced and closed-loop, always-done exactly the share of turns
+that are the `done` of a chain asking no question (closed loop 0). A delegation off the script ends its
+episode at that turn; a planner that is down is one error before anything is written; garbage, server errors
+and time-outs are counted, never a crash.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from openai_double import HANG, OpenAIDouble
+
+from plandvc import io
+from plandvc.eval.client import PlannerClient, PlannerUnavailable
+from plandvc.eval.closed import LoopConfig
+from plandvc.eval.reference import Oracle, PlannerServer
+from plandvc.eval.run import EvalConfig, evaluate
+from plandvc.eval.specs import SpecsConfig, eval_specs, load_held_out
+from plandvc.run.runner import free_ports
+
+ROOT = Path(__file__).resolve().parents[1]
+POOL, SITES = ROOT / "data" / "pool", ROOT / "data" / "sites"
+N = 12
+
+pytestmark = pytest.mark.skipif(not (POOL / "kept.jsonl").exists(), reason="the sample pool is not generated")
+
+
+def specs_config(root: Path, out: str) -> SpecsConfig:
+    return SpecsConfig(POOL, SITES, root / out, n=N, seed=0, workers=2, cache=root / "cache")
+
+
+@pytest.fixture(scope="module")
+def specs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A dozen held-out chains (eval-specs on the committed pool), built once for the module."""
+    root = tmp_path_factory.mktemp("eval")
+    summary = eval_specs(specs_config(root, "eval"))
+    assert summary["held_out"] == N, summary
+    return root / "eval"
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def config(specs: Path, out: Path, mode: str = "both", **kw: Any) -> EvalConfig:
+    return EvalConfig(
+        specs=specs,
+        out=out / "run",
+        metrics=out / "eval.json",
+        loop=LoopConfig(POOL, SITES),
+        mode=mode,
+        **kw,
+    )
+
+
+def test_held_out_chains_walk_only_the_test_sites(specs: Path) -> None:
+    split = io.read_json(SITES / "site_split.json")
+    chains = load_held_out(specs)
+    assert len(chains) == N and {c.site for c in chains} <= set(split["test"])
+    training_ids = {r["id"] for r in io.read_jsonl(POOL / "kept.jsonl") if r["site"] in split["train"]}
+    assert not {p for c in chains for p in c.parts} & training_ids
+    assert {r["site"] for r in io.read_jsonl(specs / "items.jsonl")} == set(split["test"])
+    summary = io.read_json(specs / "summary.json")
+    assert summary["records_dropped"]["train_site"] > 0  # the training sites were there, and left out
+    for c in chains:  # one row a turn, each row's input the planner's, with its screenshot
+        rows = io.read_jsonl(c.dir / "rows.jsonl")
+        assert len(rows) == len(c.turns)
+        assert all((c.dir / f"step_{r['step']}.png").is_file() for r in rows)
+    # written twice, the same bytes (the chains come from run-chains' cache here: that a fresh run of the
+    # same chains gives the same bytes is run-chains' own test)
+    again = eval_specs(specs_config(specs.parent, "again"))
+    assert again == summary and tree(specs) == tree(specs.parent / "again")
+
+
+def test_teacher_forced_reference_scores_are_exact(specs: Path, tmp_path: Path) -> None:
+    chains = load_held_out(specs)
+    turns = sum(len(c.turns) for c in chains)
+    done_plain = sum(1 for c in chains if not c.asks)  # the done of a chain asking no question
+    assert 0 < done_plain < turns and any(c.asks for c in chains)
+
+    oracle = evaluate(config(specs, tmp_path / "o", "teacher-forced", reference="oracle"))["teacher_forced"]
+    assert (oracle["correct"], oracle["turns"], oracle["step_accuracy"]) == (turns, turns, 1.0)
+    assert oracle["invalid_replies"] == 0
+
+    done = evaluate(config(specs, tmp_path / "d", "teacher-forced", reference="always-done"))[
+        "teacher_forced"
+    ]
+    assert (done["correct"], done["turns"]) == (done_plain, turns)
+    assert done["by_family"]["done"]["correct"] == done_plain
+    assert all(g["correct"] == 0 for k, g in done["by_family"].items() if k != "done")
+
+    rand = evaluate(config(specs, tmp_path / "r", "teacher-forced", reference="random-family"))
+    again = evaluate(config(specs, tmp_path / "r2", "teacher-forced", reference="random-family"))
+    assert 0 < rand["teacher_forced"]["correct"] < turns
+    assert rand == again
+    # outputs are a function of the inputs: the same planner gives the same bytes
+    for name in ("replies.jsonl", "metrics.json"):
+        assert (tmp_path / "r" / "run" / name).read_bytes() == (tmp_path / "r2" / "run" / name).read_bytes()
+    reply = io.read_jsonl(tmp_path / "o" / "run" / "replies.jsonl")[0]
+    assert reply["score"]["correct"] and reply["expected"]["kind"] == "delegate"
+
+
+@pytest.mark.slow
+def test_closed_loop_reference_scores_are_exact(specs: Path, tmp_path: Path) -> None:
+    oracle = evaluate(config(specs, tmp_path / "o", "closed-loop", reference="oracle"))["closed_loop"]
+    assert (oracle["success"], oracle["episodes"], oracle["success_rate"]) == (N, N, 1.0)
+    assert oracle["ends"] == {"success": N} and oracle["off_script_at_turn"] == {}
+    done = evaluate(config(specs, tmp_path / "d", "closed-loop", reference="always-done"))["closed_loop"]
+    assert (done["success"], done["success_rate"], done["steps_done"]) == (0, 0.0, 0)
+    assert sum(done["ends"].values()) == N and "success" not in done["ends"]
+
+
+def test_off_script_delegation_ends_the_episode_at_that_turn(specs: Path, tmp_path: Path) -> None:
+    chains = load_held_out(specs)[:2]
+    oracle = Oracle(chains)
+
+    def planner(messages: list[dict[str, Any]]) -> str:
+        """The oracle, but turn 2 of the first chain goes to the wrong family, and turn 1 of the second
+        leaves a value of its part out."""
+        reply = json.loads(oracle(messages))
+        step = messages[1]["content"][0]["text"]
+        params = reply["action"][0].get("delegate")
+        if chains[0].request in step and "Step 2 of" in step:
+            params["family"] = next(f for f in ("Filter", "Navigation") if f != params["family"])
+        if chains[1].request in step and "Step 1 of" in step:
+            params["instruction"] = "Do the first part."
+        return json.dumps(reply)
+
+    with PlannerServer(planner, "scripted") as server:
+        m = evaluate(
+            config(specs, tmp_path, "closed-loop", planner_url=server.url, planner_model="scripted", limit=2)
+        )
+    cl = m["closed_loop"]
+    assert cl["ends"] == {"off_script": 2} and cl["success"] == 0
+    assert cl["off_script_at_turn"] == {"1": 1, "2": 1}
+    episodes = {e["key"]: e for e in io.read_jsonl(tmp_path / "run" / "episodes.jsonl")}
+    first, second = episodes[chains[0].key], episodes[chains[1].key]
+    assert (first["off_script_turn"], first["steps_done"], first["turns"]) == (2, 1, 2)
+    assert "family" in first["detail"]
+    assert (second["off_script_turn"], second["steps_done"]) == (1, 0)
+    assert "leaves out" in second["detail"]
+
+
+def test_a_planner_that_is_down_is_one_error_before_anything_runs(specs: Path, tmp_path: Path) -> None:
+    url = f"http://127.0.0.1:{free_ports(1)[0]}/v1"
+    p = subprocess.run(
+        [sys.executable, "-m", "plandvc", "eval-planner", "--specs", str(specs), "--pool", str(POOL),
+         "--sites", str(SITES), "--out", str(tmp_path / "out"), "--metrics", str(tmp_path / "eval.json"),
+         "--planner-url", url, "--planner-model", "m", "--retries", "0"],
+        capture_output=True, text=True, cwd=ROOT, timeout=120,
+    )  # fmt: skip
+    assert p.returncode == 1
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"no OpenAI-compatible server answers at {url}" in lines[0], p.stderr
+    assert not (tmp_path / "out").exists() and not (tmp_path / "eval.json").exists()
+    with OpenAIDouble(models=("other",)) as api, pytest.raises(PlannerUnavailable, match="it serves: other"):
+        evaluate(config(specs, tmp_path, planner_url=api.url, planner_model="m"))
+
+
+def test_no_planner_writes_skipped_outputs(specs: Path, tmp_path: Path) -> None:
+    assert evaluate(config(specs, tmp_path)) == {"skipped": "no planner_url"}
+    assert io.read_json(tmp_path / "eval.json") == {"skipped": "no planner_url"}
+    assert io.read_jsonl(tmp_path / "run" / "replies.jsonl") == []
+
+
+async def test_retries_timeouts_and_a_refused_response_format_are_counted() -> None:
+    with OpenAIDouble(models=("m",)) as api:
+        client = await PlannerClient.connect(api.url, "m", timeout=0.5, retries=1, backoff=0.01)
+        try:
+            api.script(500, "first")
+            assert await client.reply([{"role": "user", "content": "x"}]) == ("first", None)
+            api.script(HANG, HANG)
+            assert await client.reply([{"role": "user", "content": "x"}]) == (None, "timed out")
+            assert "response_format" in api.requests[-1]
+            api.script(400, "plain")
+            assert await client.reply([{"role": "user", "content": "x"}]) == ("plain", None)
+            assert "response_format" not in api.requests[-1] and client.response_format_refused
+        finally:
+            await client.close()
+    assert client.traffic["retries"] == 2 and client.traffic["timeouts"] == 2
+    assert client.traffic["failed"] == 1 and client.traffic["replies"] == 3
+
+
+def test_garbage_replies_are_scored_invalid(specs: Path, tmp_path: Path) -> None:
+    garbage = ["", "Filter, please.", '{"memory": "x"}', "```json\n{oops}\n```", "500"]
+    n = sum(len(c.turns) for c in load_held_out(specs)[:2])
+    with OpenAIDouble(models=("m",)) as api:
+        api.script(*(garbage * n)[:n])
+        m = evaluate(
+            config(specs, tmp_path, "teacher-forced", planner_url=api.url, planner_model="m", limit=2)
+        )
+    tf = m["teacher_forced"]
+    assert (tf["turns"], tf["correct"], tf["invalid_replies"], tf["valid"]) == (n, 0, n, 0.0)
+    assert all(not r["score"]["valid"] for r in io.read_jsonl(tmp_path / "run" / "replies.jsonl"))

@@ -1,0 +1,132 @@
+"""The evaluation's pure rules: scoring a reply against its turn, the reference planners' replies, the metrics.
+Each rule is shown to pass what it should and to fail what it should."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from plandvc.eval.metrics import teacher_metrics
+from plandvc.eval.reference import RandomFamily, always_done, request_and_turn
+from plandvc.eval.score import delegation_problems, score_reply
+from plandvc.eval.specs import HeldOut, Turn
+from plandvc.eval.teacher import TurnReply
+
+FILTER = Turn(
+    "delegate", "Filter", 'Show only the courses whose Department is "Physics".', "filter_by_dropdown"
+)
+LIMIT = Turn("delegate", "Filter", "Limit the courses to a Max credits of 12.", "filter_by_slider")
+DONE = Turn("done", None, None, None)
+
+
+def chain(answer: object = None, turns: tuple[Turn, ...] = (FILTER, LIMIT, DONE)) -> HeldOut:
+    return HeldOut(
+        "plan-school-x", "school", ["a", "b"], [None, "page"], "req", answer, list(turns), Path("x")
+    )
+
+
+def delegate(family: str, instruction: str, memory: str = "m") -> str:
+    return json.dumps(
+        {"memory": memory, "action": [{"delegate": {"family": family, "instruction": instruction}}]}
+    )
+
+
+def done(text: str, success: bool = True) -> str:
+    return json.dumps({"memory": "", "action": [{"done": {"text": text, "success": success}}]})
+
+
+def test_a_right_delegation_in_other_words_is_correct() -> None:
+    s = score_reply(delegate("Filter", 'Filter the courses to Department "Physics" only'), FILTER, chain())
+    assert (s.valid, s.kind, s.family, s.values, s.correct) == (True, True, True, True, True)
+
+
+def test_wrong_family_and_dropped_value_fail() -> None:
+    s = score_reply(delegate("Navigation", 'Department "Physics"'), FILTER, chain())
+    assert s.valid and s.kind and not s.family and s.values and not s.correct
+    s = score_reply(delegate("Filter", "Filter the courses by department"), FILTER, chain())
+    assert s.family and not s.values and not s.correct
+    assert any("Physics" in p for p in s.problems)
+    # a number is kept only whole: 120 does not keep 12
+    assert not score_reply(delegate("Filter", "Max credits 120"), LIMIT, chain()).correct
+    assert score_reply(delegate("Filter", "Max credits 12"), LIMIT, chain()).correct
+
+
+def test_extra_values_are_recorded_not_scored() -> None:
+    s = score_reply(delegate("Filter", 'Department "Physics", then Max credits 12'), FILTER, chain())
+    assert s.correct and s.extra == ["12", "Max"]
+
+
+def test_garbage_is_invalid_never_an_exception() -> None:
+    for text in (None, "", "Filter please", "{", '{"memory": "x"}', "[1, 2]", delegate("Sales", "x")):
+        s = score_reply(text, FILTER, chain())
+        assert not s.valid and not s.correct and s.problems
+
+
+def test_done_rules() -> None:
+    plain = chain()
+    assert score_reply(done("All done."), DONE, plain).correct
+    assert not score_reply(done("All done.", success=False), DONE, plain).correct
+    s = score_reply(delegate("Filter", "x"), DONE, plain)
+    assert s.valid and not s.kind and not s.correct
+    asks = chain(answer="Ada Byrne")
+    assert not score_reply(done("The task is done."), DONE, asks).correct
+    assert score_reply(done("The teacher is ada byrne."), DONE, asks).correct
+    asks12 = chain(answer=12)
+    assert not score_reply(done("There are 120 courses."), DONE, asks12).correct
+    assert score_reply(done("There are 12 courses."), DONE, asks12).correct
+    assert not score_reply(done("x"), FILTER, plain).kind
+
+
+def test_delegation_problems_name_what_is_wrong() -> None:
+    assert delegation_problems("Filter", 'the Department "Physics" ones', FILTER) == []
+    assert delegation_problems("Form", "Department Physics", FILTER) == ["family Form is not Filter"]
+    assert delegation_problems("Filter", "Department physics", FILTER) == ["instruction leaves out 'Physics'"]
+
+
+def planner_turn(request: str, step: int, feedback: bool = False) -> list[dict]:
+    text = f"<user_request>\n{request}\n</user_request>\n<agent_history>\nNo steps yet.\n</agent_history>\n<step_info>\nStep {step} of 25\nToday: x\n</step_info>"
+    msgs = [
+        {"role": "system", "content": "sys"},
+        {"role": "user", "content": [{"type": "text", "text": text}]},
+    ]
+    if feedback:
+        msgs += [
+            {"role": "assistant", "content": "bad"},
+            {"role": "user", "content": "Your last reply was not valid"},
+        ]
+    return msgs
+
+
+def test_reference_planners_read_the_turn() -> None:
+    assert request_and_turn(planner_turn("Do A. Then B.", 3)) == ("Do A. Then B.", 2)
+    assert request_and_turn(planner_turn("Do A.", 1, feedback=True)) == ("Do A.", 0)
+    with pytest.raises(ValueError):
+        request_and_turn([{"role": "user", "content": "hello"}])
+    assert json.loads(always_done(planner_turn("x", 1)))["action"][0]["done"]["success"] is True
+    rf = RandomFamily(0)
+    picks = [rf(planner_turn(f"Request {i}.", 1 + i % 3)) for i in range(60)]
+    assert picks == [RandomFamily(0)(planner_turn(f"Request {i}.", 1 + i % 3)) for i in range(60)]
+    assert picks != [RandomFamily(1)(planner_turn(f"Request {i}.", 1 + i % 3)) for i in range(60)]
+    kinds = {next(iter(json.loads(p)["action"][0].values())).get("family", "done") for p in picks}
+    assert kinds == {"Navigation", "Filter", "Form", "Information", "done"}
+
+
+def test_teacher_metrics_count_by_group() -> None:
+    c = chain()
+    replies = [
+        TurnReply(
+            c, 0, FILTER, "r", None, score_reply(delegate("Filter", 'Department "Physics"'), FILTER, c)
+        ),
+        TurnReply(c, 1, LIMIT, "r", None, score_reply("garbage", LIMIT, c)),
+        TurnReply(c, 2, DONE, "r", None, score_reply(done("ok"), DONE, c)),
+    ]
+    m = teacher_metrics(replies)
+    assert (m["turns"], m["correct"], m["step_accuracy"], m["invalid_replies"]) == (3, 2, 0.6667, 1)
+    assert m["by_family"] == {
+        "Filter": {"turns": 2, "correct": 1, "accuracy": 0.5},
+        "done": {"turns": 1, "correct": 1, "accuracy": 1.0},
+    }
+    assert list(m["by_turn"]) == ["0", "1", "2"]
+    assert m["by_macro"]["filter_by_slider"]["correct"] == 0
