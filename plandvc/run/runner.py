@@ -5,7 +5,9 @@ The run is a short pipeline: `plan_run` checks all the inputs before anything st
 parts, the sites, that OUT, the cache and the log can be written); `Ledger` decides where each chain's
 outcome goes (the cache, or nowhere) and publishes OUT at the end (`plandvc.run.publish`); `run_job` runs
 one chain in a given session and is the seam another engine can drive; `Worker` owns one browser and
-recovers the machinery between attempts.
+recovers the machinery between attempts; `attempt` is one try of a chain on a worker, and `Run.settle`
+records a chain's final try. `--engine ray` (`plandvc.run.ray_engine`) makes the attempts on Ray actors
+and keeps everything else here.
 
 A failed chain is sorted once, in `verdict`: the chain's own failure (a check that fails, a script not
 finished, an action error) is final and cached; the machinery lost (the Playwright driver, Chromium or a
