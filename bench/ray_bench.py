@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from run_bench import tree_rss  # noqa: E402
+from accounting import tree_rss  # noqa: E402
 
 from plandvc import io  # noqa: E402
 from plandvc.chains.items import pool_items  # noqa: E402
