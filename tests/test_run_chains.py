@@ -11,11 +11,11 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import orjson
 import pytest
+from run_helpers import finished, subset, tree, wait_for
 
 from plandvc import io
 from plandvc.agent.schema import errors, key_order_errors, schema_of
@@ -59,34 +59,6 @@ def start_cli(*args: str | Path) -> subprocess.Popen[str]:
 
 def common(chains: Path, out: Path, cache: Path, *extra: str) -> list[str | Path]:
     return ["--chains", chains, "--pool", POOL, "--sites", SITES, "--out", out, "--cache", cache, *extra]
-
-
-def tree(d: Path) -> dict[str, bytes]:
-    return {p.relative_to(d).as_posix(): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file()}
-
-
-def subset(ref: dict[str, bytes], keys: list[str]) -> dict[str, bytes]:
-    """The reference run's files for these chains, and their lines of results.jsonl."""
-    out = {
-        k: v
-        for k, v in ref.items()
-        if k.split("/")[0] in keys or (k.startswith("_failed/") and k.split("/")[1] in keys)
-    }
-    lines = [ln for ln in ref["results.jsonl"].splitlines(keepends=True) if orjson.loads(ln)["key"] in keys]
-    out["results.jsonl"] = b"".join(lines)
-    return out
-
-
-def wait_for(pred, timeout: float = 300.0, what: str = "") -> None:
-    t0 = time.monotonic()
-    while not pred():
-        if time.monotonic() - t0 > timeout:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.2)
-
-
-def finished(cache: Path) -> int:
-    return sum(1 for p in cache.glob("*/result.json")) if cache.exists() else 0
 
 
 # The chains of the reference run (20 chains, seed 11) that fail, with their errors: none. Every part of these

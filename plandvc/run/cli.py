@@ -74,6 +74,15 @@ def _shard(value: str | None) -> tuple[int, int] | None:
     default=None,
     help="server ports, e.g. 8320,8321 (PLANDVC_PORTS; default: free ports)",
 )
+@click.option(
+    "--engine",
+    type=click.Choice(["local", "ray"]),
+    envvar="PLANDVC_ENGINE",
+    default="local",
+    show_default=True,
+    help="where chains run: local browsers, or Ray actors on RAY_ADDRESS's cluster (else a local Ray) "
+    "(PLANDVC_ENGINE); never changes the output",
+)
 @click.option("--limit", type=click.IntRange(0), default=0, help="run only the first N chains")
 @click.option("--shard", default=None, help="k/n: this process takes every n-th chain from k")
 @click.option(
@@ -132,6 +141,7 @@ def run_chains(
     sites: Path,
     out: Path,
     workers: int,
+    engine: str,
     ports: str | None,
     limit: int,
     shard: str | None,
@@ -163,6 +173,8 @@ def run_chains(
     Example:
         plandvc run-chains --chains data/chains.jsonl --pool data/pool --sites data/sites \\
             --out data/raw --workers 2
+        RAY_ADDRESS=head:6379 plandvc run-chains --engine ray --workers 16 \\
+            --chains data/chains.jsonl --pool data/pool --sites data/sites --out data/raw
     """
     if memory_url and not memory_model:
         raise click.BadParameter("--memory-model is needed with --memory-url", param_hint="--memory-model")
@@ -181,6 +193,7 @@ def run_chains(
         cache=cache,
         log=log or Path(os.environ.get("PLANDVC_LOGS", ".plandvc/logs")) / "run_chains.json",
         progress=progress,
+        engine=engine,
         allow_empty=allow_empty,
     )
     try:

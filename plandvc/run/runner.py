@@ -5,7 +5,9 @@ The run is a short pipeline: `plan_run` checks all the inputs before anything st
 parts, the sites, that OUT, the cache and the log can be written); `Ledger` decides where each chain's
 outcome goes (the cache, or nowhere) and publishes OUT at the end (`plandvc.run.publish`); `run_job` runs
 one chain in a given session and is the seam another engine can drive; `Worker` owns one browser and
-recovers the machinery between attempts.
+recovers the machinery between attempts; `attempt` is one try of a chain on a worker, and `Run.settle`
+records a chain's final try. `--engine ray` (`plandvc.run.ray_engine`) makes the attempts on Ray actors
+and keeps everything else here.
 
 A failed chain is sorted once, in `verdict`: the chain's own failure (a check that fails, a script not
 finished, an action error) is final and cached; the machinery lost (the Playwright driver, Chromium or a
@@ -94,6 +96,7 @@ class RunConfig:
     log: Path | None = None
     progress: bool = True
     allow_empty: bool = False
+    engine: str = "local"  # where chains run: "local" or "ray" (plandvc.run.ray_engine); never the output
 
 
 def free_ports(n: int) -> list[int]:
@@ -301,6 +304,55 @@ def verdict(out: ChainOutput, lost: bool, attempt: int) -> str:
     return "done"
 
 
+@dataclass
+class Attempt:
+    """One attempt of a chain on a worker: its output, whether the machinery it ran on was lost during it
+    (the browser, or the site server), and the seconds its session took to open."""
+
+    out: ChainOutput
+    lost: bool
+    t_open: float
+
+
+async def attempt(
+    worker: Worker,
+    watch: ServerWatch,
+    server: int,
+    job: ChainJob,
+    params: RunParams,
+    memory: Any | None,
+    env: dict[str, Any],
+    more: bool,
+) -> Attempt:
+    """Run `job` once on `worker` (recovering its browser first, restarting a dead server): a local worker
+    and a Ray actor both call this, and the caller applies `verdict`. `more` says another chain follows on
+    this worker (its context then opens while this one runs)."""
+    watch.ensure_alive()
+    restarts = watch.restarts[server]
+    t_open = time.perf_counter()
+    try:
+        await worker.recover()
+        session = await worker.sessions.take()
+    except Exception as e:  # the browser cannot start: the machinery is lost for this attempt
+        out = ChainOutput(
+            base_result(job.chain, f"BrowserCrashed: {type(e).__name__}: {_first_line(e)}"[:300])
+        )
+        session = None
+    t_open = time.perf_counter() - t_open
+    mark = worker.mark()
+    if session is not None:
+        if more:
+            worker.sessions.open_ahead()  # the next chain's context opens while this one runs
+        try:
+            out = await run_job(job, session, params, memory, env)
+        finally:
+            worker.sessions.release(session)
+    if not out.result["ok"]:
+        watch.ensure_alive()
+    lost = session is None or worker.lost_since(mark) or watch.restarts[server] != restarts
+    return Attempt(out, lost and not out.result["ok"], t_open)
+
+
 class Run:
     """One run-chains run over checked jobs: workers take jobs from a queue and record them in the ledger."""
 
@@ -317,34 +369,17 @@ class Run:
 
     async def one_chain(self, worker: Worker, job: ChainJob, more: bool) -> None:
         server = worker.w % max(1, len(self.watch.servers.ports) if self.watch.servers else 1)
-        for attempt in range(ATTEMPTS):
+        for n in range(ATTEMPTS):
             t0 = time.monotonic()
-            self.watch.ensure_alive()
-            restarts = self.watch.restarts[server]
-            t_open = time.perf_counter()
-            try:
-                await worker.recover()
-                session = await worker.sessions.take()
-            except Exception as e:  # the browser cannot start: the machinery is lost for this attempt
-                out = ChainOutput(
-                    base_result(job.chain, f"BrowserCrashed: {type(e).__name__}: {_first_line(e)}"[:300])
-                )
-                session = None
-            t_open = time.perf_counter() - t_open
-            mark = worker.mark()
-            if session is not None:
-                if more:
-                    worker.sessions.open_ahead()  # the next chain's context opens while this one runs
-                try:
-                    out = await run_job(job, session, self.cfg.params, self.memory, self.env)
-                finally:
-                    worker.sessions.release(session)
-            if not out.result["ok"]:
-                self.watch.ensure_alive()
-            lost = session is None or worker.lost_since(mark) or self.watch.restarts[server] != restarts
-            what = verdict(out, lost and not out.result["ok"], attempt)
+            a = await attempt(worker, self.watch, server, job, self.cfg.params, self.memory, self.env, more)
+            what = verdict(a.out, a.lost, n)
             if what != "retry":
                 break
+        self.settle(worker.w, job, a, what, t0)
+
+    def settle(self, w: int, job: ChainJob, a: Attempt, what: str, t0: float) -> None:
+        """Record a chain's final attempt (from either engine) by its verdict: in the ledger, timed, counted."""
+        out = a.out
         if what == "lost":
             self.ledger.record_lost(job, str(out.result.get("error")))
             return
@@ -354,10 +389,10 @@ class Run:
             {
                 "key": job.key,
                 "seconds": round(time.monotonic() - t0, 3),
-                "worker": worker.w,
+                "worker": w,
                 "phases": {
                     **out.clock.rounded(),
-                    "session_open": round(t_open, 4),
+                    "session_open": round(a.t_open, 4),
                     "row_writing": round(time.perf_counter() - t_write, 4),
                 },
                 "turns": out.result.get("turns"),
@@ -378,12 +413,20 @@ async def _run(cfg: RunConfig, plan: RunPlan, bases: list[str], servers: Any) ->
     progress = Progress(len(plan.jobs), cfg.progress)
     watch = ServerWatch(servers, progress)
     n_workers = max(1, min(cfg.workers, len(plan.jobs) or 1))
-    workers = [Worker(w, bases[w % len(bases)], cfg.headful, progress) for w in range(n_workers)]
+    engine: Any = None  # the Ray engine runs the attempts on its actors; the rest of the run is the same
+    workers: list[Worker] = []
     memory = None
     try:
-        memory = await connect_or_none(cfg.params.memory_url, cfg.params.memory_model)
-        await workers[0].start()
-        env = environment(workers[0].browser.version, workers[0].browser.binary)
+        if cfg.engine == "ray":
+            from plandvc.run.ray_engine import RayEngine
+
+            engine = RayEngine(cfg, n_workers)
+            env = await engine.start()  # the environment every browser actor reported (all the same)
+        else:
+            workers = [Worker(w, bases[w % len(bases)], cfg.headful, progress) for w in range(n_workers)]
+            memory = await connect_or_none(cfg.params.memory_url, cfg.params.memory_model)
+            await workers[0].start()
+            env = environment(workers[0].browser.version, workers[0].browser.binary)
         run_inputs = {
             "params": asdict(cfg.params),
             "code": code_hash(),
@@ -401,10 +444,15 @@ async def _run(cfg: RunConfig, plan: RunPlan, bases: list[str], servers: Any) ->
         t0 = time.monotonic()
         await asyncio.gather(*(wk.start() for wk in workers[1:]))
         startup = time.monotonic() - t_start
-        await asyncio.gather(*(run.work(wk, todo) for wk in workers))
+        if engine is not None:
+            await engine.run(todo, run)
+        else:
+            await asyncio.gather(*(run.work(wk, todo) for wk in workers))
     finally:
         progress.close()
         await asyncio.gather(*(wk.close() for wk in workers), return_exceptions=True)
+        if engine is not None:
+            await engine.aclose()
         if memory is not None:
             await memory.close()
     results = ledger.publish(cfg.out)
@@ -433,6 +481,8 @@ def run_chains(cfg: RunConfig) -> dict[str, Any]:
     from plandvc.sites.servers import Servers
 
     plan = plan_run(cfg)
+    if cfg.engine == "ray":  # each browser actor serves the sites on its own node's loopback
+        return _run_in_loop(cfg, plan, [], None)
     ports = cfg.ports or free_ports(max(1, min(cfg.workers, 2)))
     with Servers(ports, cfg.sites) as servers:
         return _run_in_loop(cfg, plan, servers.bases, servers)

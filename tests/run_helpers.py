@@ -1,0 +1,48 @@
+"""Helpers shared by the run-chains tests (both engines): output trees, subsets of a reference run, waits.
+
+A plain helper module, imported by name by tests/test_run_chains.py and tests/test_run_ray.py.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import orjson
+
+
+def tree(d: Path) -> dict[str, bytes]:
+    """Every file under `d`, by relative path: two runs' outputs compare byte for byte."""
+    return {p.relative_to(d).as_posix(): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file()}
+
+
+def differing(a: dict[str, bytes], b: dict[str, bytes]) -> list[str]:
+    """The paths whose bytes differ between two trees, or that only one has (a readable failure)."""
+    return sorted(k for k in {*a, *b} if a.get(k) != b.get(k))
+
+
+def subset(ref: dict[str, bytes], keys: list[str]) -> dict[str, bytes]:
+    """The reference run's files for these chains, and their lines of results.jsonl."""
+    out = {
+        k: v
+        for k, v in ref.items()
+        if k.split("/")[0] in keys or (k.startswith("_failed/") and k.split("/")[1] in keys)
+    }
+    lines = [ln for ln in ref["results.jsonl"].splitlines(keepends=True) if orjson.loads(ln)["key"] in keys]
+    out["results.jsonl"] = b"".join(lines)
+    return out
+
+
+def wait_for(pred: Callable[[], bool], timeout: float = 300.0, what: str = "") -> None:
+    """Poll `pred` until it holds; an AssertionError naming `what` after `timeout` seconds."""
+    t0 = time.monotonic()
+    while not pred():
+        if time.monotonic() - t0 > timeout:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.2)
+
+
+def finished(cache: Path) -> int:
+    """Chains finished in a run-chains cache."""
+    return sum(1 for _ in cache.glob("*/result.json")) if cache.exists() else 0

@@ -1,0 +1,342 @@
+"""run-chains on Ray (`--engine ray`): a real two-node cluster on this host (Ray's `cluster_utils.Cluster`,
+each node with room for one browser), real servers and Chromium in the actors, the same driver.
+
+The bytes are compared with a local-engine run of the same dozen chains: a run on the cluster that resumes
+from part of the local cache, a run that loses a node mid-run, and a run whose first dispatch of a chain
+hangs (its actor blocked: only the driver's deadline and a kill can end it). Ray missing or a cluster that
+does not answer are one line each.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from run_helpers import differing, finished, subset, tree, wait_for
+
+from plandvc import io
+from plandvc.chains.items import pool_items
+from plandvc.chains.walk import chain_specs
+from plandvc.run.chain import RunParams
+from plandvc.run.ray_engine import (
+    SESSION_SOCKET_TAIL,
+    ActorInfo,
+    RayUnavailable,
+    dispatch_deadline,
+    same_environment,
+    temp_dir,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+POOL, SITES = ROOT / "data" / "pool", ROOT / "data" / "sites"
+PLANDVC = [sys.executable, "-m", "plandvc"]
+
+ray = pytest.importorskip("ray", reason="the Ray engine's tests need plandvc[ray] (make setup installs it)")
+pytestmark = pytest.mark.skipif(not (POOL / "kept.jsonl").exists(), reason="the sample pool is not generated")
+
+
+def common(chains: Path, out: Path, cache: Path, *extra: str) -> list[str]:
+    args = ["--chains", chains, "--pool", POOL, "--sites", SITES, "--out", out, "--cache", cache]
+    return [str(a) for a in (*args, *extra)]
+
+
+def run_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RAY_ADDRESS", "PLANDVC_RAY"))}
+    env.update(extra)
+    return env
+
+
+def run_cli(args: list[str], env: dict[str, str], check: bool = True) -> subprocess.CompletedProcess[str]:
+    p = subprocess.run(
+        [*PLANDVC, "run-chains", *args, "--no-progress"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=900,
+    )
+    if check and p.returncode != 0:
+        raise AssertionError(f"run-chains failed ({p.returncode}): {p.stderr[-3000:]}")
+    return p
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("ray")
+    records, _ = pool_items(POOL, SITES)
+    chains = chain_specs(records, 12, seed=5)
+    io.write_jsonl(d / "chains.jsonl", chains)
+    io.write_jsonl(d / "six.jsonl", chains[:6])
+    io.write_jsonl(d / "three.jsonl", chains[6:9])
+    return d
+
+
+@pytest.fixture(scope="module")
+def local_ref(work: Path) -> Path:
+    """The local engine's run of the dozen chains: the bytes every Ray run must give."""
+    out = work / "raw_local"
+    run_cli(common(work / "chains.jsonl", out, work / "cache_local", "--workers", "2"), run_env())
+    return out
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Any]:
+    """Two Ray nodes on this host, one browser each (head and worker), in a short temp dir."""
+    from ray.cluster_utils import Cluster
+
+    tmp = f"/tmp/pdvc-t{os.getpid()}"
+    saved = {k: os.environ.get(k) for k in ("RAY_TMPDIR", "RAY_AUTH_MODE", "RAY_USAGE_STATS_ENABLED")}
+    os.environ.update(RAY_TMPDIR=tmp, RAY_AUTH_MODE="disabled", RAY_USAGE_STATS_ENABLED="0")
+    os.makedirs(tmp, exist_ok=True)
+    node: dict[str, Any] = {
+        "num_cpus": 1,
+        "resources": {"plandvc_browser": 1},
+        "object_store_memory": 80 * 2**20,
+    }
+    c: Any = None
+    try:
+        for attempt in range(3):  # a loaded host can miss Ray's fixed 15 s agent start-up timeout
+            c = Cluster()
+            try:
+                c.add_node(**node, include_dashboard=False)  # the head
+                c.add_node(**node)
+                c.wait_for_nodes()
+                break
+            except Exception:
+                c.shutdown()
+                if attempt == 2:
+                    raise
+        yield c
+    finally:
+        if c is not None:
+            c.shutdown()
+        shutil.rmtree(tmp, ignore_errors=True)
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def cluster_env(cluster: Any, **extra: str) -> dict[str, str]:
+    return run_env(RAY_ADDRESS=cluster.address, RAY_AUTH_MODE="disabled", **extra)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)  # the module's reference run and cluster start count in the first
+def test_a_dozen_chains_on_a_two_node_cluster_give_the_local_bytes(
+    work: Path, local_ref: Path, cluster: Any
+) -> None:
+    """Three chains come from the local engine's cache (resume across engines), nine run on the cluster."""
+    cache, out, log = work / "cache_ray", work / "raw_ray", work / "ray_log.json"
+    cache.mkdir()
+    keys = [c["key"] for c in io.read_jsonl(work / "chains.jsonl")]
+    local_entries = {io.read_json(e / "result.json")["key"]: e for e in (work / "cache_local").iterdir()}
+    for key in keys[:3]:
+        shutil.copytree(local_entries[key], cache / local_entries[key].name)
+    p = run_cli(
+        common(work / "chains.jsonl", out, cache, "--workers", "2", "--engine", "ray", "--log", str(log)),
+        cluster_env(cluster),
+    )
+    assert "(3 reused)" in p.stderr and "with 2 workers" in p.stderr, p.stderr[-2000:]
+    assert differing(tree(out), tree(local_ref)) == []
+    ran = io.read_json(log)["chains"]
+    assert len(ran) == 9
+    # each node has room for one browser, so the two actors are on the two nodes, and both ran chains
+    assert {t["worker"] for t in ran} == {0, 1}
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)  # the module's reference run and cluster start count in the first
+def test_a_hung_chain_is_killed_and_retried_to_the_same_bytes(
+    work: Path, local_ref: Path, cluster: Any
+) -> None:
+    """The first dispatch of one chain blocks its actor's event loop; the driver's deadline kills the actor,
+    Ray restarts it, and the chain runs again."""
+    chains = io.read_jsonl(work / "three.jsonl")
+    hung = chains[0]["key"]
+    out = work / "raw_hang"
+    env = cluster_env(cluster, PLANDVC_RAY_TEST_HANG=hung, PLANDVC_RAY_DEADLINE="30")
+    p = run_cli(
+        common(work / "three.jsonl", out, work / "cache_hang", "--workers", "2", "--engine", "ray"), env
+    )
+    assert (
+        f"chain {hung} lost" in p.stderr and "timed out after 30s" in p.stderr and "actor killed" in p.stderr
+    )
+    assert "sending it again" in p.stderr
+    assert differing(tree(out), subset(tree(local_ref), [c["key"] for c in chains])) == []
+
+
+def alive_actor_pids(cluster: Any) -> set[int]:
+    table = cluster.global_state.actor_table(None, actor_state_name="ALIVE")
+    return {int(a["Pid"]) for a in table.values() if a["ActorClassName"].endswith("ChainWorker")}
+
+
+def chromium_of(pids: set[int]) -> list[str]:
+    """Chromium processes a browser of one of these actor processes launched (its marker names the pid)."""
+    found = subprocess.run(["pgrep", "-af", "--", "--plandvc-browser="], capture_output=True, text=True)
+    return [ln for ln in found.stdout.splitlines() if any(f"--plandvc-browser={p}-" in ln for p in pids)]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+def test_ctrl_c_stops_the_clusters_work_cleanly(work: Path, cluster: Any) -> None:
+    """SIGINT to the driver: it closes its actors (browsers and servers) and kills them itself, rather than
+    leaving them to Ray's clean-up of a dead driver; the finished chains stay in the cache."""
+    out, cache = work / "raw_int", work / "cache_int"
+    proc = subprocess.Popen(
+        [
+            *PLANDVC,
+            "run-chains",
+            *common(work / "six.jsonl", out, cache, "--workers", "2", "--engine", "ray"),
+        ],
+        cwd=ROOT,
+        env=cluster_env(cluster),
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        wait_for(lambda: finished(cache) >= 1 or proc.poll() is not None, 600, "a finished chain")
+        assert proc.poll() is None, "the run ended before it could be interrupted"
+        pids = alive_actor_pids(cluster)
+        assert len(pids) == 2 and len(chromium_of(pids)) >= 2
+        os.killpg(proc.pid, signal.SIGINT)
+        _, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130 and "interrupted; finished chains are kept" in stderr, stderr[-2000:]
+    assert not out.exists() and finished(cache) >= 1
+    wait_for(
+        lambda: not (alive_actor_pids(cluster) & pids) and not chromium_of(pids), 60, "the actors to end"
+    )
+    dead = [
+        a
+        for a in cluster.global_state.actor_table(None, actor_state_name="DEAD").values()
+        if int(a["Pid"]) in pids
+    ]
+    assert len(dead) == 2 and all("ray.kill" in str(a["DeathCause"]) for a in dead), [
+        str(a["DeathCause"])[:300] for a in dead
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)  # the module's reference run and cluster start count in the first
+def test_removing_a_node_mid_run_still_gives_the_same_bytes(
+    work: Path, local_ref: Path, cluster: Any
+) -> None:
+    out, cache = work / "raw_node", work / "cache_node"
+    proc = subprocess.Popen(
+        [
+            *PLANDVC,
+            "run-chains",
+            *common(work / "six.jsonl", out, cache, "--workers", "2", "--engine", "ray"),
+        ],
+        cwd=ROOT,
+        env=cluster_env(cluster),
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        wait_for(lambda: finished(cache) >= 1 or proc.poll() is not None, 600, "a finished chain")
+        assert proc.poll() is None, "the run ended before a node could be removed"
+        (worker,) = cluster.worker_nodes
+        cluster.remove_node(worker)  # its raylet, object store and actor (with its Chromium) are gone
+        _, stderr = proc.communicate(timeout=600)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        cluster.add_node(num_cpus=1, resources={"plandvc_browser": 1}, object_store_memory=80 * 1024 * 1024)
+    assert proc.returncode == 0, stderr[-3000:]
+    assert "lost on browser actor" in stderr and "ActorDied" in stderr, stderr[-3000:]
+    keys = [c["key"] for c in io.read_jsonl(work / "six.jsonl")]
+    assert differing(tree(out), subset(tree(local_ref), keys)) == []
+
+
+def test_ray_missing_is_one_line_naming_what_to_install(work: Path, tmp_path: Path) -> None:
+    code = "import sys; sys.modules['ray'] = None; from plandvc.cli import cli; cli()"
+    args = common(work / "six.jsonl", tmp_path / "out", tmp_path / "cache", "--engine", "ray")
+    p = subprocess.run(
+        [sys.executable, "-c", code, "run-chains", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=run_env(),
+    )
+    lines = p.stderr.strip().splitlines()
+    assert p.returncode != 0 and len(lines) == 1 and "pip install 'plandvc[ray]'" in lines[0], p.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_unreachable_cluster_is_one_line_naming_the_address(work: Path, tmp_path: Path) -> None:
+    address = f"127.0.0.1:{free_port()}"
+    args = common(work / "six.jsonl", tmp_path / "out", tmp_path / "cache", "--engine", "ray")
+    p = run_cli(args, run_env(RAY_ADDRESS=address), check=False)
+    lines = p.stderr.strip().splitlines()
+    assert p.returncode != 0 and len(lines) == 1, p.stderr
+    assert address in lines[0] and "RAY_ADDRESS" in lines[0] and "cannot reach" in lines[0]
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_engine_is_an_environment_choice_never_a_param(tmp_path: Path) -> None:
+    """PLANDVC_ENGINE picks the engine (a bad one is refused), and no stage's params name it."""
+    p = subprocess.run(
+        [*PLANDVC, "run-chains", "--chains", "x", "--pool", "x", "--sites", "x", "--out", "x"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=run_env(PLANDVC_ENGINE="spark"),
+    )
+    assert p.returncode == 2 and "'spark' is not one of 'local', 'ray'" in p.stderr
+    assert (
+        "engine" not in (ROOT / "params.yaml").read_text()
+        and "--engine" not in (ROOT / "dvc.yaml").read_text()
+    )
+
+
+def test_actors_must_share_the_drivers_code_and_one_environment() -> None:
+    env = {"chromium": "146.0", "image": None, "playwright": "1.58.0", "plandvc": "0.1.0"}
+    a, b = ActorInfo(env, "c0de", "node-a-1234"), ActorInfo(dict(env), "c0de", "node-b-5678")
+    assert same_environment([a, b], "c0de", "here") == env
+    other = ActorInfo({**env, "chromium": "145.0"}, "c0de", "node-c-9999")
+    with pytest.raises(RayUnavailable, match=r"differ in chromium '146.0' vs '145.0'.*same image"):
+        same_environment([a, other], "c0de", "here")
+    with pytest.raises(RayUnavailable, match="node node-b-5 of here runs other plandvc code"):
+        same_environment([a, ActorInfo(env, "beef", "node-b-5678")], "c0de", "here")
+
+
+def test_the_temp_dir_must_leave_room_for_rays_sockets(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLANDVC_RAY_TMPDIR", "/tmp/r")
+    assert temp_dir() == "/tmp/r"
+    long = "/scratch/slurm-job-123456789/tmp/" + "x" * 20
+    monkeypatch.setenv("PLANDVC_RAY_TMPDIR", long)
+    with pytest.raises(RayUnavailable, match="too long for Ray's unix sockets"):
+        temp_dir()
+    monkeypatch.delenv("PLANDVC_RAY_TMPDIR")
+    assert len(temp_dir()) + SESSION_SOCKET_TAIL < 107
+
+
+def test_a_dispatch_deadline_covers_the_chains_own_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PLANDVC_RAY_DEADLINE", raising=False)
+    chain = {"parts": [{"id": "a", "via": None}, {"id": "b", "via": "home"}]}  # 2 parts, a trip home, done
+    assert dispatch_deadline(chain, RunParams(timeout_base=100, timeout_per_turn=10)) == 100 + 10 * 4 + 60
+    monkeypatch.setenv("PLANDVC_RAY_DEADLINE", "7")
+    assert dispatch_deadline(chain, RunParams()) == 7
