@@ -13,7 +13,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DOCKER ?= docker
 PYTEST_ARGS ?=
 
-.PHONY: help setup chromium test test-fast lint format gen view bench bench-view bench-ray lock push pull docker-base docker-build docker-gen docker-test clean eval eval-llm lock-llm
+.PHONY: help setup chromium test test-ray test-fast lint format gen view bench bench-view bench-ray lock push pull docker-base docker-build docker-gen docker-test clean eval eval-llm lock-llm
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-13s\033[0m %s\n", $$1, $$2}'
@@ -35,7 +35,10 @@ chromium: ## install Debian's chromium-headless-shell and chromium when missing 
 setup: $(STAMP) chromium ## venv from the lock file (with hashes) and Debian's chromium(-headless-shell); quick when done
 
 test: setup ## run the test suite (sets itself up first; the image tests are `make docker-test`)
-	$(BIN)/python -m pytest -m "not docker" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m "not docker and not ray_cluster" $(PYTEST_ARGS)
+
+test-ray: setup ## the Ray engine on a two-node cluster on this host, byte for byte against the local engine
+	$(BIN)/python -m pytest -m ray_cluster tests/test_run_ray.py $(PYTEST_ARGS)
 
 test-fast: setup ## the suite without the end-to-end tests marked slow (the edit loop)
 	$(BIN)/python -m pytest -m "not slow and not docker" $(PYTEST_ARGS)

@@ -137,6 +137,7 @@ def cluster_env(cluster: Any, **extra: str) -> dict[str, str]:
 
 
 @pytest.mark.slow
+@pytest.mark.ray_cluster
 @pytest.mark.timeout(1200)  # the module's reference run and cluster start count in the first
 def test_a_dozen_chains_on_a_two_node_cluster_give_the_local_bytes(
     work: Path, local_ref: Path, cluster: Any
@@ -161,6 +162,7 @@ def test_a_dozen_chains_on_a_two_node_cluster_give_the_local_bytes(
 
 
 @pytest.mark.slow
+@pytest.mark.ray_cluster
 @pytest.mark.timeout(1200)  # the module's reference run and cluster start count in the first
 def test_a_hung_chain_is_killed_and_retried_to_the_same_bytes(
     work: Path, local_ref: Path, cluster: Any
@@ -193,6 +195,7 @@ def chromium_of(pids: set[int]) -> list[str]:
 
 
 @pytest.mark.slow
+@pytest.mark.ray_cluster
 @pytest.mark.timeout(1200)
 def test_ctrl_c_stops_the_clusters_work_cleanly(work: Path, cluster: Any) -> None:
     """SIGINT to the driver: it closes its actors (browsers and servers) and kills them itself, rather than
@@ -237,6 +240,7 @@ def test_ctrl_c_stops_the_clusters_work_cleanly(work: Path, cluster: Any) -> Non
 
 
 @pytest.mark.slow
+@pytest.mark.ray_cluster
 @pytest.mark.timeout(1200)  # the module's reference run and cluster start count in the first
 def test_removing_a_node_mid_run_still_gives_the_same_bytes(
     work: Path, local_ref: Path, cluster: Any
