@@ -555,3 +555,24 @@ def test_a_browser_that_cannot_come_back_publishes_nothing_and_keeps_the_cache(
     assert "nothing was published" in last and "kept in the cache" in last
     assert not out.exists() and around(out) == before
     assert results_done(cache) >= 1
+
+
+def test_a_bad_ports_list_is_one_line(tmp_path: Path) -> None:
+    """run-chains reads --ports with the one ports type every command uses: a bad list is one line."""
+    p = plandvc(
+        "run-chains",
+        "--chains",
+        tmp_path / "c.jsonl",
+        "--pool",
+        POOL,
+        "--sites",
+        SITES,
+        "--out",
+        tmp_path / "out",
+        "--ports",
+        "8320,80x",
+    )
+    assert p.returncode != 0 and not (tmp_path / "out").exists()
+    assert p.stderr.strip().splitlines() == [
+        "Error: --ports: '80x' is not a port number (1-65535); expected e.g. 8320,8321"
+    ]

@@ -199,7 +199,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--memory-chains", type=int, default=6)
     ap.add_argument("--logs", type=Path, default=ROOT / ".plandvc" / "logs")
     a = ap.parse_args(argv)
-    from plandvc.run.runner import free_ports
+    from plandvc.ports import free_ports
 
     report: dict[str, Any] = {"model": MODEL, "gguf": GGUF, "install_s": install(a.venv)}
     model = gguf_path(a.venv)

@@ -97,7 +97,7 @@ def evaluate(cfg: EvalConfig) -> dict[str, Any]:
 
 
 async def _evaluate(cfg: EvalConfig, chains: list[HeldOut], url: str, model: str) -> dict[str, Any]:
-    from plandvc.run.runner import free_ports
+    from plandvc.ports import free_ports
     from plandvc.sites.servers import Servers
 
     client = await PlannerClient.connect(

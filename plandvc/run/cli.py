@@ -10,25 +10,12 @@ from pathlib import Path
 import click
 
 from plandvc import io
+from plandvc.ports import PORTS
 from plandvc.run.chain import RunParams
 from plandvc.run.runner import EXIT_INFRA, InfrastructureError, RunConfig
 from plandvc.run.runner import run_chains as run
 
 DEFAULTS = RunParams()  # the one home of the run's defaults
-
-
-def _ports(value: str | None) -> list[int] | None:
-    if not value:
-        return None
-    try:
-        ports = [int(p) for p in value.split(",") if p.strip()]
-    except ValueError:
-        raise click.BadParameter(
-            f"{value!r}: ports are integers separated by commas, e.g. 8320,8321"
-        ) from None
-    if not ports or any(not 0 < p < 65536 for p in ports):
-        raise click.BadParameter(f"{value!r}: each port must be in 1..65535")
-    return ports
 
 
 def _shard(value: str | None) -> tuple[int, int] | None:
@@ -70,6 +57,7 @@ def _shard(value: str | None) -> tuple[int, int] | None:
 )
 @click.option(
     "--ports",
+    type=PORTS,
     envvar="PLANDVC_PORTS",
     default=None,
     help="server ports, e.g. 8320,8321 (PLANDVC_PORTS; default: free ports)",
@@ -142,7 +130,7 @@ def run_chains(
     out: Path,
     workers: int,
     engine: str,
-    ports: str | None,
+    ports: list[int] | None,
     limit: int,
     shard: str | None,
     budget: int,
@@ -186,7 +174,7 @@ def run_chains(
         out=out,
         params=params,
         workers=workers,
-        ports=_ports(ports),
+        ports=ports,
         limit=limit,
         shard=_shard(shard),
         headful=headful,

@@ -27,6 +27,7 @@ RUN_CODE: tuple[str, ...] = (
     "plandvc/pool/__init__.py",
     "plandvc/pool/load.py",
     "plandvc/pool/prep.py",
+    "plandvc/ports.py",
     "plandvc/records.py",
     "plandvc/replay.py",
     "plandvc/run",

@@ -40,9 +40,10 @@ from pathlib import Path
 from typing import Any
 
 from plandvc import io
+from plandvc.ports import free_ports
 from plandvc.run.chain import ChainOutput, RunParams, base_result
 from plandvc.run.inputs import ChainJob
-from plandvc.run.runner import Attempt, Run, RunConfig, ServerWatch, Worker, attempt, free_ports, verdict
+from plandvc.run.runner import Attempt, Run, RunConfig, ServerWatch, Worker, attempt, verdict
 
 RESOURCE = "plandvc_browser"  # custom resource: browsers a node may run
 MAX_RESTARTS = 4  # restarts of one browser actor (after a kill or a crash)

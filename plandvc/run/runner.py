@@ -24,7 +24,6 @@ import asyncio
 import contextlib
 import os
 import signal
-import socket
 import sys
 import time
 from collections import Counter
@@ -34,6 +33,7 @@ from typing import Any
 
 from plandvc import io
 from plandvc.pool.load import load_part, read_kept
+from plandvc.ports import free_ports
 from plandvc.records import Part
 from plandvc.run.cache import Cache
 from plandvc.run.chain import ChainOutput, RunParams, SiteInfo, base_result, run_chain
@@ -97,18 +97,6 @@ class RunConfig:
     progress: bool = True
     allow_empty: bool = False
     engine: str = "local"  # where chains run: "local" or "ray" (plandvc.run.ray_engine); never the output
-
-
-def free_ports(n: int) -> list[int]:
-    """n free loopback ports (the servers' ports never reach the output)."""
-    socks = [socket.socket() for _ in range(n)]
-    try:
-        for s in socks:
-            s.bind(("127.0.0.1", 0))
-        return [s.getsockname()[1] for s in socks]
-    finally:
-        for s in socks:
-            s.close()
 
 
 def load_chains(path: Path, limit: int = 0, shard: tuple[int, int] | None = None) -> list[Any]:
