@@ -89,17 +89,15 @@ def chat_messages(messages: tuple[Message, ...]) -> list[dict[str, Any]]:
     ]
 
 
-def record(version: Version, example: Example) -> dict[str, Any]:
-    """One example as a row of the table (images embedded)."""
-    prompt = chat_messages(example.prompt)  # one image part per image, by construction
+def trl_columns(example: Example, images: list[Any]) -> dict[str, Any]:
+    """An example in TRL's vision layout (prompt, completion, messages, images) plus the row's meta; `images`
+    is the format's own image column (embedded bytes for Parquet, member names for WebDataset)."""
     return {
         "id": example.id,
-        "prompt": prompt,
+        "prompt": chat_messages(example.prompt),  # one image part per image, by construction
         "completion": chat_messages(full_messages(example)[-1:]),
         "messages": chat_messages(full_messages(example)),
-        "images": [
-            {"bytes": version.image(example, n), "path": example.image_path(n)} for n in example.images
-        ],
+        "images": images,
         "task_id": example.key,
         "step": example.step,
         "site": example.site,
@@ -107,6 +105,14 @@ def record(version: Version, example: Example) -> dict[str, Any]:
         "op": example.op,
         "delegated": example.delegated,
     }
+
+
+def record(version: Version, example: Example) -> dict[str, Any]:
+    """One example as a row of the table (images embedded)."""
+    return trl_columns(
+        example,
+        [{"bytes": version.image(example, n), "path": example.image_path(n)} for n in example.images],
+    )
 
 
 def _row_groups(records: list[dict[str, Any]], params: ExportParams) -> list[list[dict[str, Any]]]:

@@ -18,28 +18,15 @@ import tarfile
 from pathlib import Path
 from typing import Any
 
-from plandvc.export.common import ExportParams, FormatReport, full_messages, shards
-from plandvc.export.hf import chat_messages
+from plandvc.export.common import ExportParams, FormatReport, shards
+from plandvc.export.hf import trl_columns
 from plandvc.export.source import Example, Version
 from plandvc.io import dumps
 
 
 def sample_json(example: Example) -> dict[str, Any]:
-    """The sample's JSON member."""
-    prompt = chat_messages(example.prompt)  # one image part per image, by construction
-    return {
-        "id": example.id,
-        "prompt": prompt,
-        "completion": chat_messages(full_messages(example)[-1:]),
-        "messages": chat_messages(full_messages(example)),
-        "images": [f"img{k}.png" for k in range(len(example.images))],
-        "task_id": example.key,
-        "step": example.step,
-        "site": example.site,
-        "macro": example.macro,
-        "op": example.op,
-        "delegated": example.delegated,
-    }
+    """The sample's JSON member: the Parquet row's columns, with the images named by their PNG members."""
+    return trl_columns(example, [f"img{k}.png" for k in range(len(example.images))])
 
 
 def _add(tar: tarfile.TarFile, name: str, data: bytes) -> None:
