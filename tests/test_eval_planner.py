@@ -19,6 +19,7 @@ import pytest
 from openai_double import HANG, OpenAIDouble
 
 from plandvc import io
+from plandvc.agent.schema import RESPONSE_FORMAT, SCHEMA
 from plandvc.eval.client import PlannerClient, PlannerUnavailable
 from plandvc.eval.closed import LoopConfig
 from plandvc.eval.reference import Oracle, PlannerServer
@@ -175,18 +176,48 @@ async def test_retries_timeouts_and_a_refused_response_format_are_counted() -> N
     with OpenAIDouble(models=("m",)) as api:
         client = await PlannerClient.connect(api.url, "m", timeout=0.5, retries=1, backoff=0.01)
         try:
-            api.script(500, "first")
+            api.script(500, "first")  # a passing 500 is retried in the same form
             assert await client.reply([{"role": "user", "content": "x"}]) == ("first", None)
+            assert client.format == "json_schema"
             api.script(HANG, HANG)
             assert await client.reply([{"role": "user", "content": "x"}]) == (None, "timed out")
-            assert "response_format" in api.requests[-1]
-            api.script(400, "plain")
+            assert api.requests[-1]["response_format"] == RESPONSE_FORMAT
+            api.script(400, 400, "plain")  # json_schema and json_object refused at once: no format
             assert await client.reply([{"role": "user", "content": "x"}]) == ("plain", None)
-            assert "response_format" not in api.requests[-1] and client.response_format_refused
+            assert "response_format" not in api.requests[-1] and client.format == "none"
         finally:
             await client.close()
     assert client.traffic["retries"] == 2 and client.traffic["timeouts"] == 2
     assert client.traffic["failed"] == 1 and client.traffic["replies"] == 3
+    assert client.traffic["format_refused_json_schema"] == 1 and client.traffic["format_refused_json_object"] == 1
+
+
+def like_llama_cpp_python(body: dict[str, Any]) -> str | int:
+    """llama-cpp-python's server: `json_schema` fails its request validation with a 500; `json_object` with a
+    schema is answered (the reply says which form came)."""
+    form = (body.get("response_format") or {}).get("type", "none")
+    return 500 if form == "json_schema" else f"form {form}"
+
+
+async def test_a_server_that_refuses_json_schema_with_a_500_gets_json_object_with_the_schema() -> None:
+    x = [{"role": "user", "content": "x"}]
+    with OpenAIDouble(models=("m",)) as api:
+        client = await PlannerClient.connect(api.url, "m", retries=1, backoff=0.01)
+        try:
+            api.script(*[like_llama_cpp_python] * 4)
+            assert await client.reply(x) == ("form json_object", None)
+            assert client.format == "json_object"
+            assert api.requests[-1]["response_format"] == {"type": "json_object", "schema": SCHEMA}
+            assert await client.reply(x) == ("form json_object", None)  # found once, kept
+            api.script(400, 400)  # a request refused in every lesser form failed itself: the form stays
+            assert await client.reply(x) == (None, "HTTP 400")
+            assert client.format == "json_object"
+        finally:
+            await client.close()
+    forms = [(r.get("response_format") or {}).get("type", "none") for r in api.requests]
+    assert forms == ["json_schema", "json_schema", "json_object", "json_object", "json_object", "none"]
+    assert client.traffic["retries"] == 1 and client.traffic["format_refused_json_schema"] == 1
+    assert client.traffic["failed"] == 1
 
 
 def test_garbage_replies_are_scored_invalid(specs: Path, tmp_path: Path) -> None:

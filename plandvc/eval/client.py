@@ -3,9 +3,15 @@
 `PlannerClient.connect` lists `GET /models` first: a server that does not answer, or does not serve the model,
 is one `PlannerUnavailable` error before any chain runs. Afterwards a reply that times out or fails
 transiently (connection, 408, 409, 429, 5xx) is retried `retries` times with backoff; one that never comes is
-`None` (scored invalid), never an exception. `response_format` (the planner's JSON schema) is sent while the
-server accepts it: a 400/422 answer to a request that carried it is retried once without, and from then on it
-is left out (`response_format_refused`). Every try, retry, time-out and error is counted in `traffic`.
+`None` (scored invalid), never an exception.
+
+Structured output is asked for in the most exact form the server accepts, from a ladder (`FORMATS`): OpenAI's
+`json_schema` (vLLM, llama.cpp's llama-server, hosted APIs), then `json_object` carrying the schema
+(llama-cpp-python's server, which answers `json_schema` with a 500), then none. A request in one form that is
+refused (400/422 at once, or any other error status that outlasts the retries) is tried once in each lesser
+form; the first form answered is kept from then on (`format`), so one reply pays for finding it. When no form is
+answered the request itself failed and the form stays. Every try, retry, time-out and error is counted in
+`traffic`.
 """
 
 from __future__ import annotations
@@ -22,6 +28,18 @@ from plandvc.io import InputError
 from plandvc.memory.model import MemoryUnavailable, base_url, transient, why
 
 REFUSED = (400, 422)
+
+# the structured-output forms, most exact first (see the module docstring)
+FORMATS: tuple[str, ...] = ("json_schema", "json_object", "none")
+
+
+def response_format(form: str) -> dict[str, Any] | None:
+    """The `response_format` body of a form of `FORMATS` (None: the form that sends none)."""
+    if form == "json_schema":
+        return RESPONSE_FORMAT
+    if form == "json_object":
+        return {"type": "json_object", "schema": RESPONSE_FORMAT["json_schema"]["schema"]}
+    return None
 
 
 class PlannerUnavailable(InputError):
@@ -43,7 +61,7 @@ class PlannerClient:
     ) -> None:
         self.client, self.model = client, model
         self.retries, self.backoff, self.max_tokens = retries, backoff, max_tokens
-        self.send_format = True
+        self.format = FORMATS[0]
         self.traffic: Counter[str] = Counter()
         self._slots = asyncio.Semaphore(concurrency)
 
@@ -95,44 +113,46 @@ class PlannerClient:
     async def close(self) -> None:
         await self.client.close()
 
-    @property
-    def response_format_refused(self) -> bool:
-        return not self.send_format
-
     async def reply(self, messages: list[dict[str, Any]]) -> tuple[str | None, str | None]:
         """(the reply's text, None) or (None, why no reply came after the retries)."""
         self.traffic["replies"] += 1
         for k in range(self.retries + 1):
             try:
-                return await self._once(messages, self.send_format), None
+                return await self._once(messages, self.format), None
             except openai.OpenAIError as e:
                 if isinstance(e, openai.APITimeoutError):
                     self.traffic["timeouts"] += 1
-                if isinstance(e, openai.APIStatusError) and e.status_code in REFUSED and self.send_format:
-                    return await self._without_format(messages, e)
-                if k == self.retries or not transient(e):
+                status = e.status_code if isinstance(e, openai.APIStatusError) else None
+                last = k == self.retries or not transient(e)
+                if status is not None and (status in REFUSED or last) and self.format != FORMATS[-1]:
+                    text = await self._lesser_format(messages)
+                    if text is not None:
+                        return text, None
+                if last:
                     self.traffic["failed"] += 1
                     return None, why(e)
                 self.traffic["retries"] += 1
             await asyncio.sleep(self.backoff * 2**k)
         raise AssertionError("unreachable")  # the loop returns
 
-    async def _without_format(
-        self, messages: list[dict[str, Any]], refusal: openai.APIStatusError
-    ) -> tuple[str | None, str | None]:
-        """The request again without `response_format`: when that is answered, the server refused the
-        format, which is left out from now on; when it is refused too, the request itself was bad."""
-        try:
-            text = await self._once(messages, False)
-        except openai.OpenAIError as e:
-            self.traffic["failed"] += 1
-            return None, why(e if not isinstance(e, openai.APIStatusError) else refusal)
-        self.send_format = False
-        self.traffic["response_format_refused"] = 1
-        return text, None
+    async def _lesser_format(self, messages: list[dict[str, Any]]) -> str | None:
+        """The request once in each form below the current one; the first answered becomes the form from now
+        on (the server refused the ones above it). None when none is answered: the request itself failed."""
+        refused = [self.format]
+        for form in FORMATS[FORMATS.index(self.format) + 1 :]:
+            try:
+                text = await self._once(messages, form)
+            except openai.OpenAIError:
+                refused.append(form)
+                continue
+            self.traffic.update(f"format_refused_{f}" for f in refused)
+            self.format = form
+            return text
+        return None
 
-    async def _once(self, messages: list[dict[str, Any]], send_format: bool) -> str:
-        extra: dict[str, Any] = {"response_format": RESPONSE_FORMAT} if send_format else {}
+    async def _once(self, messages: list[dict[str, Any]], form: str) -> str:
+        body = response_format(form)
+        extra: dict[str, Any] = {"response_format": body} if body is not None else {}
         async with self._slots:
             self.traffic["requests"] += 1
             r = await self.client.chat.completions.create(

@@ -262,6 +262,7 @@ def main(argv: list[str] | None = None) -> None:
         report["closed_loop"] = {
             k: m["closed_loop"][k] for k in ("success_rate", "success", "episodes", "ends")
         }
+        report["response_format"] = m["response_format"]
         report["traffic"] = m["traffic"]
         report["seconds_per_reply"] = round(report["eval_s"] / max(1, m["traffic"].get("requests", 1)), 2)
         report["memory"] = memory_runs(

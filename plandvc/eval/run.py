@@ -126,7 +126,7 @@ async def _evaluate(cfg: EvalConfig, chains: list[HeldOut], url: str, model: str
             metrics["closed_loop"] = closed_metrics(episodes)
     finally:
         await client.close()
-    metrics["response_format"] = "refused" if client.response_format_refused else "sent"
+    metrics["response_format"] = client.format  # the structured-output form the server accepted
     metrics["traffic"] = dict(sorted(client.traffic.items()))
     if not (tmp / "replies.jsonl").exists():
         io.write_jsonl(tmp / "replies.jsonl", [])
