@@ -189,7 +189,10 @@ async def test_retries_timeouts_and_a_refused_response_format_are_counted() -> N
             await client.close()
     assert client.traffic["retries"] == 2 and client.traffic["timeouts"] == 2
     assert client.traffic["failed"] == 1 and client.traffic["replies"] == 3
-    assert client.traffic["format_refused_json_schema"] == 1 and client.traffic["format_refused_json_object"] == 1
+    assert (
+        client.traffic["format_refused_json_schema"] == 1
+        and client.traffic["format_refused_json_object"] == 1
+    )
 
 
 def like_llama_cpp_python(body: dict[str, Any]) -> str | int:
