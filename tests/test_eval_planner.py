@@ -9,6 +9,7 @@ and time-outs are counted, never a crash.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from openai_double import HANG, OpenAIDouble
+from openai_double import HANG, Hold, OpenAIDouble
 
 from plandvc import io
 from plandvc.agent.schema import RESPONSE_FORMAT, SCHEMA
@@ -221,6 +222,24 @@ async def test_a_server_that_refuses_json_schema_with_a_500_gets_json_object_wit
     assert forms == ["json_schema", "json_schema", "json_object", "json_object", "json_object", "none"]
     assert client.traffic["retries"] == 1 and client.traffic["format_refused_json_schema"] == 1
     assert client.traffic["failed"] == 1
+
+
+async def test_replies_sent_together_find_the_form_once() -> None:
+    """Many replies at once (teacher-forced turns): one finds the form, none of the others is sent in a refused
+    form, and after it they go in parallel again."""
+    with OpenAIDouble(models=("m",)) as api:
+        client = await PlannerClient.connect(api.url, "m", retries=1, backoff=0.01, concurrency=4)
+        try:
+            api.script(*[like_llama_cpp_python] * 3, *[Hold("held")] * 5)
+            sent = asyncio.gather(*(client.reply([{"role": "user", "content": f"{i}"}]) for i in range(6)))
+            assert await asyncio.to_thread(api.wait_in_flight, 4)  # the other five go 4 at a time
+            api.release()
+            got = await sent
+        finally:
+            await client.close()
+    assert got == [("form json_object", None)] + [("held", None)] * 5
+    forms = [(r.get("response_format") or {}).get("type", "none") for r in api.requests]
+    assert forms == ["json_schema", "json_schema"] + ["json_object"] * 6, forms
 
 
 def test_garbage_replies_are_scored_invalid(specs: Path, tmp_path: Path) -> None:

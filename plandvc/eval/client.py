@@ -9,8 +9,9 @@ Structured output is asked for in the most exact form the server accepts, from a
 `json_schema` (vLLM, llama.cpp's llama-server, hosted APIs), then `json_object` carrying the schema
 (llama-cpp-python's server, which answers `json_schema` with a 500), then none. A request in one form that is
 refused (400/422 at once, or any other error status that outlasts the retries) is tried once in each lesser
-form; the first form answered is kept from then on (`format`), so one reply pays for finding it. When no form is
-answered the request itself failed and the form stays. Every try, retry, time-out and error is counted in
+form; the first form answered is kept from then on (`format`). Until a first reply is answered, replies go one
+at a time, so the one reply that finds the form pays for it and no other is sent in a refused form. When no
+form is answered the request itself failed and the form stays. Every try, retry, time-out and error is counted in
 `traffic`.
 """
 
@@ -62,6 +63,8 @@ class PlannerClient:
         self.client, self.model = client, model
         self.retries, self.backoff, self.max_tokens = retries, backoff, max_tokens
         self.format = FORMATS[0]
+        self._settled = False  # a reply has been answered, so the form is known
+        self._first = asyncio.Lock()
         self.traffic: Counter[str] = Counter()
         self._slots = asyncio.Semaphore(concurrency)
 
@@ -116,37 +119,53 @@ class PlannerClient:
     async def reply(self, messages: list[dict[str, Any]]) -> tuple[str | None, str | None]:
         """(the reply's text, None) or (None, why no reply came after the retries)."""
         self.traffic["replies"] += 1
-        for k in range(self.retries + 1):
-            try:
-                return await self._once(messages, self.format), None
-            except openai.OpenAIError as e:
-                if isinstance(e, openai.APITimeoutError):
-                    self.traffic["timeouts"] += 1
-                status = e.status_code if isinstance(e, openai.APIStatusError) else None
-                last = k == self.retries or not transient(e)
-                if status is not None and (status in REFUSED or last) and self.format != FORMATS[-1]:
-                    text = await self._lesser_format(messages)
-                    if text is not None:
-                        return text, None
-                if last:
-                    self.traffic["failed"] += 1
-                    return None, why(e)
-                self.traffic["retries"] += 1
-            await asyncio.sleep(self.backoff * 2**k)
-        raise AssertionError("unreachable")  # the loop returns
+        if not self._settled:
+            async with self._first:  # until one reply is answered, one at a time: that one finds the form
+                if not self._settled:
+                    return await self._reply(messages)
+        return await self._reply(messages)
 
-    async def _lesser_format(self, messages: list[dict[str, Any]]) -> str | None:
-        """The request once in each form below the current one; the first answered becomes the form from now
-        on (the server refused the ones above it). None when none is answered: the request itself failed."""
-        refused = [self.format]
-        for form in FORMATS[FORMATS.index(self.format) + 1 :]:
+    async def _reply(self, messages: list[dict[str, Any]]) -> tuple[str | None, str | None]:
+        k = 0
+        while True:
+            form = self.format
+            try:
+                text = await self._once(messages, form)
+                self._settled = True
+                return text, None
+            except openai.OpenAIError as e:
+                error = e
+            if isinstance(error, openai.APITimeoutError):
+                self.traffic["timeouts"] += 1
+            if form != self.format:  # another reply found the server's form meanwhile: ask again in it
+                continue
+            status = error.status_code if isinstance(error, openai.APIStatusError) else None
+            last = k == self.retries or not transient(error)
+            if status is not None and (status in REFUSED or last) and form != FORMATS[-1]:
+                text = await self._lesser_format(messages, form)
+                if text is not None:
+                    return text, None
+            if last:
+                self.traffic["failed"] += 1
+                return None, why(error)
+            self.traffic["retries"] += 1
+            await asyncio.sleep(self.backoff * 2**k)
+            k += 1
+
+    async def _lesser_format(self, messages: list[dict[str, Any]], refused_form: str) -> str | None:
+        """The request once in each form below `refused_form`; the first answered becomes the form from now on
+        (the server refused the ones above it). None when none is answered: the request itself failed."""
+        refused = [refused_form]
+        for form in FORMATS[FORMATS.index(refused_form) + 1 :]:
             try:
                 text = await self._once(messages, form)
             except openai.OpenAIError:
                 refused.append(form)
                 continue
-            self.traffic.update(f"format_refused_{f}" for f in refused)
-            self.format = form
+            if FORMATS.index(form) > FORMATS.index(self.format):
+                self.traffic.update(f"format_refused_{f}" for f in refused)
+                self.format = form
+            self._settled = True
             return text
         return None
 
