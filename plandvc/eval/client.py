@@ -142,9 +142,9 @@ class PlannerClient:
             status = error.status_code if isinstance(error, openai.APIStatusError) else None
             last = k == self.retries or not transient(error)
             if status is not None and (status in REFUSED or last) and form != FORMATS[-1]:
-                text = await self._lesser_format(messages, form)
-                if text is not None:
-                    return text, None
+                found = await self._lesser_format(messages, form)
+                if found is not None:
+                    return found, None
             if last:
                 self.traffic["failed"] += 1
                 return None, why(error)
