@@ -23,9 +23,9 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from plandvc.chains.rules import FAMILIES
 from plandvc.eval.specs import HeldOut
 from plandvc.io import InputError, read_jsonl
+from plandvc.macros import FAMILIES
 from plandvc.memory.text import DONE_TEXT
 
 REFERENCES = ("oracle", "always-done", "random-family")

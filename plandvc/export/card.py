@@ -19,9 +19,9 @@ from typing import Any
 
 import yaml
 
-from plandvc.chains.rules import FAMILY_OF
 from plandvc.export.common import FormatReport
 from plandvc.export.source import Version
+from plandvc.macros import FAMILY_OF
 from plandvc.rows.split import Leaks
 
 TASK = "image-text-to-text"

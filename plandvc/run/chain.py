@@ -11,8 +11,8 @@ from typing import Any
 
 from plandvc.agent.planner import Planner
 from plandvc.agent.team import Team
-from plandvc.chains.rules import FAMILY_OF, HOME_STEP
 from plandvc.checks import gate
+from plandvc.macros import FAMILY_OF, HOME_STEP
 from plandvc.replay import Replayer, ReplayModel, home_trajectory
 from plandvc.run.script import PlannerScript
 from plandvc.run.timing import Clock, TimedSession
