@@ -254,58 +254,64 @@ class _Maker:
     def _url_start(self, lp: str, rng: random.Random) -> str:
         return self.home if rng.random() < 0.2 else lp
 
+    def list_task(
+        self,
+        macro: str,
+        p: Page,
+        c: Control,
+        rng: random.Random,
+        params: dict[str, list[str]],
+        words: dict[str, str],
+        check: str = "query",
+        **target: Any,
+    ) -> Task:
+        """A task done with control `c` of list page `p`: it starts there (or, one in five, at home), its check
+        (`query` or `visited`) is the list page with `params`, each param is in its scope, and only one part of
+        a chain may set them (exclusive). `words` are added to the page's for the phrase."""
+        lp = list_path(self.site, p.page)
+        return self.task(
+            macro,
+            p,
+            self._url_start(lp, rng),
+            {"control_id": c.control_id, "role": c.kind, "prep": {}},
+            {"kind": check, "path": lp, "params": params},
+            [f"query:{lp}:{k}" for k in params],
+            {**self.words(p), **words},
+            rng,
+            {"exclusive": True},
+            control_id=c.control_id,
+            **target,
+        )
+
     def filter_by_dropdown(self, rng: random.Random) -> list[Task]:
         out = []
         for p, c in self.controls("dropdown"):
-            t, lp = self.table(p), list_path(self.site, p.page)
+            t = self.table(p)
             for v in list(t.column(str(c.column)).values):
                 if count(p, t, [(str(c.param), v)]):
+                    words = {"label": c.label, "value": v}
                     out.append(
-                        self.task(
-                            "filter_by_dropdown",
-                            p,
-                            self._url_start(lp, rng),
-                            {"control_id": c.control_id, "role": "dropdown", "prep": {}},
-                            {"kind": "query", "path": lp, "params": {c.param: [v]}},
-                            [f"query:{lp}:{c.param}"],
-                            {**self.words(p), "label": c.label, "value": v},
-                            rng,
-                            {"exclusive": True},
-                            control_id=c.control_id,
-                            value=v,
-                        )
+                        self.list_task("filter_by_dropdown", p, c, rng, {str(c.param): [v]}, words, value=v)
                     )
         return out
 
     def filter_by_options(self, rng: random.Random) -> list[Task]:
         out = []
         for p, c in self.controls("options"):
-            t, lp = self.table(p), list_path(self.site, p.page)
+            t = self.table(p)
             vals = [v for v in t.column(str(c.column)).values if count(p, t, [(str(c.param), v)])]
             combos = [[v] for v in vals] + [[a, b] for i, a in enumerate(vals) for b in vals[i + 1 :]]
             for combo in combos:
-                words = {**self.words(p), "label": c.label, "values": " or ".join(f'"{v}"' for v in combo)}
+                words = {"label": c.label, "values": " or ".join(f'"{v}"' for v in combo)}
                 out.append(
-                    self.task(
-                        "filter_by_options",
-                        p,
-                        self._url_start(lp, rng),
-                        {"control_id": c.control_id, "role": "options", "prep": {}},
-                        {"kind": "query", "path": lp, "params": {c.param: combo}},
-                        [f"query:{lp}:{c.param}"],
-                        words,
-                        rng,
-                        {"exclusive": True},
-                        control_id=c.control_id,
-                        values=combo,
-                    )
+                    self.list_task("filter_by_options", p, c, rng, {str(c.param): combo}, words, values=combo)
                 )
         return out
 
     def filter_by_slider(self, rng: random.Random) -> list[Task]:
         out = []
         for p, c in self.controls("slider"):
-            t, lp = self.table(p), list_path(self.site, p.page)
+            t = self.table(p)
             n = len(t.rows)
             lo, hi, step = float(c.min or 0), float(c.max or 0), float(c.step or 1)
             k = 1
@@ -313,20 +319,9 @@ class _Maker:
                 v = fmt(lo + k * step)
                 hits = count(p, t, [(str(c.param), v)])
                 if 0 < hits < n:
+                    words = {"label": c.label, "value": v}
                     out.append(
-                        self.task(
-                            "filter_by_slider",
-                            p,
-                            self._url_start(lp, rng),
-                            {"control_id": c.control_id, "role": "slider", "prep": {}},
-                            {"kind": "query", "path": lp, "params": {c.param: [v]}},
-                            [f"query:{lp}:{c.param}"],
-                            {**self.words(p), "label": c.label, "value": v},
-                            rng,
-                            {"exclusive": True},
-                            control_id=c.control_id,
-                            value=v,
-                        )
+                        self.list_task("filter_by_slider", p, c, rng, {str(c.param): [v]}, words, value=v)
                     )
                 k += 1
         return out
@@ -334,26 +329,16 @@ class _Maker:
     def filter_by_date_range(self, rng: random.Random) -> list[Task]:
         out = []
         for p, c in self.controls("date_range"):
-            t, lp = self.table(p), list_path(self.site, p.page)
+            t = self.table(p)
             dates = sorted({str(r[str(c.column)]) for r in t.rows})
             for i in range(len(dates)):
                 for j in range(i + 2, len(dates), 3):
                     a, b = dates[i], dates[j]
                     pa, pb = c.params
+                    words = {"label": c.label, "start": a, "end": b}
                     out.append(
-                        self.task(
-                            "filter_by_date_range",
-                            p,
-                            self._url_start(lp, rng),
-                            {"control_id": c.control_id, "role": "date_range", "prep": {}},
-                            {"kind": "query", "path": lp, "params": {pa: [a], pb: [b]}},
-                            [f"query:{lp}:{pa}", f"query:{lp}:{pb}"],
-                            {**self.words(p), "label": c.label, "start": a, "end": b},
-                            rng,
-                            {"exclusive": True},
-                            control_id=c.control_id,
-                            start=a,
-                            end=b,
+                        self.list_task(
+                            "filter_by_date_range", p, c, rng, {pa: [a], pb: [b]}, words, start=a, end=b
                         )
                     )
         return out
@@ -361,24 +346,14 @@ class _Maker:
     def sort_by_form(self, rng: random.Random) -> list[Task]:
         out = []
         for p, c in self.controls("sort"):
-            t, lp = self.table(p), list_path(self.site, p.page)
+            t = self.table(p)
             ps, pd = c.params
             for col in c.columns:
                 for d, word in (("asc", "ascending"), ("desc", "descending")):
+                    words = {"column": t.column(col).label, "direction": word}
                     out.append(
-                        self.task(
-                            "sort_by_form",
-                            p,
-                            self._url_start(lp, rng),
-                            {"control_id": c.control_id, "role": "sort", "prep": {}},
-                            {"kind": "query", "path": lp, "params": {ps: [col], pd: [d]}},
-                            [f"query:{lp}:{ps}", f"query:{lp}:{pd}"],
-                            {**self.words(p), "column": t.column(col).label, "direction": word},
-                            rng,
-                            {"exclusive": True},
-                            control_id=c.control_id,
-                            column=col,
-                            dir=d,
+                        self.list_task(
+                            "sort_by_form", p, c, rng, {ps: [col], pd: [d]}, words, column=col, dir=d
                         )
                     )
         return out
@@ -397,22 +372,11 @@ class _Maker:
     def search_by_text(self, rng: random.Random) -> list[Task]:
         out = []
         for p, c in self.controls("search"):
-            t, lp = self.table(p), list_path(self.site, p.page)
+            t = self.table(p)
             for w in self._search_terms(p, t, c):
+                params = {str(c.param): [w]}
                 out.append(
-                    self.task(
-                        "search_by_text",
-                        p,
-                        self._url_start(lp, rng),
-                        {"control_id": c.control_id, "role": "search", "prep": {}},
-                        {"kind": "visited", "path": lp, "params": {c.param: [w]}},
-                        [f"query:{lp}:{c.param}"],
-                        {**self.words(p), "text": w},
-                        rng,
-                        {"exclusive": True},
-                        control_id=c.control_id,
-                        text=w,
-                    )
+                    self.list_task("search_by_text", p, c, rng, params, {"text": w}, "visited", text=w)
                 )
         return out
 
