@@ -17,7 +17,7 @@ from plandvc.browser import Element, Session
 from plandvc.browser.actions import ACTIONS, perform, reply_action
 from plandvc.macros import HOME_MEMORY, recorded_home_done
 from plandvc.pool.tasks import detail_path, fmt, list_path
-from plandvc.sites.spec import Page, Spec, Table
+from plandvc.sites.spec import Control, Page, Spec, Table
 
 Pick = Callable[[Any], bool]  # a predicate over a snapshot Element
 
@@ -154,6 +154,31 @@ class Executor:
     async def apply(self, cid: str, memory: str = "Applying the filter.") -> None:
         await self.step("click", self._cid(f"{cid}-apply"), f"Apply button of {cid}", memory)
 
+    async def list_control(self) -> Control:
+        """On the list page, the control the task uses."""
+        await self.to_list()
+        return self.page.control(self.target["control_id"])  # type: ignore[union-attr]
+
+    async def applied(self, c: Control, memory: str = "Applying the filter.") -> int:
+        """Apply control `c` and read how many rows the list shows then."""
+        await self.apply(c.control_id, memory)
+        return await self.shown()
+
+    async def choose(self, c: Control, v: str, memory: str) -> None:
+        """Choose `v` in dropdown `c`."""
+        await self.step(
+            "select", self._cid(c.control_id, name=str(c.param)), f"{c.label} dropdown", memory, v
+        )
+
+    async def tick(self, c: Control, v: str, memory: str) -> None:
+        """Tick the checkbox labelled `v` of control `c`."""
+        pick = _all(self._cid(c.control_id, type="checkbox"), _labelled(v))
+        await self.step("click", pick, f'{c.label} checkbox "{v}"', memory)
+
+    def filtered(self, what: str, n: int) -> str:
+        """The done text of a filter: what the list is filtered to and how many rows it shows."""
+        return f"I filtered the {self.table.title.lower()} to {what}; {n} {self._noun(n)} shown."
+
     # -- the macros ------------------------------------------------------------------------------------
 
     async def run(self) -> Recording:
@@ -176,42 +201,24 @@ class Executor:
         self.rec.done = recorded_home_done(self.spec.name)
 
     async def filter_by_dropdown(self) -> None:
-        await self.to_list()
-        c = self.page.control(self.target["control_id"])  # type: ignore[union-attr]
+        c = await self.list_control()
         v = self.target["value"]
-        await self.step(
-            "select",
-            self._cid(c.control_id, name=str(c.param)),
-            f"{c.label} dropdown",
-            f'Choosing "{v}" in the {c.label} filter.',
-            v,
-        )
-        await self.apply(c.control_id)
-        n = await self.shown()
-        self.rec.done = (
-            f'I filtered the {self.table.title.lower()} to {c.label} "{v}"; {n} {self._noun(n)} shown.'
-        )
+        await self.choose(c, v, f'Choosing "{v}" in the {c.label} filter.')
+        self.rec.done = self.filtered(f'{c.label} "{v}"', await self.applied(c))
 
     def _noun(self, n: int) -> str:
         return f"{self.table.singular} is" if n == 1 else f"{self.table.title.lower()} are"
 
     async def filter_by_options(self) -> None:
-        await self.to_list()
-        c = self.page.control(self.target["control_id"])  # type: ignore[union-attr]
+        c = await self.list_control()
         values = list(self.target["values"])
         for v in values:
-            pick = _all(self._cid(c.control_id, type="checkbox"), _labelled(v))
-            await self.step("click", pick, f'{c.label} checkbox "{v}"', f'Ticking "{v}" under {c.label}.')
-        await self.apply(c.control_id)
-        n = await self.shown()
+            await self.tick(c, v, f'Ticking "{v}" under {c.label}.')
         said = " or ".join(f'"{v}"' for v in values)
-        self.rec.done = (
-            f"I filtered the {self.table.title.lower()} to {c.label} {said}; {n} {self._noun(n)} shown."
-        )
+        self.rec.done = self.filtered(f"{c.label} {said}", await self.applied(c))
 
     async def filter_by_slider(self) -> None:
-        await self.to_list()
-        c = self.page.control(self.target["control_id"])  # type: ignore[union-attr]
+        c = await self.list_control()
         raw = self.target["value"]
         value: int | float = float(raw)
         value = int(value) if float(value).is_integer() else value
@@ -222,15 +229,13 @@ class Executor:
             f"Setting the {c.label} slider to {raw}.",
             value,
         )
-        await self.apply(c.control_id)
-        n = await self.shown()
+        n = await self.applied(c)
         self.rec.done = (
             f"I set the {c.label} slider to {raw}; {n} {self._noun(n)} shown with {c.label} up to {raw}."
         )
 
     async def filter_by_date_range(self) -> None:
-        await self.to_list()
-        c = self.page.control(self.target["control_id"])  # type: ignore[union-attr]
+        c = await self.list_control()
         a, b = self.target["start"], self.target["end"]
         pa, pb = c.params
         await self.step(
@@ -247,16 +252,10 @@ class Executor:
             f'Entering "{b}" as the end of {c.label}.',
             b,
         )
-        await self.apply(c.control_id)
-        n = await self.shown()
-        self.rec.done = (
-            f'I filtered the {self.table.title.lower()} to {c.label} from "{a}" to "{b}"; '
-            f"{n} {self._noun(n)} shown."
-        )
+        self.rec.done = self.filtered(f'{c.label} from "{a}" to "{b}"', await self.applied(c))
 
     async def sort_by_form(self) -> None:
-        await self.to_list()
-        c = self.page.control(self.target["control_id"])  # type: ignore[union-attr]
+        c = await self.list_control()
         ps, pd = c.params
         label = self.table.column(self.target["column"]).label
         word = "Ascending" if self.target["dir"] == "asc" else "Descending"
@@ -278,8 +277,7 @@ class Executor:
         self.rec.done = f'I sorted the {self.table.title.lower()} by "{label}" in {word.lower()} order.'
 
     async def search_by_text(self) -> None:
-        await self.to_list()
-        c = self.page.control(self.target["control_id"])  # type: ignore[union-attr]
+        c = await self.list_control()
         text = self.target["text"]
         await self.step(
             "input",
@@ -288,8 +286,7 @@ class Executor:
             f'Typing "{text}" into the search box.',
             text,
         )
-        await self.apply(c.control_id, "Running the search.")
-        n = await self.shown()
+        n = await self.applied(c, "Running the search.")
         self.rec.done = f'I searched the {self.table.title.lower()} for "{text}"; {n} {self._noun(n)} shown.'
 
     async def _fill(self, form_id: str, fields: dict[str, Any]) -> None:
@@ -354,26 +351,13 @@ class Executor:
         self.rec.answer = answer
 
     async def count_entries(self) -> None:
-        await self.to_list()
-        c = self.page.control(self.target["control_id"])  # type: ignore[union-attr]
+        c = await self.list_control()
         v = self.target["value"]
         if c.kind == "dropdown":
-            await self.step(
-                "select",
-                self._cid(c.control_id, name=str(c.param)),
-                f"{c.label} dropdown",
-                f'Choosing "{v}" in the {c.label} filter to count those rows.',
-                v,
-            )
+            await self.choose(c, v, f'Choosing "{v}" in the {c.label} filter to count those rows.')
         else:
-            await self.step(
-                "click",
-                _all(self._cid(c.control_id, type="checkbox"), lambda e: e.label == v),
-                f'{c.label} checkbox "{v}"',
-                f'Ticking "{v}" under {c.label} to count those rows.',
-            )
-        await self.apply(c.control_id)
-        n = await self.shown()
+            await self.tick(c, v, f'Ticking "{v}" under {c.label} to count those rows.')
+        n = await self.applied(c)
         self.rec.done = (
             f'I filtered the {self.table.title.lower()} to {c.label} "{v}": {n} '
             f"{self._noun(n)} shown, so the answer is {n}."
