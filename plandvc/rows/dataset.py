@@ -3,7 +3,7 @@
 Every ok chain is checked (`plandvc.rows.validate`), failures and duplicates are dropped with a reason, and
 the kept chains are copied byte for byte into a temporary directory beside `out`, with a `manifest.json`
 (counts, the sha256 of every file, the index of chains, the train/val split), then published with
-`plandvc.io.publish_dir`: a reader sees the old dataset or the new one, never half of one. Everything is
+`plandvc.io.publish_built`: a reader sees the old dataset or the new one, never half of one. Everything is
 sorted and free of clocks and absolute paths, so the same raw input gives the same bytes.
 """
 
@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from plandvc.io import InputError, dumps, publish_dir, read_jsonl, write_json
+from plandvc.io import InputError, dumps, publish_built, read_jsonl, write_json
 from plandvc.macros import FAMILIES, FAMILY_OF
 from plandvc.rows.split import RULE, SplitChain, group_split, leak_check, prompt_fingerprint
 from plandvc.rows.validate import DEFAULT_IMAGE_SIZE, KINDS, Chain, Reason, check_chain
@@ -305,17 +304,9 @@ def filter_rows(
     _check_paths(raw, out, metrics_dir)
     results = read_results(raw)
     kept, dropped = select(raw, results, image_size)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    for stale in out.parent.glob(f".{out.name}.tmp-*"):  # left by a killed run
-        shutil.rmtree(stale, ignore_errors=True)
-    tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
-    tmp.mkdir()
-    try:
-        manifest = _write(tmp, raw, kept, dropped, results, val_share, image_size, split_seed)
-        publish_dir(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    manifest = publish_built(
+        out, lambda tmp: _write(tmp, raw, kept, dropped, results, val_share, image_size, split_seed)
+    )
     for name, obj in metrics(results, kept, dropped, manifest).items():
         write_json(metrics_dir / name, obj)
     return Outcome(results, kept, dropped, manifest)
