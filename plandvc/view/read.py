@@ -180,6 +180,7 @@ def read_chains(version: Version, raw: Path | None) -> list[ChainSource]:
         r = by_key.get(key, {})
         parts = [str(p) for p in r.get("parts") or kept.get(key, {}).get("parts") or []]
         via = list(r.get("via") or [None] * len(parts))
+        site = str(r.get("site") or site_of_key(key))  # a chain that was not kept: its result's, or its key's
         if key in kept:
             c = kept[key]
             parts = [str(p) for p in c.get("parts") or parts]
@@ -188,7 +189,7 @@ def read_chains(version: Version, raw: Path | None) -> list[ChainSource]:
             d = dropped[key]
             src = ChainSource(
                 key,
-                str(r.get("site") or site_of_key(key)),
+                site,
                 parts,
                 via,
                 DROPPED,
@@ -200,7 +201,7 @@ def read_chains(version: Version, raw: Path | None) -> list[ChainSource]:
             fdir = raw / "_failed" / key if raw is not None else None
             src = ChainSource(
                 key,
-                str(r.get("site") or site_of_key(key)),
+                site,
                 parts,
                 via,
                 FAILED,
