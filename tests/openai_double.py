@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from plandvc.eval.wire import ChatHandler, LoopbackServer, completion, error
+from plandvc.eval.wire import ChatHandler, LoopbackServer, completion, error, user_text
 
 MAX_HOLD = 120.0  # a held or hung request gives up after this long even if nobody releases it
 
@@ -51,13 +51,7 @@ Reply = str | int | Hold | _Hang | _Drop | Callable[[dict[str, Any]], Any]
 
 def last_user_text(body: dict[str, Any]) -> str:
     """The text of the request's last user message (text parts joined)."""
-    for msg in reversed(body.get("messages") or []):
-        if msg.get("role") == "user":
-            content = msg.get("content")
-            if isinstance(content, list):
-                return "\n".join(str(p.get("text") or "") for p in content if p.get("type") == "text")
-            return str(content or "")
-    return ""
+    return user_text(list(body.get("messages") or []), last=True)
 
 
 def echo_merge(body: dict[str, Any]) -> str:

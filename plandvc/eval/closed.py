@@ -15,16 +15,18 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from plandvc.agent.planner import Planner, PlannerResult
 from plandvc.agent.team import Team
+from plandvc.browser.protocol import SessionProtocol
 from plandvc.checks import gate
 from plandvc.eval.client import PlannerClient, PlannerModel
 from plandvc.eval.score import answer_kept, delegation_problems
 from plandvc.eval.specs import HeldOut, Turn
 from plandvc.io import read_jsonl
 from plandvc.pool.load import load_part
+from plandvc.records import ChainSpec, Part
 from plandvc.replay import Replayer, ReplayModel
 from plandvc.run.chain import EXECUTOR, VERSION, SiteInfo, Step, build_steps
 
@@ -95,15 +97,14 @@ class Episode:
     replies: list[str | None] = field(default_factory=list)
 
 
-def load_chain_parts(pool: Path, chain: HeldOut) -> list[dict[str, Any]]:
+def load_chain_parts(pool: Path, chain: HeldOut) -> list[Part]:
     """The chain's parts ({task, traj, elements}) from the pool, by the kept index's runs."""
     runs = {r["id"]: r["run"] for r in read_jsonl(pool / "kept.jsonl")}
-    # the run's steps read parts as plain JSON dicts (plandvc.run.chain.build_steps)
-    return [cast(dict[str, Any], load_part(pool, runs[pid], pid)) for pid in chain.parts]
+    return [load_part(pool, runs[pid], pid) for pid in chain.parts]
 
 
 def read_gates(
-    parts: list[dict[str, Any]], steps: list[Step], team: EvalTeam, session: Any, state: dict[str, Any]
+    parts: list[Part], steps: list[Step], team: EvalTeam, session: SessionProtocol, state: dict[str, Any]
 ) -> tuple[list[bool], str]:
     """Every part's gate on what the session did (a `visited` check reads the page its own step ended on)."""
     got = next((rp.answer for rp in reversed(team.replayers) if rp.answer is not None), None)
@@ -130,8 +131,8 @@ def read_gates(
 
 async def run_episode(
     chain: HeldOut,
-    parts: list[dict[str, Any]],
-    session: Any,
+    parts: list[Part],
+    session: SessionProtocol,
     site: SiteInfo,
     model: PlannerModel,
     budget: int,
@@ -141,7 +142,8 @@ async def run_episode(
     """One held-out chain in the closed loop on a fresh `session`; never raises (but cancellation)."""
     from plandvc.pool.prep import prepare
 
-    spec = {
+    spec: ChainSpec = {
+        "key": chain.key,
         "site": chain.site,
         "parts": [{"id": p, "via": v} for p, v in zip(chain.parts, chain.via, strict=True)],
     }

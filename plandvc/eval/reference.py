@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from plandvc.eval.specs import HeldOut
-from plandvc.eval.wire import ChatHandler, LoopbackServer, completion, error
+from plandvc.eval.wire import ChatHandler, LoopbackServer, completion, error, user_text
 from plandvc.io import InputError, read_jsonl
 from plandvc.macros import FAMILIES
 from plandvc.memory.text import DONE_TEXT
@@ -37,13 +37,7 @@ Planner = Callable[[list[dict[str, Any]]], str]
 
 def first_user_text(messages: list[dict[str, Any]]) -> str:
     """The text of the first user message (the turn's input; a retry appends feedback after it)."""
-    for m in messages:
-        if m.get("role") == "user":
-            content = m.get("content")
-            if isinstance(content, list):
-                return "\n".join(str(p.get("text") or "") for p in content if p.get("type") == "text")
-            return str(content or "")
-    return ""
+    return user_text(messages)
 
 
 def request_and_turn(messages: list[dict[str, Any]]) -> tuple[str, int]:

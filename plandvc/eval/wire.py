@@ -15,6 +15,17 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
 
 
+def user_text(messages: list[dict[str, Any]], last: bool = False) -> str:
+    """The text of the first (or `last`) user message of a chat request, its text parts joined by newlines."""
+    for m in reversed(messages) if last else messages:
+        if m.get("role") == "user":
+            content = m.get("content")
+            if isinstance(content, list):
+                return "\n".join(str(p.get("text") or "") for p in content if p.get("type") == "text")
+            return str(content or "")
+    return ""
+
+
 def completion(model: str, content: str, completion_id: str) -> dict[str, Any]:
     """A chat completion in the wire format: one choice, the assistant's `content`."""
     return {

@@ -17,6 +17,7 @@ from plandvc.browser import Element, Session
 from plandvc.browser.actions import ACTIONS, perform, reply_action
 from plandvc.macros import HOME_MEMORY, recorded_home_done
 from plandvc.pool.tasks import detail_path, fmt, list_path
+from plandvc.records import Task, TrajectoryStep
 from plandvc.sites.spec import Control, Page, Spec, Table
 
 Pick = Callable[[Any], bool]  # a predicate over a snapshot Element
@@ -30,7 +31,7 @@ class ScriptError(Exception):
 class Recording:
     """What the executor did: steps over recorded elements, its done text, answer and final page."""
 
-    steps: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[TrajectoryStep] = field(default_factory=list)
     elements: list[dict[str, Any]] = field(default_factory=list)
     done: str = ""
     answer: str | None = None
@@ -52,7 +53,7 @@ def _labelled(label: str) -> Pick:
 class Executor:
     """Drives `session` through the task's macro; `run()` returns the Recording."""
 
-    def __init__(self, session: Session, spec: Spec, task: dict[str, Any]):
+    def __init__(self, session: Session, spec: Spec, task: Task):
         self.session, self.spec, self.task = session, spec, task
         self.target: dict[str, Any] = task.get("target") or {}
         self.page: Page | None = spec.page(self.target["page"]) if self.target.get("page") else None
@@ -383,6 +384,6 @@ class Executor:
         )
 
 
-async def execute(session: Session, spec: Spec, task: dict[str, Any]) -> Recording:
+async def execute(session: Session, spec: Spec, task: Task) -> Recording:
     """Run the task's scripted steps on a session that is already on the task's start page."""
     return await Executor(session, spec, task).run()

@@ -15,11 +15,11 @@ from typing import Any
 
 from plandvc.macros import FAMILY_OF, home_path
 from plandvc.pool.prep import fmt
+from plandvc.records import Control as TaskControl
+from plandvc.records import PoolTask, TaskDraft
 from plandvc.sites.query import select_rows
 from plandvc.sites.spec import Control, Page, Spec, Table
 from plandvc.sites.state import next_id
-
-Task = dict[str, Any]
 
 MACROS = tuple(FAMILY_OF)  # the order tasks are generated and numbered in
 PER_MACRO = 8  # tasks per (site, macro), fewer when the site has fewer distinct ones
@@ -163,14 +163,14 @@ class _Maker:
         macro: str,
         page: Page | None,
         start_url: str,
-        control: dict[str, Any],
+        control: TaskControl,
         check: dict[str, Any],
         scope: list[str],
         words: dict[str, str],
         rng: random.Random,
         verifier: dict[str, Any] | None = None,
         **target: Any,
-    ) -> Task:
+    ) -> TaskDraft:
         text = rng.choice(PHRASES[macro]).format(**words)
         if page is not None:
             target["page"] = page.page
@@ -188,7 +188,7 @@ class _Maker:
 
     # one generator per macro: candidates in a fixed order; the caller samples and numbers them
 
-    def navigate_to_page(self, rng: random.Random) -> list[Task]:
+    def navigate_to_page(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p in self.pages:
             starts = [self.home] + [list_path(self.site, q.page) for q in self.pages if q is not p]
@@ -208,7 +208,7 @@ class _Maker:
                 )
         return out
 
-    def open_entry(self, rng: random.Random) -> list[Task]:
+    def open_entry(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p in self.pages:
             t, lp = self.table(p), list_path(self.site, p.page)
@@ -230,7 +230,7 @@ class _Maker:
                     )
         return out
 
-    def navigate_home(self, rng: random.Random) -> list[Task]:
+    def navigate_home(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p in self.pages:
             t = self.table(p)
@@ -264,7 +264,7 @@ class _Maker:
         words: dict[str, str],
         check: str = "query",
         **target: Any,
-    ) -> Task:
+    ) -> TaskDraft:
         """A task done with control `c` of list page `p`: it starts there (or, one in five, at home), its check
         (`query` or `visited`) is the list page with `params`, each param is in its scope, and only one part of
         a chain may set them (exclusive). `words` are added to the page's for the phrase."""
@@ -283,7 +283,7 @@ class _Maker:
             **target,
         )
 
-    def filter_by_dropdown(self, rng: random.Random) -> list[Task]:
+    def filter_by_dropdown(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p, c in self.controls("dropdown"):
             t = self.table(p)
@@ -295,7 +295,7 @@ class _Maker:
                     )
         return out
 
-    def filter_by_options(self, rng: random.Random) -> list[Task]:
+    def filter_by_options(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p, c in self.controls("options"):
             t = self.table(p)
@@ -308,7 +308,7 @@ class _Maker:
                 )
         return out
 
-    def filter_by_slider(self, rng: random.Random) -> list[Task]:
+    def filter_by_slider(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p, c in self.controls("slider"):
             t = self.table(p)
@@ -326,7 +326,7 @@ class _Maker:
                 k += 1
         return out
 
-    def filter_by_date_range(self, rng: random.Random) -> list[Task]:
+    def filter_by_date_range(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p, c in self.controls("date_range"):
             t = self.table(p)
@@ -343,7 +343,7 @@ class _Maker:
                     )
         return out
 
-    def sort_by_form(self, rng: random.Random) -> list[Task]:
+    def sort_by_form(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p, c in self.controls("sort"):
             t = self.table(p)
@@ -369,7 +369,7 @@ class _Maker:
                         terms.append(w)
         return terms
 
-    def search_by_text(self, rng: random.Random) -> list[Task]:
+    def search_by_text(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p, c in self.controls("search"):
             t = self.table(p)
@@ -405,7 +405,7 @@ class _Maker:
                 return v
         raise ValueError(f"no new value for column {name!r}")
 
-    def create_entry(self, rng: random.Random) -> list[Task]:
+    def create_entry(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p in self.pages:
             t = self.table(p)
@@ -430,7 +430,7 @@ class _Maker:
                 )
         return out
 
-    def edit_entry(self, rng: random.Random) -> list[Task]:
+    def edit_entry(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p in self.pages:
             t = self.table(p)
@@ -472,7 +472,7 @@ class _Maker:
         v: Any,
         prep: dict[str, Any],
         rng: random.Random,
-    ) -> Task:
+    ) -> TaskDraft:
         return self.task(
             "edit_entry",
             p,
@@ -488,7 +488,7 @@ class _Maker:
             value=v,
         )
 
-    def report_information(self, rng: random.Random) -> list[Task]:
+    def report_information(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p in self.pages:
             t, lp = self.table(p), list_path(self.site, p.page)
@@ -516,7 +516,7 @@ class _Maker:
                 )
         return out
 
-    def count_entries(self, rng: random.Random) -> list[Task]:
+    def count_entries(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p, c in list(self.controls("dropdown")) + list(self.controls("options")):
             t, lp = self.table(p), list_path(self.site, p.page)
@@ -540,7 +540,7 @@ class _Maker:
                 )
         return out
 
-    def copy_value(self, rng: random.Random) -> list[Task]:
+    def copy_value(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p in self.pages:
             t, lp = self.table(p), list_path(self.site, p.page)
@@ -570,18 +570,17 @@ class _Maker:
 
 def site_tasks(
     spec: Spec, seed: int = 0, site_name: str | None = None, per_macro: int = PER_MACRO
-) -> list[Task]:
+) -> list[PoolTask]:
     """All tasks of one site, numbered `<site>-<macro>-<nnnn>`; a function of (spec, seed) only."""
     maker = _Maker(spec, site_name or spec.name)
-    out: list[Task] = []
+    out: list[PoolTask] = []
     for macro in MACROS:
         rng = random.Random(f"{seed}:{maker.site}:{macro}")
-        gen: Callable[[random.Random], list[Task]] = getattr(maker, macro)
+        gen: Callable[[random.Random], list[TaskDraft]] = getattr(maker, macro)
         cands = gen(rng)
         picked = sorted(rng.sample(range(len(cands)), min(per_macro, len(cands))))
         for n, i in enumerate(picked):
-            task = cands[i]
-            task["task_id"] = f"{maker.site}-{macro}-{n:04d}"
+            task: PoolTask = {**cands[i], "task_id": f"{maker.site}-{macro}-{n:04d}", "history_macro": None}
             history = None
             if macro in MID_CHAIN_HISTORY and rng.random() < MID_CHAIN_SHARE:
                 task["start"]["kind"] = "mid_chain"
@@ -598,9 +597,9 @@ def generate(
     seed: int = 0,
     names: Mapping[str, str] | None = None,
     per_macro: int = PER_MACRO,
-) -> list[Task]:
+) -> list[PoolTask]:
     """The tasks of every site, sorted by task id."""
-    out: list[Task] = []
+    out: list[PoolTask] = []
     for site in sorted(specs):
         out += site_tasks(specs[site], seed, (names or {}).get(site), per_macro)
     return sorted(out, key=lambda t: t["task_id"])
