@@ -165,11 +165,13 @@ class Executor:
         await self.apply(c.control_id, memory)
         return await self.shown()
 
+    async def on_field(self, action: str, c: Control, name: str, what: str, memory: str, value: Any) -> None:
+        """`action` with `value` on the field `name` of control `c` (a select or an input)."""
+        await self.step(action, self._cid(c.control_id, name=name), what, memory, value)
+
     async def choose(self, c: Control, v: str, memory: str) -> None:
         """Choose `v` in dropdown `c`."""
-        await self.step(
-            "select", self._cid(c.control_id, name=str(c.param)), f"{c.label} dropdown", memory, v
-        )
+        await self.on_field("select", c, str(c.param), f"{c.label} dropdown", memory, v)
 
     async def tick(self, c: Control, v: str, memory: str) -> None:
         """Tick the checkbox labelled `v` of control `c`."""
@@ -239,19 +241,11 @@ class Executor:
         c = await self.list_control()
         a, b = self.target["start"], self.target["end"]
         pa, pb = c.params
-        await self.step(
-            "input",
-            self._cid(c.control_id, name=pa),
-            f"{c.label} from date",
-            f'Entering "{a}" as the start of {c.label}.',
-            a,
+        await self.on_field(
+            "input", c, pa, f"{c.label} from date", f'Entering "{a}" as the start of {c.label}.', a
         )
-        await self.step(
-            "input",
-            self._cid(c.control_id, name=pb),
-            f"{c.label} to date",
-            f'Entering "{b}" as the end of {c.label}.',
-            b,
+        await self.on_field(
+            "input", c, pb, f"{c.label} to date", f'Entering "{b}" as the end of {c.label}.', b
         )
         self.rec.done = self.filtered(f'{c.label} from "{a}" to "{b}"', await self.applied(c))
 
@@ -260,19 +254,10 @@ class Executor:
         ps, pd = c.params
         label = self.table.column(self.target["column"]).label
         word = "Ascending" if self.target["dir"] == "asc" else "Descending"
-        await self.step(
-            "select",
-            self._cid(c.control_id, name=ps),
-            f"{c.label} column select",
-            f'Choosing "{label}" as the sort column.',
-            label,
-        )
-        await self.step(
-            "select",
-            self._cid(c.control_id, name=pd),
-            f"{c.label} order select",
-            f"Choosing {word.lower()} order.",
-            word,
+        memory = f'Choosing "{label}" as the sort column.'
+        await self.on_field("select", c, ps, f"{c.label} column select", memory, label)
+        await self.on_field(
+            "select", c, pd, f"{c.label} order select", f"Choosing {word.lower()} order.", word
         )
         await self.apply(c.control_id, "Applying the sort.")
         self.rec.done = f'I sorted the {self.table.title.lower()} by "{label}" in {word.lower()} order.'
@@ -280,12 +265,8 @@ class Executor:
     async def search_by_text(self) -> None:
         c = await self.list_control()
         text = self.target["text"]
-        await self.step(
-            "input",
-            self._cid(c.control_id, name=str(c.param)),
-            "search box",
-            f'Typing "{text}" into the search box.',
-            text,
+        await self.on_field(
+            "input", c, str(c.param), "search box", f'Typing "{text}" into the search box.', text
         )
         n = await self.applied(c, "Running the search.")
         self.rec.done = f'I searched the {self.table.title.lower()} for "{text}"; {n} {self._noun(n)} shown.'

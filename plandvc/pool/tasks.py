@@ -488,23 +488,30 @@ class _Maker:
             value=v,
         )
 
+    def _entry_start(
+        self, p: Page, rid: str, from_list_share: float, rng: random.Random
+    ) -> tuple[str, list[str]]:
+        """(start URL, scope) of a task read off one entry: on its list page with probability `from_list_share`
+        (then the list's query is in the scope too), else on its detail page."""
+        lp = list_path(self.site, p.page)
+        if rng.random() < from_list_share:
+            return lp, [f"entry:{p.table}/{rid}", *(f"query:{lp}:{q}" for q in page_params(p))]
+        return detail_path(self.site, p.page, rid), [f"entry:{p.table}/{rid}"]
+
     def report_information(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p in self.pages:
-            t, lp = self.table(p), list_path(self.site, p.page)
+            t = self.table(p)
             cols = [c for c in t.columns if c.name not in (t.key, t.label)]
             for r in list(t.rows):
                 rid = str(r[t.key])
                 c = rng.choice(cols)
-                from_list = rng.random() < 0.3
-                scope = [f"entry:{p.table}/{rid}"]
-                if from_list:
-                    scope += [f"query:{lp}:{q}" for q in page_params(p)]
+                start, scope = self._entry_start(p, rid, 0.3, rng)
                 out.append(
                     self.task(
                         "report_information",
                         p,
-                        lp if from_list else detail_path(self.site, p.page, rid),
+                        start,
                         {"control_id": f"{p.page}-detail", "role": "table", "prep": {}},
                         {"kind": "answer", "expected": fmt(r[c.name]), "number": c.type == "number"},
                         scope,
@@ -543,20 +550,17 @@ class _Maker:
     def copy_value(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p in self.pages:
-            t, lp = self.table(p), list_path(self.site, p.page)
+            t = self.table(p)
             if not t.copy:
                 continue
             for r in list(t.rows):
                 rid = str(r[t.key])
-                from_list = rng.random() < 0.25
-                scope = [f"entry:{p.table}/{rid}"]
-                if from_list:
-                    scope += [f"query:{lp}:{q}" for q in page_params(p)]
+                start, scope = self._entry_start(p, rid, 0.25, rng)
                 out.append(
                     self.task(
                         "copy_value",
                         p,
-                        lp if from_list else detail_path(self.site, p.page, rid),
+                        start,
                         {"control_id": f"{p.page}-copy", "role": "copy", "prep": {}},
                         {"kind": "clipboard", "value": fmt(r[t.copy])},
                         scope,
