@@ -197,35 +197,47 @@ async def play_turns(
     return Played(team, script, state)
 
 
-def gate_parts(
-    parts: list[Part], plan: Plan, played: Played, session: SessionProtocol, clock: Clock
-) -> tuple[bool, str]:
-    """Gate every part on what the session did: (all passed, the details joined by " | ")."""
-    team = played.team
+def gate_each(
+    parts: list[Part],
+    steps: list[Step],
+    team: ScriptedTeam,
+    session: SessionProtocol,
+    backend: dict[str, Any],
+) -> tuple[list[bool], str]:
+    """Gate every part on what the session did and the backend state after it: (each part's verdict, the
+    details joined by " | "). The run and the closed-loop evaluation gate the same way."""
     got = next((rp.answer for rp in reversed(team.replayers) if rp.answer is not None), None)
     gate_state = {
         "url": session.seen[-1] if session.seen else "",
         "seen": list(session.seen),
-        "entries": played.state["entries"],
-        "changes": played.state["changes"],
-        "clipboard": played.state["clipboard"],
+        "entries": backend["entries"],
+        "changes": backend["changes"],
+        "clipboard": backend["clipboard"],
         "events": list(session.events),
         "answer": got,
     }
     # a part's own end page, for the checks of where a part leaves the browser (`visited` with `last`);
     # a query check reads the chain's last page, so a later part that undid it fails the chain
-    ends = {s.part: u for s, u in zip(plan.steps, team.end_urls, strict=False) if s.part is not None}
+    ends = {s.part: u for s, u in zip(steps, team.end_urls, strict=False) if s.part is not None}
     oks, details = [], []
+    for i, p in enumerate(parts):
+        check = p["task"]["check"]
+        state = gate_state
+        if check.get("kind") == "visited" and i in ends:
+            state = {**gate_state, "url": ends[i]}
+        ok_p, detail_p = gate(check, p["task"].get("verifier") or {}, state)
+        oks.append(bool(ok_p))
+        details.append(str(detail_p))
+    return oks, " | ".join(details)
+
+
+def gate_parts(
+    parts: list[Part], plan: Plan, played: Played, session: SessionProtocol, clock: Clock
+) -> tuple[bool, str]:
+    """Gate every part on what the session did: (all passed, the details joined by " | ")."""
     with clock.phase("gates"):
-        for i, p in enumerate(parts):
-            check = p["task"]["check"]
-            state = gate_state
-            if check.get("kind") == "visited" and i in ends:
-                state = {**gate_state, "url": ends[i]}
-            ok_p, detail_p = gate(check, p["task"].get("verifier") or {}, state)
-            oks.append(bool(ok_p))
-            details.append(str(detail_p))
-    return all(oks), " | ".join(details)
+        oks, detail = gate_each(parts, plan.steps, played.team, session, played.state)
+    return all(oks), detail
 
 
 def episode_of(
