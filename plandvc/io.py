@@ -128,15 +128,21 @@ def publish_dir(tmp: str | Path, dest: str | Path) -> None:
         shutil.rmtree(old)
 
 
-def publish_built(out: str | Path, build: Callable[[Path], T]) -> T:
-    """Run `build(tmp)` on a fresh `.<out>.tmp-<pid>` beside `out` (stale ones of killed runs removed),
-    then publish it over `out` with `publish_dir`; on any failure the temporary folder goes and `out` stays."""
-    out = Path(out)
+def staging(out: Path) -> Path:
+    """A fresh empty folder `.<out>.tmp-<pid>` beside `out` to build it in; the stale ones of killed runs go."""
     out.parent.mkdir(parents=True, exist_ok=True)
     for stale in out.parent.glob(f".{out.name}.tmp-*"):
         shutil.rmtree(stale, ignore_errors=True)
     tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
     tmp.mkdir()
+    return tmp
+
+
+def publish_built(out: str | Path, build: Callable[[Path], T]) -> T:
+    """Run `build(tmp)` on a fresh `staging` folder beside `out`, then publish it over `out` with
+    `publish_dir`; on any failure the temporary folder goes and `out` stays."""
+    out = Path(out)
+    tmp = staging(out)
     try:
         got = build(tmp)
         publish_dir(tmp, out)

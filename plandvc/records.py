@@ -29,10 +29,9 @@ class Control(TypedDict):
     prep: dict[str, Any]
 
 
-class Task(TypedDict):
-    """task.json: one single-primitive task of the pool."""
+class TaskDraft(TypedDict):
+    """A task as make-pool's generator draws it, before it is numbered (`plandvc.pool.tasks`)."""
 
-    task_id: str
     site: str
     macro: str
     instruction: str
@@ -42,6 +41,19 @@ class Task(TypedDict):
     verifier: dict[str, Any]
     scope: list[str]
     target: NotRequired[dict[str, Any]]  # what the scripted executor acts on
+
+
+class Task(TaskDraft):
+    """task.json: one single-primitive task of the pool."""
+
+    task_id: str
+
+
+class PoolTask(Task):
+    """A numbered task as make-pool records it: task.json's fields and the `history_macro` its trajectory
+    carries (task.json leaves it out)."""
+
+    history_macro: str | None
 
 
 class TrajectoryStep(TypedDict):
@@ -66,6 +78,14 @@ class Trajectory(TypedDict):
     done: str
     answer: Any
     end: str
+
+
+class Replayable(TypedDict):
+    """A trajectory and the elements its steps point into: what a replayer plays (a part's, or the trip
+    home of `plandvc.macros.home_trajectory`)."""
+
+    trajectory: Trajectory
+    elements: list[dict[str, Any]]
 
 
 class Part(TypedDict):
@@ -123,7 +143,8 @@ class ChainSpec(TypedDict):
 
 
 class ChainResult(TypedDict):
-    """A line of run-chains' results.jsonl (the keys filter-rows reads; the run adds its own counts)."""
+    """A line of run-chains' results.jsonl: the chain, whether it passed and why not (the keys filter-rows
+    reads), and, once its turns were planned, the counts and the gates' details."""
 
     key: str
     site: str
@@ -132,6 +153,36 @@ class ChainResult(TypedDict):
     ok: bool
     error: str | None
     turns: NotRequired[int]
+    steps: NotRequired[int]  # delegations, trips home included
+    instruction_by: NotRequired[str]  # "merged" (memory model) or "joined"
+    detail: NotRequired[str]  # every part's gate detail, joined by " | "
+    final_by: NotRequired[str | None]  # who wrote the final message: "model", "fallback" or None
+
+
+class Turn(TypedDict):
+    """A planned planner turn (episode.json `turns`): a `delegate` turn names the family, the instruction and
+    the macro of the part it plays (`navigate_home` for a trip home); the last, `done`, the chain's answer."""
+
+    kind: Literal["delegate", "done"]
+    family: NotRequired[str]
+    instruction: NotRequired[str]
+    macro: NotRequired[str]
+    answer: NotRequired[Any]
+
+
+class Row(TypedDict):
+    """A line of a chain's rows.jsonl: one planner turn, the messages the planner saw (images by file name)
+    and the scripted reply it is trained on (`target`, canonical JSON)."""
+
+    task_id: str
+    step: int
+    segment: int
+    macro: str | None
+    family: str
+    op: str
+    delegated: str | None
+    messages: list[dict[str, Any]]
+    target: str
 
 
 class Episode(TypedDict):
@@ -145,11 +196,11 @@ class Episode(TypedDict):
     parts: list[str]
     via: list[Via]
     macros: list[str]
-    turns: list[dict[str, Any]]
+    turns: list[Turn]
     answer: Any
     version: str
     executor: str
     budget: int
     planner_turns: int
-    response_format: dict[str, Any]
-    env: dict[str, Any]  # added by the runner: versions of the code, Chromium, Playwright
+    response_format: dict[str, Any] | None  # the planner's JSON schema as it asked (None: never asked)
+    env: NotRequired[dict[str, Any]]  # versions of the code, Chromium, Playwright (left out when not known)

@@ -15,6 +15,7 @@ from typing import Any
 from plandvc.browser.actions import ACTIONS, perform, reply_action
 from plandvc.browser.protocol import SessionProtocol, SessionRecord
 from plandvc.macros import home_trajectory as home_trajectory  # run-chains takes the trip home from here
+from plandvc.records import Trajectory, TrajectoryStep
 from plandvc.urls import url_path
 
 Descriptor = dict[str, Any]
@@ -106,11 +107,9 @@ class Replayer:
     `seen` are what the session recorded from the first answer to the done (what this replay caused).
     """
 
-    def __init__(
-        self, traj: dict[str, Any], elements: list[Descriptor], session: SessionRecord | None = None
-    ):
+    def __init__(self, traj: Trajectory, elements: list[Descriptor], session: SessionRecord | None = None):
         self.traj, self.elements, self.session = traj, elements, session
-        self.steps: list[dict[str, Any]] = list(traj.get("steps") or [])
+        self.steps: list[TrajectoryStep] = list(traj.get("steps") or [])
         self.cursor = 0
         self.finished = False
         self.answer: Any = None
@@ -154,7 +153,7 @@ class Replayer:
         self.cursor += 1
         return {"memory": str(step.get("memory") or ""), "action": [action]}
 
-    def _action(self, step: dict[str, Any], n: int, snapshot: Any) -> dict[str, Any]:
+    def _action(self, step: TrajectoryStep, n: int, snapshot: Any) -> dict[str, Any]:
         name, value = step["action"], step.get("value")
         if name not in ACTIONS:
             raise ValueError(f"step {n}: unknown recorded action {name!r}")

@@ -14,15 +14,15 @@ with "Done: <answer>", the answer taken from the conversation's last message.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import signal
 import threading
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from plandvc.eval.wire import ChatHandler, LoopbackServer, completion, error, user_text
 
 MAX_HOLD = 120.0  # a held or hung request gives up after this long even if nobody releases it
 
@@ -51,13 +51,7 @@ Reply = str | int | Hold | _Hang | _Drop | Callable[[dict[str, Any]], Any]
 
 def last_user_text(body: dict[str, Any]) -> str:
     """The text of the request's last user message (text parts joined)."""
-    for msg in reversed(body.get("messages") or []):
-        if msg.get("role") == "user":
-            content = msg.get("content")
-            if isinstance(content, list):
-                return "\n".join(str(p.get("text") or "") for p in content if p.get("type") == "text")
-            return str(content or "")
-    return ""
+    return user_text(list(body.get("messages") or []), last=True)
 
 
 def echo_merge(body: dict[str, Any]) -> str:
@@ -73,25 +67,22 @@ def echo_merge(body: dict[str, Any]) -> str:
     return "OK"
 
 
-class OpenAIDouble:
+class OpenAIDouble(LoopbackServer):
     """The scripted server on 127.0.0.1 (a free port unless given); `url` is its OpenAI base URL."""
+
+    name = "openai-double"
 
     def __init__(self, models: tuple[str, ...] = ("qwen35-4b",), mode: str | None = None, port: int = 0):
         if mode not in (None, "echo-merge"):
             raise ValueError(f"unknown mode {mode!r} (known: echo-merge)")
-        self.models, self.mode, self.port = list(models), mode, port
+        super().__init__(port)
+        self.models, self.mode = list(models), mode
         self.requests: list[dict[str, Any]] = []
         self.model_lists = 0  # GET /v1/models served
         self.in_flight = self.max_in_flight = 0
         self._queue: deque[Reply] = deque()
         self._lock = threading.Condition()
         self._release = threading.Event()
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
 
     def script(self, *replies: Reply) -> None:
         with self._lock:
@@ -106,31 +97,12 @@ class OpenAIDouble:
         with self._lock:
             return self._lock.wait_for(lambda: self.in_flight >= n, timeout)
 
-    def start(self) -> OpenAIDouble:
-        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), _handler(self))
-        self._server.daemon_threads = True
-        self.port = self._server.server_address[1]
-        self._thread = threading.Thread(
-            target=self._server.serve_forever,
-            kwargs={"poll_interval": 0.02},
-            name="openai-double",
-            daemon=True,
-        )
-        self._thread.start()
-        return self
-
     def stop(self) -> None:
         self._release.set()
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
+        super().stop()
 
-    def __enter__(self) -> OpenAIDouble:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+    def handler(self) -> type[ChatHandler]:
+        return _handler(self)
 
     # ── used by the handler ──
 
@@ -154,65 +126,17 @@ class OpenAIDouble:
             self._lock.notify_all()
 
 
-def completion(model: str, content: str, n: int) -> dict[str, Any]:
-    """A chat completion in the wire format."""
-    return {
-        "id": f"chatcmpl-double-{n}",
-        "object": "chat.completion",
-        "created": 0,
-        "model": model,
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": content},
-                "finish_reason": "stop",
-                "logprobs": None,
-            }
-        ],
-        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-    }
+def _handler(api: OpenAIDouble) -> type[ChatHandler]:
+    class Handler(ChatHandler):
+        owned_by = "double"
 
+        def models(self) -> list[str]:
+            return api.models
 
-def error(status: int, message: str) -> dict[str, Any]:
-    kind = "server_error" if status >= 500 else "invalid_request_error"
-    return {"error": {"message": message, "type": kind, "param": None, "code": None}}
-
-
-def _handler(api: OpenAIDouble) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:  # quiet
-            pass
-
-        def _send(self, status: int, payload: dict[str, Any]) -> None:
-            data = json.dumps(payload).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            try:
-                self.wfile.write(data)
-            except OSError:
-                pass  # the client gave up (timed out) meanwhile
-
-        def do_GET(self) -> None:
-            if self.path.rstrip("/") != "/v1/models":
-                return self._send(404, error(404, f"no route GET {self.path}"))
+        def listed(self) -> None:
             api.model_lists += 1
-            data = [{"id": m, "object": "model", "created": 0, "owned_by": "double"} for m in api.models]
-            self._send(200, {"object": "list", "data": data})
 
-        def do_POST(self) -> None:
-            raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            if self.path.rstrip("/") != "/v1/chat/completions":
-                return self._send(404, error(404, f"no route POST {self.path}"))
-            try:
-                body = json.loads(raw)
-            except ValueError:
-                return self._send(400, error(400, "body is not JSON"))
-            if body.get("model") not in api.models:
-                return self._send(404, error(404, f"The model `{body.get('model')}` does not exist."))
+        def chat(self, body: dict[str, Any]) -> None:
             api._enter()
             try:
                 self._answer(body)
@@ -229,8 +153,9 @@ def _handler(api: OpenAIDouble) -> type[BaseHTTPRequestHandler]:
             if isinstance(reply, Hold):
                 reply = reply.content
             if isinstance(reply, int):
-                return self._send(reply, error(reply, f"scripted status {reply}"))
-            self._send(200, completion(body["model"], str(reply), len(api.requests)))
+                return self.send(reply, error(reply, f"scripted status {reply}"))
+            n = len(api.requests)
+            self.send(200, completion(body["model"], str(reply), f"chatcmpl-double-{n}"))
 
     return Handler
 

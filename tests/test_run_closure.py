@@ -159,7 +159,7 @@ INSIDE = (
     "plandvc/agent/prompts.py",
     "plandvc/sites/templates/list.html",
     "plandvc/browser/snapshot.js",
-    "plandvc/chains/rules.py",
+    "plandvc/macros.py",
 )
 
 

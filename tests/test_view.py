@@ -20,8 +20,8 @@ from view_pages import in_chromium, open_ready
 
 from plandvc import io
 from plandvc.chains.items import pool_items
-from plandvc.chains.rules import QA_MACROS
 from plandvc.chains.walk import chain_specs
+from plandvc.macros import QA_MACROS
 from plandvc.rows.dataset import filter_rows
 from plandvc.view import make_view
 

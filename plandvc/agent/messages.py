@@ -22,10 +22,14 @@ Messages = list[dict[str, Any]]
 class SnapshotLike(Protocol):
     """What the messages read from a `plandvc.browser` Snapshot."""
 
-    url: str
-    title: str
-    scroll_y: float
-    page_height: float
+    @property
+    def url(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def scroll_y(self) -> float: ...
+    @property
+    def page_height(self) -> float: ...
 
     def render(self) -> str: ...
 

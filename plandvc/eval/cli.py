@@ -14,17 +14,16 @@ from plandvc.eval.metrics import table
 from plandvc.eval.reference import REFERENCES
 from plandvc.eval.run import MODES, EvalConfig, evaluate
 from plandvc.eval.specs import SpecsConfig, eval_specs
+from plandvc.run import options
 from plandvc.run.chain import RunParams
-
-_DIR = click.Path(file_okay=False, path_type=Path)
 
 
 @click.command("eval-specs")
-@click.option("--pool", type=_DIR, required=True, help="the executor pool")
+@click.option("--pool", type=options.DIR, required=True, help="the executor pool")
 @click.option(
-    "--sites", type=_DIR, required=True, help="the sites folder (site_split.json names the test sites)"
+    "--sites", type=options.DIR, required=True, help="the sites folder (site_split.json names the test sites)"
 )
-@click.option("--out", type=_DIR, required=True, help="the held-out folder to write")
+@click.option("--out", type=options.DIR, required=True, help="the held-out folder to write")
 @click.option(
     "--n", "n", type=click.IntRange(1), default=24, show_default=True, help="chains to walk (at most)"
 )
@@ -40,24 +39,10 @@ _DIR = click.Path(file_okay=False, path_type=Path)
     show_default=True,
     help="P(end on a question when one can)",
 )
-@click.option(
-    "--budget", type=click.IntRange(1), default=40, show_default=True, help="specialist step budget"
-)
-@click.option("--planner-turns", type=click.IntRange(1), default=25, show_default=True, help="the turn cap")
-@click.option(
-    "--workers",
-    type=click.IntRange(1, 64),
-    envvar="PLANDVC_WORKERS",
-    default=1,
-    show_default=True,
-    help="browsers in parallel (PLANDVC_WORKERS); never changes the output",
-)
-@click.option(
-    "--cache",
-    type=_DIR,
-    default=Path(".plandvc/cache/eval_chains"),
-    show_default=True,
-    help="finished held-out chains, for resuming (apart from run-chains' own)",
+@options.run_params("--budget", "--planner-turns")
+@options.workers(default=1)
+@options.cache(
+    ".plandvc/cache/eval_chains", "finished held-out chains, for resuming (apart from run-chains' own)"
 )
 def eval_specs_cmd(
     pool: Path,
@@ -108,15 +93,18 @@ def eval_specs_cmd(
 
 
 @click.command("eval-planner")
-@click.option("--specs", type=_DIR, required=True, help="the held-out folder from eval-specs")
-@click.option("--pool", type=_DIR, required=True, help="the executor pool (the parts' trajectories)")
-@click.option("--sites", type=_DIR, required=True, help="the sites folder")
+@click.option("--specs", type=options.DIR, required=True, help="the held-out folder from eval-specs")
+@click.option("--pool", type=options.DIR, required=True, help="the executor pool (the parts' trajectories)")
+@click.option("--sites", type=options.DIR, required=True, help="the sites folder")
 @click.option(
-    "--out", type=_DIR, required=True, help="the folder for replies.jsonl, episodes.jsonl, metrics.json"
+    "--out",
+    type=options.DIR,
+    required=True,
+    help="the folder for replies.jsonl, episodes.jsonl, metrics.json",
 )
 @click.option(
     "--metrics",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=options.FILE,
     required=True,
     help="the metrics file for dvc (metrics/eval.json)",
 )
@@ -154,10 +142,7 @@ def eval_specs_cmd(
     help="replies asked at once (teacher-forced)",
 )
 @click.option("--max-tokens", type=click.IntRange(16), default=512, show_default=True)
-@click.option(
-    "--budget", type=click.IntRange(1), default=40, show_default=True, help="specialist step budget"
-)
-@click.option("--planner-turns", type=click.IntRange(1), default=25, show_default=True, help="the turn cap")
+@options.run_params("--budget", "--planner-turns")
 def eval_planner_cmd(
     specs: Path,
     pool: Path,

@@ -18,7 +18,6 @@ form is answered the request itself failed and the form stays. Every try, retry,
 from __future__ import annotations
 
 import asyncio
-import os
 from collections import Counter
 from typing import Any
 
@@ -26,7 +25,8 @@ import openai
 
 from plandvc.agent.schema import RESPONSE_FORMAT
 from plandvc.io import InputError
-from plandvc.memory.model import MemoryUnavailable, base_url, transient, why
+from plandvc.memory import server
+from plandvc.memory.server import transient, why
 
 REFUSED = (400, 422)
 
@@ -45,6 +45,9 @@ def response_format(form: str) -> dict[str, Any] | None:
 
 class PlannerUnavailable(InputError):
     """The planner server does not answer, or does not serve the model (one line naming both)."""
+
+
+ROLE = server.Role("eval.planner_url", "eval.planner_model", "planner", PlannerUnavailable)
 
 
 class PlannerClient:
@@ -81,34 +84,7 @@ class PlannerClient:
         max_tokens: int = 512,
     ) -> PlannerClient:
         """Connect and check that the server lists `model`, else PlannerUnavailable."""
-        try:
-            base = base_url(url)
-        except MemoryUnavailable:
-            raise PlannerUnavailable(f"eval.planner_url: {url!r} is not an http(s) URL") from None
-        if not model.strip():
-            raise PlannerUnavailable(f"eval.planner_model is empty but eval.planner_url is {base}")
-        client = openai.AsyncOpenAI(
-            base_url=base, api_key=os.environ.get("OPENAI_API_KEY") or "EMPTY", timeout=timeout, max_retries=0
-        )
-        served: list[str] = []
-        last = ""
-        for k in range(retries + 1):
-            try:
-                served = sorted(str(m.id) for m in (await client.models.list()).data)
-                break
-            except openai.OpenAIError as e:
-                last = why(e)
-                if k == retries or not transient(e):
-                    await client.close()
-                    raise PlannerUnavailable(
-                        f"planner: no OpenAI-compatible server answers at {base} (GET /models: {last})"
-                    ) from None
-            await asyncio.sleep(backoff * 2**k)
-        if model not in served:
-            await client.close()
-            raise PlannerUnavailable(
-                f"planner: {model!r} is not served at {base} (it serves: {', '.join(served) or 'nothing'})"
-            )
+        client, _ = await server.connect(url, model, ROLE, timeout=timeout, retries=retries, backoff=backoff)
         return cls(
             client, model, retries=retries, backoff=backoff, concurrency=concurrency, max_tokens=max_tokens
         )

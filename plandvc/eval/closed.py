@@ -15,18 +15,17 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
 
 from plandvc.agent.planner import Planner, PlannerResult
-from plandvc.agent.team import Team
-from plandvc.checks import gate
+from plandvc.browser.protocol import SessionProtocol
 from plandvc.eval.client import PlannerClient, PlannerModel
 from plandvc.eval.score import answer_kept, delegation_problems
 from plandvc.eval.specs import HeldOut, Turn
 from plandvc.io import read_jsonl
 from plandvc.pool.load import load_part
+from plandvc.records import ChainSpec, Part
 from plandvc.replay import Replayer, ReplayModel
-from plandvc.run.chain import EXECUTOR, VERSION, SiteInfo, Step, build_steps
+from plandvc.run.chain import VERSION, ScriptedTeam, SiteInfo, Step, build_steps, gate_each
 
 ENDS = (
     "success",
@@ -50,20 +49,13 @@ class OffScript(Exception):
         self.turn, self.why = turn, why
 
 
-class EvalTeam(Team):
-    """The planner's team in the closed loop: a delegation that matches the next step replays it; any other
-    raises OffScript before a specialist runs."""
+class EvalTeam(ScriptedTeam):
+    """The planner's team in the closed loop: as run-chains' scripted team, but a delegation that is not the
+    next step raises OffScript before a specialist runs (a matching one replays the step)."""
 
-    def __init__(self, session: Any, steps: list[Step], turns: list[Turn], budget: int) -> None:
-        super().__init__(session, overall_budget=budget, executor=EXECUTOR, version=VERSION)
-        self.steps, self.turns = steps, turns
-        self.replayers: list[Replayer] = []
-        self.end_urls: list[str] = []
-
-    async def run_step(self, family: str, instruction: str) -> Any:
-        report = await super().run_step(family, instruction)
-        self.end_urls.append(self.session.url)
-        return report
+    def __init__(self, session: SessionProtocol, steps: list[Step], turns: list[Turn], budget: int) -> None:
+        super().__init__(session, steps, budget)
+        self.turns = turns
 
     def specialist_model(self, family: str, instruction: str) -> ReplayModel:
         i = len(self.replayers)
@@ -95,43 +87,16 @@ class Episode:
     replies: list[str | None] = field(default_factory=list)
 
 
-def load_chain_parts(pool: Path, chain: HeldOut) -> list[dict[str, Any]]:
+def load_chain_parts(pool: Path, chain: HeldOut) -> list[Part]:
     """The chain's parts ({task, traj, elements}) from the pool, by the kept index's runs."""
     runs = {r["id"]: r["run"] for r in read_jsonl(pool / "kept.jsonl")}
-    # the run's steps read parts as plain JSON dicts (plandvc.run.chain.build_steps)
-    return [cast(dict[str, Any], load_part(pool, runs[pid], pid)) for pid in chain.parts]
-
-
-def read_gates(
-    parts: list[dict[str, Any]], steps: list[Step], team: EvalTeam, session: Any, state: dict[str, Any]
-) -> tuple[list[bool], str]:
-    """Every part's gate on what the session did (a `visited` check reads the page its own step ended on)."""
-    got = next((rp.answer for rp in reversed(team.replayers) if rp.answer is not None), None)
-    seen = list(session.seen)
-    base = {
-        "url": seen[-1] if seen else "",
-        "seen": seen,
-        "entries": state["entries"],
-        "changes": state["changes"],
-        "clipboard": state["clipboard"],
-        "events": list(session.events),
-        "answer": got,
-    }
-    ends = {s.part: u for s, u in zip(steps, team.end_urls, strict=False) if s.part is not None}
-    oks, details = [], []
-    for i, p in enumerate(parts):
-        check = p["task"]["check"]
-        st = {**base, "url": ends[i]} if check.get("kind") == "visited" and i in ends else base
-        ok, detail = gate(check, p["task"].get("verifier") or {}, st)
-        oks.append(bool(ok))
-        details.append(str(detail))
-    return oks, " | ".join(details)
+    return [load_part(pool, runs[pid], pid) for pid in chain.parts]
 
 
 async def run_episode(
     chain: HeldOut,
-    parts: list[dict[str, Any]],
-    session: Any,
+    parts: list[Part],
+    session: SessionProtocol,
     site: SiteInfo,
     model: PlannerModel,
     budget: int,
@@ -141,7 +106,8 @@ async def run_episode(
     """One held-out chain in the closed loop on a fresh `session`; never raises (but cancellation)."""
     from plandvc.pool.prep import prepare
 
-    spec = {
+    spec: ChainSpec = {
+        "key": chain.key,
         "site": chain.site,
         "parts": [{"id": p, "via": v} for p, v in zip(chain.parts, chain.via, strict=True)],
     }
@@ -172,7 +138,7 @@ async def run_episode(
     if ep.end:  # it ended before the planner finished its run
         return ep
     state = await session.backend_state()
-    ep.gates, detail = read_gates(parts, steps, team, session, state)
+    ep.gates, detail = gate_each(parts, steps, team, session, state)
     if res.reason and res.reason.startswith("turn ") and "no valid reply" in res.reason:
         ep.end, ep.detail = "invalid_reply", res.reason + ": " + "; ".join(res.errors[-1:])
     elif res.done_text is None:

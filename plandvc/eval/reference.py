@@ -20,12 +20,12 @@ import random
 import re
 import threading
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from plandvc.chains.rules import FAMILIES
 from plandvc.eval.specs import HeldOut
+from plandvc.eval.wire import ChatHandler, LoopbackServer, completion, error, user_text
 from plandvc.io import InputError, read_jsonl
+from plandvc.macros import FAMILIES
 from plandvc.memory.text import DONE_TEXT
 
 REFERENCES = ("oracle", "always-done", "random-family")
@@ -37,13 +37,7 @@ Planner = Callable[[list[dict[str, Any]]], str]
 
 def first_user_text(messages: list[dict[str, Any]]) -> str:
     """The text of the first user message (the turn's input; a retry appends feedback after it)."""
-    for m in messages:
-        if m.get("role") == "user":
-            content = m.get("content")
-            if isinstance(content, list):
-                return "\n".join(str(p.get("text") or "") for p in content if p.get("type") == "text")
-            return str(content or "")
-    return ""
+    return user_text(messages)
 
 
 def request_and_turn(messages: list[dict[str, Any]]) -> tuple[str, int]:
@@ -106,100 +100,37 @@ def reference_planner(name: str, chains: list[HeldOut], seed: int = 0) -> Planne
     raise InputError(f"--reference: unknown reference planner {name!r} (known: {', '.join(REFERENCES)})")
 
 
-class PlannerServer:
+class PlannerServer(LoopbackServer):
     """An OpenAI-compatible server on 127.0.0.1 answering every chat completion with `planner(messages)`;
     `url` is its base URL, `model` the one model it lists. A request that is not a planner turn is a 400."""
 
+    name = "planner-server"
+
     def __init__(self, planner: Planner, model: str, port: int = 0) -> None:
-        self.planner, self.model, self.port = planner, model, port
+        super().__init__(port)
+        self.planner, self.model = planner, model
         self.requests = 0
-        self._server: ThreadingHTTPServer | None = None
         self._lock = threading.Lock()
 
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
-
-    def start(self) -> PlannerServer:
-        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), _handler(self))
-        self._server.daemon_threads = True
-        self.port = self._server.server_address[1]
-        threading.Thread(target=self._server.serve_forever, name="planner-server", daemon=True).start()
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-
-    def __enter__(self) -> PlannerServer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
     def complete(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        """(status, payload) for one chat completion request."""
+        """(status, payload) for one chat completion request of the served model."""
         with self._lock:
             self.requests += 1
             n = self.requests
-        if body.get("model") != self.model:
-            return 404, _error(404, f"model {body.get('model')!r} not found")
         try:
             content = self.planner(list(body.get("messages") or []))
         except ValueError as e:
-            return 400, _error(400, str(e))
-        return 200, {
-            "id": f"chatcmpl-{self.model}-{n}",
-            "object": "chat.completion",
-            "created": 0,
-            "model": self.model,
-            "choices": [
-                {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
-            ],
-            "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
-        }
+            return 400, error(400, str(e))
+        return 200, completion(self.model, content, f"chatcmpl-{self.model}-{n}")
 
+    def handler(self) -> type[ChatHandler]:
+        server = self
 
-def _error(status: int, message: str) -> dict[str, Any]:
-    kind = "server_error" if status >= 500 else "invalid_request_error"
-    return {"error": {"message": message, "type": kind, "param": None, "code": None}}
+        class Handler(ChatHandler):
+            def models(self) -> list[str]:
+                return [server.model]
 
+            def chat(self, body: dict[str, Any]) -> None:
+                self.send(*server.complete(body))
 
-def _handler(server: PlannerServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:  # quiet
-            pass
-
-        def _send(self, status: int, payload: dict[str, Any]) -> None:
-            data = json.dumps(payload).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def do_GET(self) -> None:
-            if self.path.rstrip("/") != "/v1/models":
-                self._send(404, _error(404, f"no route {self.path}"))
-                return
-            model = {"id": server.model, "object": "model", "created": 0, "owned_by": "plandvc"}
-            self._send(200, {"object": "list", "data": [model]})
-
-        def do_POST(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(length)
-            if self.path.rstrip("/") != "/v1/chat/completions":
-                self._send(404, _error(404, f"no route {self.path}"))
-                return
-            try:
-                body = json.loads(raw)
-            except ValueError:
-                self._send(400, _error(400, "the body is not JSON"))
-                return
-            self._send(*server.complete(body))
-
-    return Handler
+        return Handler

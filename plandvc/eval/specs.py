@@ -27,6 +27,7 @@ from plandvc import io
 from plandvc.chains.items import pool_items
 from plandvc.chains.walk import chain_specs
 from plandvc.memory.text import answer_text
+from plandvc.records import Episode, Via
 from plandvc.rows.validate import Reason, check_chain
 from plandvc.run.chain import RunParams
 
@@ -54,7 +55,7 @@ class HeldOut:
     key: str
     site: str
     parts: list[str]
-    via: list[str | None]
+    via: list[Via]
     request: str
     answer: Any
     turns: list[Turn]
@@ -82,7 +83,7 @@ class SpecsConfig:
     progress: bool = False
 
 
-def spec_line(episode: dict[str, Any]) -> dict[str, Any]:
+def spec_line(episode: Episode) -> dict[str, Any]:
     """A held-out chain's line in specs.jsonl, from its episode.json."""
     return {
         "key": episode["task_id"],

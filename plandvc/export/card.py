@@ -19,9 +19,9 @@ from typing import Any
 
 import yaml
 
-from plandvc.chains.rules import FAMILY_OF
 from plandvc.export.common import FormatReport
 from plandvc.export.source import Version
+from plandvc.macros import FAMILY_OF
 from plandvc.rows.split import Leaks
 
 TASK = "image-text-to-text"
@@ -149,46 +149,48 @@ def header(
     return head
 
 
-def body(
-    version: Version, fmt: str | None, reports: dict[str, FormatReport], leaks: Leaks, prov: Provenance
-) -> str:
-    """The datasheet in markdown."""
-    m = version.manifest
-    counts = m.get("counts", {})
-    split = m.get("split", {})
-    kept = [c for c in version.chains]
-    in_split = [c for c in kept if c.split in ("train", "val")]
-    by_site = Counter(c.site for c in in_split)
-    by_parts = Counter(len(c.parts) for c in in_split)
-    by_macro = Counter(mac for c in in_split for mac in c.macros)
-    by_family = Counter(e.delegated for e in version.examples if e.op == "delegate")
-    by_split = Counter(c.split for c in kept)
-    ep = kept[0].episode if kept else {}
-    title = f"# plandvc planner rows {version.name}" + (f" — {fmt} export" if fmt else "")
-    out = [title, ""]
-    out += [
-        "Training rows for the **planner** of a hierarchical web agent. Each example is one planner turn: the",
-        "prompt is what the planner saw (its system prompt, the merged user request, the page, its history",
-        "and a screenshot of the page) and the completion is its reply, a JSON action that delegates one step",
-        "to a specialist (Navigation, Filter, Form, Information) or finishes the task. The rows are made by",
-        "construction: recorded single-step executor trajectories of one site are chained into one request,",
-        "the real planner agent runs in a real Chromium with a scripted model that answers each turn with the",
-        "known next delegation, the specialists replay the recorded trajectories, every part is checked on",
-        "the site's backend state, and a chain's rows are kept only when every check passes.",
-        "",
-    ]
+INTRO = [
+    "Training rows for the **planner** of a hierarchical web agent. Each example is one planner turn: the",
+    "prompt is what the planner saw (its system prompt, the merged user request, the page, its history",
+    "and a screenshot of the page) and the completion is its reply, a JSON action that delegates one step",
+    "to a specialist (Navigation, Filter, Form, Information) or finishes the task. The rows are made by",
+    "construction: recorded single-step executor trajectories of one site are chained into one request,",
+    "the real planner agent runs in a real Chromium with a scripted model that answers each turn with the",
+    "known next delegation, the specialists replay the recorded trajectories, every part is checked on",
+    "the site's backend state, and a chain's rows are kept only when every check passes.",
+    "",
+]
+
+
+def _title(version: Version, fmt: str | None) -> list[str]:
+    """The title (the version, and the format of an export folder's card) and what the rows are."""
+    return [f"# plandvc planner rows {version.name}" + (f" — {fmt} export" if fmt else ""), "", *INTRO]
+
+
+def _loading(fmt: str | None, reports: dict[str, FormatReport]) -> list[str]:
+    """How to load the format (an export folder's card), or the formats and their sizes (the version's)."""
     if fmt:
-        out += ["## Loading", "", HOW_TO_LOAD[fmt], ""]
-    else:
-        out += ["## Formats", ""]
-        out += [
+        return ["## Loading", "", HOW_TO_LOAD[fmt], ""]
+    return [
+        "## Formats",
+        "",
+        *(
             f"- `{name}/`: {rep.examples.get('train', 0)} train / {rep.examples.get('val', 0)} val examples, "
             f"{len(rep.files)} files, {rep.bytes:,} bytes"
             for name, rep in sorted(reports.items())
-        ]
-        out += [""]
-    out += ["## How the rows were made", ""]
-    out += [
+        ),
+        "",
+    ]
+
+
+def _how_made(version: Version, prov: Provenance) -> list[str]:
+    """The pipeline, the planner and executor versions, the code and data hashes, the images and the split."""
+    m = version.manifest
+    split = m.get("split", {})
+    ep = version.chains[0].episode if version.chains else {}
+    return [
+        "## How the rows were made",
+        "",
         "Pipeline (DVC): `pool_items -> chain_specs -> run_chains -> filter_rows -> export`.",
         "",
         _table(
@@ -212,6 +214,19 @@ def body(
             ],
         ),
         "",
+    ]
+
+
+def _counts(version: Version) -> list[str]:
+    """The chains and examples per split, and the chains of a split by site, parts, macro and family."""
+    counts = version.manifest.get("counts", {})
+    in_split = [c for c in version.chains if c.split in ("train", "val")]
+    by_site = Counter(c.site for c in in_split)
+    by_parts = Counter(len(c.parts) for c in in_split)
+    by_macro = Counter(mac for c in in_split for mac in c.macros)
+    by_family = Counter(e.delegated for e in version.examples if e.op == "delegate")
+    by_split = Counter(c.split for c in version.chains)
+    return [
         "## Counts",
         "",
         _table(
@@ -249,25 +264,33 @@ def body(
         _table(("family", "delegations"), sorted((str(k), n) for k, n in by_family.items())),
         "",
     ]
+
+
+def _kept_rate(version: Version, prov: Provenance) -> list[str]:
+    """The kept rate and the failures of the run from filter-rows' metrics, else the drops of the manifest."""
     fm = prov.filter_metrics
-    out += ["## Kept rate and failures", ""]
-    if fm:
-        out += [
-            f"Kept {fm.get('kept')} of {fm.get('chains_raw')} chains (kept rate {fm.get('kept_rate')}, "
-            f"{fm.get('kept_of_ok')} of the chains that ran through).",
-            "",
-            _table(("failure in the run", "chains"), sorted((fm.get("failures_raw") or {}).items())),
-            "",
-            _table(("dropped by filter-rows", "chains"), sorted((fm.get("dropped") or {}).items())),
-            "",
-        ]
-    else:
-        dropped = Counter(d.get("kind") for d in m.get("dropped", []))
-        out += [_table(("dropped by filter-rows", "chains"), sorted(dropped.items())), ""]
-    out += [
+    out = ["## Kept rate and failures", ""]
+    if not fm:
+        dropped = Counter(d.get("kind") for d in version.manifest.get("dropped", []))
+        return [*out, _table(("dropped by filter-rows", "chains"), sorted(dropped.items())), ""]
+    return [
+        *out,
+        f"Kept {fm.get('kept')} of {fm.get('chains_raw')} chains (kept rate {fm.get('kept_rate')}, "
+        f"{fm.get('kept_of_ok')} of the chains that ran through).",
+        "",
+        _table(("failure in the run", "chains"), sorted((fm.get("failures_raw") or {}).items())),
+        "",
+        _table(("dropped by filter-rows", "chains"), sorted((fm.get("dropped") or {}).items())),
+        "",
+    ]
+
+
+def _split_and_leaks(version: Version, leaks: Leaks) -> list[str]:
+    """The split rule and the leak check recomputed on export."""
+    return [
         "## Split and leak check",
         "",
-        f"Rule: {split.get('rule', 'unknown')}.",
+        f"Rule: {version.manifest.get('split', {}).get('rule', 'unknown')}.",
         "",
         "A part is one recorded trajectory (a page and a delegation); two chains that share one would put the",
         "same trajectory in train and in val. Chains that share a part or an identical prompt with val but",
@@ -277,6 +300,13 @@ def body(
         f"prompts in both = {len(leaks.shared_prompts)}, rows whose prompt is another's in the same split = "
         f"{len(leaks.duplicate_rows)}.",
         "",
+    ]
+
+
+def _limitations(version: Version) -> list[str]:
+    """What the rows are not, and how many kept chains no split holds."""
+    excluded = sum(c.split == "excluded" for c in version.chains)
+    return [
         "## Known limitations",
         "",
         "- The sites are synthetic back-office sites served on loopback; their pages are simpler than the web.",
@@ -284,10 +314,26 @@ def body(
         "  the rows teach the delegation format and order, not recovery from a wrong step.",
         "- Chains are 2-4 parts of one site; the request is the parts' instructions joined (or merged by a",
         "  memory model when one was configured).",
-        f"- {by_split['excluded']} kept chains are in no split, because they share a part with val.",
+        f"- {excluded} kept chains are in no split, because they share a part with val.",
         "",
     ]
-    return "\n".join(out)
+
+
+def body(
+    version: Version, fmt: str | None, reports: dict[str, FormatReport], leaks: Leaks, prov: Provenance
+) -> str:
+    """The datasheet in markdown, one section after the other."""
+    return "\n".join(
+        [
+            *_title(version, fmt),
+            *_loading(fmt, reports),
+            *_how_made(version, prov),
+            *_counts(version),
+            *_kept_rate(version, prov),
+            *_split_and_leaks(version, leaks),
+            *_limitations(version),
+        ]
+    )
 
 
 def card(

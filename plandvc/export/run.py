@@ -23,7 +23,7 @@ from plandvc.export import hf, llamafactory, openai_jsonl, wds
 from plandvc.export.card import Provenance, card
 from plandvc.export.common import FORMATS, ExportParams, FormatReport
 from plandvc.export.source import ExportError, Version, load_version
-from plandvc.io import publish_dir, read_json, write_json
+from plandvc.io import publish_dir, read_json, staging, write_json
 from plandvc.rows.split import SPLITS, Leaks, leak_check
 
 WRITERS: dict[str, Callable[[Version, Path, ExportParams], FormatReport]] = {
@@ -130,11 +130,7 @@ def export(
         test_sites=list(test_sites),
         filter_metrics=read_json(filter_metrics) if filter_metrics else None,
     )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    for stale in out.parent.glob(f".{out.name}.tmp-*"):  # left by a killed run
-        shutil.rmtree(stale, ignore_errors=True)
-    tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
-    tmp.mkdir()
+    tmp = staging(out)
     try:
         reports: dict[str, FormatReport] = {}
         seconds: dict[str, float] = {}

@@ -1,9 +1,9 @@
 """The memory model: a small model behind any OpenAI-compatible server (vLLM, ...) that merges a chain's parts
 into one request and writes the planner's final message.
 
-Talks through the real `openai.AsyncOpenAI` client. The client's own retries are off (`max_retries=0`): this
-module retries transient errors itself (429, 5xx, connection reset or timeout) with exponential backoff, so the
-attempts are bounded, counted and fast to test. Every request holds one of `concurrency` slots; the first try
+Talks through the real `openai.AsyncOpenAI` client, connected and retried by `plandvc.memory.server` (shared
+with the evaluated planner): the client's own retries are off, transient errors (429, 5xx, connection reset or
+timeout) are retried with exponential backoff, so the attempts are bounded, counted and fast to test. Every request holds one of `concurrency` slots; the first try
 is at temperature 0, so a deterministic server gives deterministic rows.
 
 A server that does not answer at `connect` (or does not serve the model) is a `MemoryUnavailable` error before
@@ -13,15 +13,14 @@ any chain runs; one that fails later is a counted fallback (`stats`), never a cr
 from __future__ import annotations
 
 import asyncio
-import os
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
 
 import openai
 
 from plandvc.io import InputError
+from plandvc.memory import server
 from plandvc.memory.text import (
     answer_text,
     fallback_final,
@@ -38,43 +37,10 @@ MERGE_TOKENS = 300  # max_completion_tokens of a merge
 FINAL_TOKENS = 320  # and for a final message
 FINAL_TRIES = 3  # tries for a final message: temperature 0, then 0.7
 RETRY_TEMPERATURE = 0.7
-TRANSIENT_STATUS = {408, 409, 429}  # and every 5xx
 
 
 class MemoryUnavailable(InputError):
     """The configured memory server does not answer, or does not serve the model (one line, naming both)."""
-
-
-def base_url(url: str) -> str:
-    """The OpenAI base URL for `url` ("http://host:port" means "http://host:port/v1")."""
-    u = url.strip().rstrip("/")
-    parts = urlsplit(u)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise MemoryUnavailable(f"memory.url: {url!r} is not an http(s) URL")
-    return u if parts.path else u + "/v1"
-
-
-def transient(e: BaseException) -> bool:
-    """Worth another try: a connection that failed, reset or timed out; 408, 409, 429 or a 5xx answer."""
-    if isinstance(e, openai.APIConnectionError):  # APITimeoutError is one
-        return True
-    return isinstance(e, openai.APIStatusError) and (
-        e.status_code in TRANSIENT_STATUS or e.status_code >= 500
-    )
-
-
-def why(e: BaseException) -> str:
-    """One line saying what went wrong with a request."""
-    if isinstance(e, openai.APITimeoutError):
-        return "timed out"
-    if isinstance(e, openai.APIStatusError):
-        return f"HTTP {e.status_code}"
-    cause = e.__cause__ or e.__context__
-    if isinstance(e, openai.APIConnectionError):
-        text = "connection failed" + (f" ({cause})" if cause and str(cause) else "")
-    else:
-        text = f"{type(e).__name__}: {e}"
-    return " ".join(text.split())
 
 
 class MemoryModel:
@@ -119,31 +85,14 @@ class MemoryModel:
         `timeout` is per request (seconds); `retries` the extra tries after a transient error, waiting
         `backoff` x 1, 2, 4, ... seconds between them; `images`: the model takes image parts (else the
         planner's screenshots are left out of the final-message request)."""
-        url = base_url(url)
-        if not model.strip():
-            raise MemoryUnavailable(f"memory.model is empty but memory.url is {url}")
-        client = openai.AsyncOpenAI(
-            base_url=url,
-            api_key=os.environ.get("OPENAI_API_KEY") or "EMPTY",
-            timeout=timeout,
-            max_retries=0,
+        traffic: Counter[str] = Counter()
+        client, base = await server.connect(
+            url, model, ROLE, timeout=timeout, retries=retries, backoff=backoff, traffic=traffic
         )
         self = cls(
-            client, url, model, concurrency=concurrency, retries=retries, backoff=backoff, images=images
+            client, base, model, concurrency=concurrency, retries=retries, backoff=backoff, images=images
         )
-        try:
-            page = await self._request(client.models.list)
-        except openai.OpenAIError as e:
-            await client.close()
-            raise MemoryUnavailable(
-                f"memory model: no OpenAI-compatible server answers at {url} (GET /models: {why(e)})"
-            ) from None
-        served = sorted(str(m.id) for m in page.data)
-        if model not in served:
-            await client.close()
-            raise MemoryUnavailable(
-                f"memory model: {model!r} is not served at {url} (it serves: {', '.join(served) or 'nothing'})"
-            )
+        self.traffic.update(traffic)
         return self
 
     async def close(self) -> None:
@@ -247,22 +196,16 @@ class MemoryModel:
         return (r.choices[0].message.content or "") if r.choices else ""
 
     async def _request(self, make: Callable[[], Awaitable[T]]) -> T:
-        """`make()` in a slot; a transient error retried up to `retries` times, waiting backoff x 2^k between
-        tries (outside the slot). The last error is raised."""
-        for k in range(self.retries + 1):
-            try:
-                async with self._slots:
-                    self.traffic["requests"] += 1
-                    return await make()
-            except openai.OpenAIError as e:
-                if isinstance(e, openai.APITimeoutError):
-                    self.traffic["timeouts"] += 1
-                if k == self.retries or not transient(e):
-                    self.traffic["errors"] += 1
-                    raise
-                self.traffic["retries"] += 1
-            await asyncio.sleep(self.backoff * 2**k)
-        raise AssertionError("unreachable")  # the loop returns or raises
+        """`make()` in a slot, retried by `server.retry` (the waits between tries are outside the slot)."""
+
+        async def in_slot() -> T:
+            async with self._slots:
+                return await make()
+
+        return await server.retry(in_slot, retries=self.retries, backoff=self.backoff, traffic=self.traffic)
+
+
+ROLE = server.Role("memory.url", "memory.model", "memory model", MemoryUnavailable)
 
 
 async def connect_or_none(url: str | None, model: str, **options: Any) -> MemoryModel | None:

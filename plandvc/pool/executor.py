@@ -17,7 +17,8 @@ from plandvc.browser import Element, Session
 from plandvc.browser.actions import ACTIONS, perform, reply_action
 from plandvc.macros import HOME_MEMORY, recorded_home_done
 from plandvc.pool.tasks import detail_path, fmt, list_path
-from plandvc.sites.spec import Page, Spec, Table
+from plandvc.records import Task, TrajectoryStep
+from plandvc.sites.spec import Control, Page, Spec, Table
 
 Pick = Callable[[Any], bool]  # a predicate over a snapshot Element
 
@@ -30,7 +31,7 @@ class ScriptError(Exception):
 class Recording:
     """What the executor did: steps over recorded elements, its done text, answer and final page."""
 
-    steps: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[TrajectoryStep] = field(default_factory=list)
     elements: list[dict[str, Any]] = field(default_factory=list)
     done: str = ""
     answer: str | None = None
@@ -52,7 +53,7 @@ def _labelled(label: str) -> Pick:
 class Executor:
     """Drives `session` through the task's macro; `run()` returns the Recording."""
 
-    def __init__(self, session: Session, spec: Spec, task: dict[str, Any]):
+    def __init__(self, session: Session, spec: Spec, task: Task):
         self.session, self.spec, self.task = session, spec, task
         self.target: dict[str, Any] = task.get("target") or {}
         self.page: Page | None = spec.page(self.target["page"]) if self.target.get("page") else None
@@ -154,6 +155,33 @@ class Executor:
     async def apply(self, cid: str, memory: str = "Applying the filter.") -> None:
         await self.step("click", self._cid(f"{cid}-apply"), f"Apply button of {cid}", memory)
 
+    async def list_control(self) -> Control:
+        """On the list page, the control the task uses."""
+        await self.to_list()
+        return self.page.control(self.target["control_id"])  # type: ignore[union-attr]
+
+    async def applied(self, c: Control, memory: str = "Applying the filter.") -> int:
+        """Apply control `c` and read how many rows the list shows then."""
+        await self.apply(c.control_id, memory)
+        return await self.shown()
+
+    async def on_field(self, action: str, c: Control, name: str, what: str, memory: str, value: Any) -> None:
+        """`action` with `value` on the field `name` of control `c` (a select or an input)."""
+        await self.step(action, self._cid(c.control_id, name=name), what, memory, value)
+
+    async def choose(self, c: Control, v: str, memory: str) -> None:
+        """Choose `v` in dropdown `c`."""
+        await self.on_field("select", c, str(c.param), f"{c.label} dropdown", memory, v)
+
+    async def tick(self, c: Control, v: str, memory: str) -> None:
+        """Tick the checkbox labelled `v` of control `c`."""
+        pick = _all(self._cid(c.control_id, type="checkbox"), _labelled(v))
+        await self.step("click", pick, f'{c.label} checkbox "{v}"', memory)
+
+    def filtered(self, what: str, n: int) -> str:
+        """The done text of a filter: what the list is filtered to and how many rows it shows."""
+        return f"I filtered the {self.table.title.lower()} to {what}; {n} {self._noun(n)} shown."
+
     # -- the macros ------------------------------------------------------------------------------------
 
     async def run(self) -> Recording:
@@ -176,42 +204,24 @@ class Executor:
         self.rec.done = recorded_home_done(self.spec.name)
 
     async def filter_by_dropdown(self) -> None:
-        await self.to_list()
-        c = self.page.control(self.target["control_id"])  # type: ignore[union-attr]
+        c = await self.list_control()
         v = self.target["value"]
-        await self.step(
-            "select",
-            self._cid(c.control_id, name=str(c.param)),
-            f"{c.label} dropdown",
-            f'Choosing "{v}" in the {c.label} filter.',
-            v,
-        )
-        await self.apply(c.control_id)
-        n = await self.shown()
-        self.rec.done = (
-            f'I filtered the {self.table.title.lower()} to {c.label} "{v}"; {n} {self._noun(n)} shown.'
-        )
+        await self.choose(c, v, f'Choosing "{v}" in the {c.label} filter.')
+        self.rec.done = self.filtered(f'{c.label} "{v}"', await self.applied(c))
 
     def _noun(self, n: int) -> str:
         return f"{self.table.singular} is" if n == 1 else f"{self.table.title.lower()} are"
 
     async def filter_by_options(self) -> None:
-        await self.to_list()
-        c = self.page.control(self.target["control_id"])  # type: ignore[union-attr]
+        c = await self.list_control()
         values = list(self.target["values"])
         for v in values:
-            pick = _all(self._cid(c.control_id, type="checkbox"), _labelled(v))
-            await self.step("click", pick, f'{c.label} checkbox "{v}"', f'Ticking "{v}" under {c.label}.')
-        await self.apply(c.control_id)
-        n = await self.shown()
+            await self.tick(c, v, f'Ticking "{v}" under {c.label}.')
         said = " or ".join(f'"{v}"' for v in values)
-        self.rec.done = (
-            f"I filtered the {self.table.title.lower()} to {c.label} {said}; {n} {self._noun(n)} shown."
-        )
+        self.rec.done = self.filtered(f"{c.label} {said}", await self.applied(c))
 
     async def filter_by_slider(self) -> None:
-        await self.to_list()
-        c = self.page.control(self.target["control_id"])  # type: ignore[union-attr]
+        c = await self.list_control()
         raw = self.target["value"]
         value: int | float = float(raw)
         value = int(value) if float(value).is_integer() else value
@@ -222,74 +232,43 @@ class Executor:
             f"Setting the {c.label} slider to {raw}.",
             value,
         )
-        await self.apply(c.control_id)
-        n = await self.shown()
+        n = await self.applied(c)
         self.rec.done = (
             f"I set the {c.label} slider to {raw}; {n} {self._noun(n)} shown with {c.label} up to {raw}."
         )
 
     async def filter_by_date_range(self) -> None:
-        await self.to_list()
-        c = self.page.control(self.target["control_id"])  # type: ignore[union-attr]
+        c = await self.list_control()
         a, b = self.target["start"], self.target["end"]
         pa, pb = c.params
-        await self.step(
-            "input",
-            self._cid(c.control_id, name=pa),
-            f"{c.label} from date",
-            f'Entering "{a}" as the start of {c.label}.',
-            a,
+        await self.on_field(
+            "input", c, pa, f"{c.label} from date", f'Entering "{a}" as the start of {c.label}.', a
         )
-        await self.step(
-            "input",
-            self._cid(c.control_id, name=pb),
-            f"{c.label} to date",
-            f'Entering "{b}" as the end of {c.label}.',
-            b,
+        await self.on_field(
+            "input", c, pb, f"{c.label} to date", f'Entering "{b}" as the end of {c.label}.', b
         )
-        await self.apply(c.control_id)
-        n = await self.shown()
-        self.rec.done = (
-            f'I filtered the {self.table.title.lower()} to {c.label} from "{a}" to "{b}"; '
-            f"{n} {self._noun(n)} shown."
-        )
+        self.rec.done = self.filtered(f'{c.label} from "{a}" to "{b}"', await self.applied(c))
 
     async def sort_by_form(self) -> None:
-        await self.to_list()
-        c = self.page.control(self.target["control_id"])  # type: ignore[union-attr]
+        c = await self.list_control()
         ps, pd = c.params
         label = self.table.column(self.target["column"]).label
         word = "Ascending" if self.target["dir"] == "asc" else "Descending"
-        await self.step(
-            "select",
-            self._cid(c.control_id, name=ps),
-            f"{c.label} column select",
-            f'Choosing "{label}" as the sort column.',
-            label,
-        )
-        await self.step(
-            "select",
-            self._cid(c.control_id, name=pd),
-            f"{c.label} order select",
-            f"Choosing {word.lower()} order.",
-            word,
+        memory = f'Choosing "{label}" as the sort column.'
+        await self.on_field("select", c, ps, f"{c.label} column select", memory, label)
+        await self.on_field(
+            "select", c, pd, f"{c.label} order select", f"Choosing {word.lower()} order.", word
         )
         await self.apply(c.control_id, "Applying the sort.")
         self.rec.done = f'I sorted the {self.table.title.lower()} by "{label}" in {word.lower()} order.'
 
     async def search_by_text(self) -> None:
-        await self.to_list()
-        c = self.page.control(self.target["control_id"])  # type: ignore[union-attr]
+        c = await self.list_control()
         text = self.target["text"]
-        await self.step(
-            "input",
-            self._cid(c.control_id, name=str(c.param)),
-            "search box",
-            f'Typing "{text}" into the search box.',
-            text,
+        await self.on_field(
+            "input", c, str(c.param), "search box", f'Typing "{text}" into the search box.', text
         )
-        await self.apply(c.control_id, "Running the search.")
-        n = await self.shown()
+        n = await self.applied(c, "Running the search.")
         self.rec.done = f'I searched the {self.table.title.lower()} for "{text}"; {n} {self._noun(n)} shown.'
 
     async def _fill(self, form_id: str, fields: dict[str, Any]) -> None:
@@ -354,26 +333,13 @@ class Executor:
         self.rec.answer = answer
 
     async def count_entries(self) -> None:
-        await self.to_list()
-        c = self.page.control(self.target["control_id"])  # type: ignore[union-attr]
+        c = await self.list_control()
         v = self.target["value"]
         if c.kind == "dropdown":
-            await self.step(
-                "select",
-                self._cid(c.control_id, name=str(c.param)),
-                f"{c.label} dropdown",
-                f'Choosing "{v}" in the {c.label} filter to count those rows.',
-                v,
-            )
+            await self.choose(c, v, f'Choosing "{v}" in the {c.label} filter to count those rows.')
         else:
-            await self.step(
-                "click",
-                _all(self._cid(c.control_id, type="checkbox"), lambda e: e.label == v),
-                f'{c.label} checkbox "{v}"',
-                f'Ticking "{v}" under {c.label} to count those rows.',
-            )
-        await self.apply(c.control_id)
-        n = await self.shown()
+            await self.tick(c, v, f'Ticking "{v}" under {c.label} to count those rows.')
+        n = await self.applied(c)
         self.rec.done = (
             f'I filtered the {self.table.title.lower()} to {c.label} "{v}": {n} '
             f"{self._noun(n)} shown, so the answer is {n}."
@@ -399,6 +365,6 @@ class Executor:
         )
 
 
-async def execute(session: Session, spec: Spec, task: dict[str, Any]) -> Recording:
+async def execute(session: Session, spec: Spec, task: Task) -> Recording:
     """Run the task's scripted steps on a session that is already on the task's start page."""
     return await Executor(session, spec, task).run()

@@ -11,6 +11,7 @@ from typing import Any
 
 from plandvc.browser.protocol import SessionProtocol
 from plandvc.io import InputError
+from plandvc.records import Task
 
 
 def fmt(value: Any) -> str:
@@ -44,7 +45,7 @@ async def _create(session: SessionProtocol, site: str, spec: dict[str, Any], tas
     await session.click(button.index)
 
 
-async def prepare(session: SessionProtocol, task: dict[str, Any]) -> None:
+async def prepare(session: SessionProtocol, task: Task) -> None:
     """Do the task's control prep (if any) on `session`, then load its start URL; the prep's own events
     and pages are cleared, so the session's record starts at the task's start."""
     prep = (task.get("control") or {}).get("prep") or {}

@@ -18,14 +18,16 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from plandvc import io
+from plandvc.browser import Session
 from plandvc.checks import gate
 from plandvc.macros import QA_MACROS
 from plandvc.pool.executor import execute
 from plandvc.pool.prep import prepare
 from plandvc.pool.tasks import generate
+from plandvc.records import KeptLine, PoolTask, Task, Trajectory
 from plandvc.sites.spec import Spec, load_sites, site_name
 
 
@@ -33,20 +35,20 @@ from plandvc.sites.spec import Spec, load_sites, site_name
 class Outcome:
     """One task's recording: accepted or rejected (with the reason), and how long it took."""
 
-    task: dict[str, Any]
+    task: PoolTask
     accepted: bool
     reason: str = ""
-    trajectory: dict[str, Any] | None = None
+    trajectory: Trajectory | None = None
     elements: list[dict[str, Any]] | None = None
     seconds: float = 0.0
 
 
-def task_file(task: dict[str, Any]) -> dict[str, Any]:
+def task_file(task: PoolTask) -> Task:
     """task.json: the task without what belongs to its trajectory (`history_macro`)."""
-    return {k: v for k, v in task.items() if k != "history_macro"}
+    return cast(Task, {k: v for k, v in task.items() if k != "history_macro"})
 
 
-async def record(session: Any, spec: Spec, task: dict[str, Any]) -> Outcome:
+async def record(session: Session, spec: Spec, task: PoolTask) -> Outcome:
     """Run one task on a fresh `session` and gate it; a failure is an Outcome, never an exception."""
     t0 = time.monotonic()
     try:
@@ -67,12 +69,12 @@ async def record(session: Any, spec: Spec, task: dict[str, Any]) -> Outcome:
         raise
     except Exception as e:
         return Outcome(task, False, f"{type(e).__name__}: {e}".splitlines()[0], seconds=time.monotonic() - t0)
-    traj = {
+    traj: Trajectory = {
         "task_id": task["task_id"],
         "site": task["site"],
         "macro": task["macro"],
         "start_kind": task["start"]["kind"],
-        "history_macro": task.get("history_macro"),
+        "history_macro": task["history_macro"],
         "steps": rec.steps,
         "done": rec.done,
         "answer": rec.answer,
@@ -102,7 +104,7 @@ def write_outcome(run_dir: Path, out: Outcome) -> None:
 
 def write_index(pool: Path) -> tuple[int, int]:
     """kept.jsonl and pool_ids.txt from every run's accepted tasks (a later run, by name, supersedes)."""
-    kept: dict[str, dict[str, Any]] = {}
+    kept: dict[str, KeptLine] = {}
     for run_dir in sorted(p for p in (pool / "runs").iterdir() if p.is_dir() and not p.name.startswith(".")):
         acc = run_dir / "accepted"
         if not acc.is_dir():
@@ -151,14 +153,14 @@ class Summary:
         return "\n".join(lines)
 
 
-def select_tasks(tasks: list[dict[str, Any]], only_site: str | None, limit: int) -> list[dict[str, Any]]:
+def select_tasks(tasks: list[PoolTask], only_site: str | None, limit: int) -> list[PoolTask]:
     if only_site:
         tasks = [t for t in tasks if t["site"] == only_site]
     return tasks[:limit] if limit else tasks
 
 
 async def record_all(
-    tasks: list[dict[str, Any]],
+    tasks: list[PoolTask],
     specs: dict[str, Spec],
     bases: list[str],
     run_dir: Path,
@@ -169,7 +171,7 @@ async def record_all(
     """Record the tasks with `workers` browsers (one Chromium each), filing each outcome as it lands."""
     from plandvc.browser import Browser
 
-    queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    queue: asyncio.Queue[PoolTask] = asyncio.Queue()
     for t in tasks:
         queue.put_nowait(t)
     summary = Summary()

@@ -15,11 +15,11 @@ from typing import Any
 
 from plandvc.macros import FAMILY_OF, home_path
 from plandvc.pool.prep import fmt
+from plandvc.records import Control as TaskControl
+from plandvc.records import PoolTask, TaskDraft
 from plandvc.sites.query import select_rows
 from plandvc.sites.spec import Control, Page, Spec, Table
 from plandvc.sites.state import next_id
-
-Task = dict[str, Any]
 
 MACROS = tuple(FAMILY_OF)  # the order tasks are generated and numbered in
 PER_MACRO = 8  # tasks per (site, macro), fewer when the site has fewer distinct ones
@@ -163,14 +163,14 @@ class _Maker:
         macro: str,
         page: Page | None,
         start_url: str,
-        control: dict[str, Any],
+        control: TaskControl,
         check: dict[str, Any],
         scope: list[str],
         words: dict[str, str],
         rng: random.Random,
         verifier: dict[str, Any] | None = None,
         **target: Any,
-    ) -> Task:
+    ) -> TaskDraft:
         text = rng.choice(PHRASES[macro]).format(**words)
         if page is not None:
             target["page"] = page.page
@@ -188,7 +188,7 @@ class _Maker:
 
     # one generator per macro: candidates in a fixed order; the caller samples and numbers them
 
-    def navigate_to_page(self, rng: random.Random) -> list[Task]:
+    def navigate_to_page(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p in self.pages:
             starts = [self.home] + [list_path(self.site, q.page) for q in self.pages if q is not p]
@@ -208,7 +208,7 @@ class _Maker:
                 )
         return out
 
-    def open_entry(self, rng: random.Random) -> list[Task]:
+    def open_entry(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p in self.pages:
             t, lp = self.table(p), list_path(self.site, p.page)
@@ -230,7 +230,7 @@ class _Maker:
                     )
         return out
 
-    def navigate_home(self, rng: random.Random) -> list[Task]:
+    def navigate_home(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p in self.pages:
             t = self.table(p)
@@ -254,58 +254,64 @@ class _Maker:
     def _url_start(self, lp: str, rng: random.Random) -> str:
         return self.home if rng.random() < 0.2 else lp
 
-    def filter_by_dropdown(self, rng: random.Random) -> list[Task]:
+    def list_task(
+        self,
+        macro: str,
+        p: Page,
+        c: Control,
+        rng: random.Random,
+        params: dict[str, list[str]],
+        words: dict[str, str],
+        check: str = "query",
+        **target: Any,
+    ) -> TaskDraft:
+        """A task done with control `c` of list page `p`: it starts there (or, one in five, at home), its check
+        (`query` or `visited`) is the list page with `params`, each param is in its scope, and only one part of
+        a chain may set them (exclusive). `words` are added to the page's for the phrase."""
+        lp = list_path(self.site, p.page)
+        return self.task(
+            macro,
+            p,
+            self._url_start(lp, rng),
+            {"control_id": c.control_id, "role": c.kind, "prep": {}},
+            {"kind": check, "path": lp, "params": params},
+            [f"query:{lp}:{k}" for k in params],
+            {**self.words(p), **words},
+            rng,
+            {"exclusive": True},
+            control_id=c.control_id,
+            **target,
+        )
+
+    def filter_by_dropdown(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p, c in self.controls("dropdown"):
-            t, lp = self.table(p), list_path(self.site, p.page)
+            t = self.table(p)
             for v in list(t.column(str(c.column)).values):
                 if count(p, t, [(str(c.param), v)]):
+                    words = {"label": c.label, "value": v}
                     out.append(
-                        self.task(
-                            "filter_by_dropdown",
-                            p,
-                            self._url_start(lp, rng),
-                            {"control_id": c.control_id, "role": "dropdown", "prep": {}},
-                            {"kind": "query", "path": lp, "params": {c.param: [v]}},
-                            [f"query:{lp}:{c.param}"],
-                            {**self.words(p), "label": c.label, "value": v},
-                            rng,
-                            {"exclusive": True},
-                            control_id=c.control_id,
-                            value=v,
-                        )
+                        self.list_task("filter_by_dropdown", p, c, rng, {str(c.param): [v]}, words, value=v)
                     )
         return out
 
-    def filter_by_options(self, rng: random.Random) -> list[Task]:
+    def filter_by_options(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p, c in self.controls("options"):
-            t, lp = self.table(p), list_path(self.site, p.page)
+            t = self.table(p)
             vals = [v for v in t.column(str(c.column)).values if count(p, t, [(str(c.param), v)])]
             combos = [[v] for v in vals] + [[a, b] for i, a in enumerate(vals) for b in vals[i + 1 :]]
             for combo in combos:
-                words = {**self.words(p), "label": c.label, "values": " or ".join(f'"{v}"' for v in combo)}
+                words = {"label": c.label, "values": " or ".join(f'"{v}"' for v in combo)}
                 out.append(
-                    self.task(
-                        "filter_by_options",
-                        p,
-                        self._url_start(lp, rng),
-                        {"control_id": c.control_id, "role": "options", "prep": {}},
-                        {"kind": "query", "path": lp, "params": {c.param: combo}},
-                        [f"query:{lp}:{c.param}"],
-                        words,
-                        rng,
-                        {"exclusive": True},
-                        control_id=c.control_id,
-                        values=combo,
-                    )
+                    self.list_task("filter_by_options", p, c, rng, {str(c.param): combo}, words, values=combo)
                 )
         return out
 
-    def filter_by_slider(self, rng: random.Random) -> list[Task]:
+    def filter_by_slider(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p, c in self.controls("slider"):
-            t, lp = self.table(p), list_path(self.site, p.page)
+            t = self.table(p)
             n = len(t.rows)
             lo, hi, step = float(c.min or 0), float(c.max or 0), float(c.step or 1)
             k = 1
@@ -313,72 +319,41 @@ class _Maker:
                 v = fmt(lo + k * step)
                 hits = count(p, t, [(str(c.param), v)])
                 if 0 < hits < n:
+                    words = {"label": c.label, "value": v}
                     out.append(
-                        self.task(
-                            "filter_by_slider",
-                            p,
-                            self._url_start(lp, rng),
-                            {"control_id": c.control_id, "role": "slider", "prep": {}},
-                            {"kind": "query", "path": lp, "params": {c.param: [v]}},
-                            [f"query:{lp}:{c.param}"],
-                            {**self.words(p), "label": c.label, "value": v},
-                            rng,
-                            {"exclusive": True},
-                            control_id=c.control_id,
-                            value=v,
-                        )
+                        self.list_task("filter_by_slider", p, c, rng, {str(c.param): [v]}, words, value=v)
                     )
                 k += 1
         return out
 
-    def filter_by_date_range(self, rng: random.Random) -> list[Task]:
+    def filter_by_date_range(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p, c in self.controls("date_range"):
-            t, lp = self.table(p), list_path(self.site, p.page)
+            t = self.table(p)
             dates = sorted({str(r[str(c.column)]) for r in t.rows})
             for i in range(len(dates)):
                 for j in range(i + 2, len(dates), 3):
                     a, b = dates[i], dates[j]
                     pa, pb = c.params
+                    words = {"label": c.label, "start": a, "end": b}
                     out.append(
-                        self.task(
-                            "filter_by_date_range",
-                            p,
-                            self._url_start(lp, rng),
-                            {"control_id": c.control_id, "role": "date_range", "prep": {}},
-                            {"kind": "query", "path": lp, "params": {pa: [a], pb: [b]}},
-                            [f"query:{lp}:{pa}", f"query:{lp}:{pb}"],
-                            {**self.words(p), "label": c.label, "start": a, "end": b},
-                            rng,
-                            {"exclusive": True},
-                            control_id=c.control_id,
-                            start=a,
-                            end=b,
+                        self.list_task(
+                            "filter_by_date_range", p, c, rng, {pa: [a], pb: [b]}, words, start=a, end=b
                         )
                     )
         return out
 
-    def sort_by_form(self, rng: random.Random) -> list[Task]:
+    def sort_by_form(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p, c in self.controls("sort"):
-            t, lp = self.table(p), list_path(self.site, p.page)
+            t = self.table(p)
             ps, pd = c.params
             for col in c.columns:
                 for d, word in (("asc", "ascending"), ("desc", "descending")):
+                    words = {"column": t.column(col).label, "direction": word}
                     out.append(
-                        self.task(
-                            "sort_by_form",
-                            p,
-                            self._url_start(lp, rng),
-                            {"control_id": c.control_id, "role": "sort", "prep": {}},
-                            {"kind": "query", "path": lp, "params": {ps: [col], pd: [d]}},
-                            [f"query:{lp}:{ps}", f"query:{lp}:{pd}"],
-                            {**self.words(p), "column": t.column(col).label, "direction": word},
-                            rng,
-                            {"exclusive": True},
-                            control_id=c.control_id,
-                            column=col,
-                            dir=d,
+                        self.list_task(
+                            "sort_by_form", p, c, rng, {ps: [col], pd: [d]}, words, column=col, dir=d
                         )
                     )
         return out
@@ -394,25 +369,14 @@ class _Maker:
                         terms.append(w)
         return terms
 
-    def search_by_text(self, rng: random.Random) -> list[Task]:
+    def search_by_text(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p, c in self.controls("search"):
-            t, lp = self.table(p), list_path(self.site, p.page)
+            t = self.table(p)
             for w in self._search_terms(p, t, c):
+                params = {str(c.param): [w]}
                 out.append(
-                    self.task(
-                        "search_by_text",
-                        p,
-                        self._url_start(lp, rng),
-                        {"control_id": c.control_id, "role": "search", "prep": {}},
-                        {"kind": "visited", "path": lp, "params": {c.param: [w]}},
-                        [f"query:{lp}:{c.param}"],
-                        {**self.words(p), "text": w},
-                        rng,
-                        {"exclusive": True},
-                        control_id=c.control_id,
-                        text=w,
-                    )
+                    self.list_task("search_by_text", p, c, rng, params, {"text": w}, "visited", text=w)
                 )
         return out
 
@@ -441,7 +405,7 @@ class _Maker:
                 return v
         raise ValueError(f"no new value for column {name!r}")
 
-    def create_entry(self, rng: random.Random) -> list[Task]:
+    def create_entry(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p in self.pages:
             t = self.table(p)
@@ -466,7 +430,7 @@ class _Maker:
                 )
         return out
 
-    def edit_entry(self, rng: random.Random) -> list[Task]:
+    def edit_entry(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p in self.pages:
             t = self.table(p)
@@ -508,7 +472,7 @@ class _Maker:
         v: Any,
         prep: dict[str, Any],
         rng: random.Random,
-    ) -> Task:
+    ) -> TaskDraft:
         return self.task(
             "edit_entry",
             p,
@@ -524,23 +488,30 @@ class _Maker:
             value=v,
         )
 
-    def report_information(self, rng: random.Random) -> list[Task]:
+    def _entry_start(
+        self, p: Page, rid: str, from_list_share: float, rng: random.Random
+    ) -> tuple[str, list[str]]:
+        """(start URL, scope) of a task read off one entry: on its list page with probability `from_list_share`
+        (then the list's query is in the scope too), else on its detail page."""
+        lp = list_path(self.site, p.page)
+        if rng.random() < from_list_share:
+            return lp, [f"entry:{p.table}/{rid}", *(f"query:{lp}:{q}" for q in page_params(p))]
+        return detail_path(self.site, p.page, rid), [f"entry:{p.table}/{rid}"]
+
+    def report_information(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p in self.pages:
-            t, lp = self.table(p), list_path(self.site, p.page)
+            t = self.table(p)
             cols = [c for c in t.columns if c.name not in (t.key, t.label)]
             for r in list(t.rows):
                 rid = str(r[t.key])
                 c = rng.choice(cols)
-                from_list = rng.random() < 0.3
-                scope = [f"entry:{p.table}/{rid}"]
-                if from_list:
-                    scope += [f"query:{lp}:{q}" for q in page_params(p)]
+                start, scope = self._entry_start(p, rid, 0.3, rng)
                 out.append(
                     self.task(
                         "report_information",
                         p,
-                        lp if from_list else detail_path(self.site, p.page, rid),
+                        start,
                         {"control_id": f"{p.page}-detail", "role": "table", "prep": {}},
                         {"kind": "answer", "expected": fmt(r[c.name]), "number": c.type == "number"},
                         scope,
@@ -552,7 +523,7 @@ class _Maker:
                 )
         return out
 
-    def count_entries(self, rng: random.Random) -> list[Task]:
+    def count_entries(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p, c in list(self.controls("dropdown")) + list(self.controls("options")):
             t, lp = self.table(p), list_path(self.site, p.page)
@@ -576,23 +547,20 @@ class _Maker:
                 )
         return out
 
-    def copy_value(self, rng: random.Random) -> list[Task]:
+    def copy_value(self, rng: random.Random) -> list[TaskDraft]:
         out = []
         for p in self.pages:
-            t, lp = self.table(p), list_path(self.site, p.page)
+            t = self.table(p)
             if not t.copy:
                 continue
             for r in list(t.rows):
                 rid = str(r[t.key])
-                from_list = rng.random() < 0.25
-                scope = [f"entry:{p.table}/{rid}"]
-                if from_list:
-                    scope += [f"query:{lp}:{q}" for q in page_params(p)]
+                start, scope = self._entry_start(p, rid, 0.25, rng)
                 out.append(
                     self.task(
                         "copy_value",
                         p,
-                        lp if from_list else detail_path(self.site, p.page, rid),
+                        start,
                         {"control_id": f"{p.page}-copy", "role": "copy", "prep": {}},
                         {"kind": "clipboard", "value": fmt(r[t.copy])},
                         scope,
@@ -606,18 +574,17 @@ class _Maker:
 
 def site_tasks(
     spec: Spec, seed: int = 0, site_name: str | None = None, per_macro: int = PER_MACRO
-) -> list[Task]:
+) -> list[PoolTask]:
     """All tasks of one site, numbered `<site>-<macro>-<nnnn>`; a function of (spec, seed) only."""
     maker = _Maker(spec, site_name or spec.name)
-    out: list[Task] = []
+    out: list[PoolTask] = []
     for macro in MACROS:
         rng = random.Random(f"{seed}:{maker.site}:{macro}")
-        gen: Callable[[random.Random], list[Task]] = getattr(maker, macro)
+        gen: Callable[[random.Random], list[TaskDraft]] = getattr(maker, macro)
         cands = gen(rng)
         picked = sorted(rng.sample(range(len(cands)), min(per_macro, len(cands))))
         for n, i in enumerate(picked):
-            task = cands[i]
-            task["task_id"] = f"{maker.site}-{macro}-{n:04d}"
+            task: PoolTask = {**cands[i], "task_id": f"{maker.site}-{macro}-{n:04d}", "history_macro": None}
             history = None
             if macro in MID_CHAIN_HISTORY and rng.random() < MID_CHAIN_SHARE:
                 task["start"]["kind"] = "mid_chain"
@@ -634,9 +601,9 @@ def generate(
     seed: int = 0,
     names: Mapping[str, str] | None = None,
     per_macro: int = PER_MACRO,
-) -> list[Task]:
+) -> list[PoolTask]:
     """The tasks of every site, sorted by task id."""
-    out: list[Task] = []
+    out: list[PoolTask] = []
     for site in sorted(specs):
         out += site_tasks(specs[site], seed, (names or {}).get(site), per_macro)
     return sorted(out, key=lambda t: t["task_id"])

@@ -3,7 +3,7 @@
 Every ok chain is checked (`plandvc.rows.validate`), failures and duplicates are dropped with a reason, and
 the kept chains are copied byte for byte into a temporary directory beside `out`, with a `manifest.json`
 (counts, the sha256 of every file, the index of chains, the train/val split), then published with
-`plandvc.io.publish_dir`: a reader sees the old dataset or the new one, never half of one. Everything is
+`plandvc.io.publish_built`: a reader sees the old dataset or the new one, never half of one. Everything is
 sorted and free of clocks and absolute paths, so the same raw input gives the same bytes.
 """
 
@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from plandvc.io import InputError, dumps, publish_dir, read_jsonl, write_json
+from plandvc.io import InputError, dumps, publish_built, read_jsonl, write_json
 from plandvc.macros import FAMILIES, FAMILY_OF
+from plandvc.records import ChainResult
 from plandvc.rows.split import RULE, SplitChain, group_split, leak_check, prompt_fingerprint
 from plandvc.rows.validate import DEFAULT_IMAGE_SIZE, KINDS, Chain, Reason, check_chain
 
@@ -46,7 +47,7 @@ class Dropped:
 class Outcome:
     """What one filter-rows run did (the CLI prints it; tests read it)."""
 
-    results: list[dict[str, Any]]
+    results: list[ChainResult]
     kept: list[Chain]
     dropped: list[Dropped]
     manifest: dict[str, Any]
@@ -60,13 +61,13 @@ def split_chain(chain: Chain) -> SplitChain:
     )
 
 
-def error_kind(error: Any) -> str:
+def error_kind(error: str | None) -> str:
     """A failed chain's error, reduced to its kind: the text before the first colon ("check failed", "TimeoutError")."""
     text = str(error or "").strip()
     return text.split(":", 1)[0].strip()[:60] or "unknown"
 
 
-def read_results(raw: Path) -> list[dict[str, Any]]:
+def read_results(raw: Path) -> list[ChainResult]:
     """run-chains' results, sorted by key; a missing or malformed file or record is an InputError."""
     if not raw.is_dir():
         raise InputError(f"{raw}: not a directory (expected run-chains' raw output)")
@@ -108,7 +109,7 @@ def _workers() -> int:
         raise InputError(f"PLANDVC_WORKERS={os.environ['PLANDVC_WORKERS']!r} is not a number") from None
 
 
-def _check_result(raw: Path, r: dict[str, Any], image_size: tuple[int, int] | None) -> Chain | Reason:
+def _check_result(raw: Path, r: ChainResult, image_size: tuple[int, int] | None) -> Chain | Reason:
     chain_dir = raw / r["key"]
     if not chain_dir.is_dir():
         return Reason("bad_episode", "no chain directory in raw")
@@ -121,7 +122,9 @@ def _check_result(raw: Path, r: dict[str, Any], image_size: tuple[int, int] | No
     return got
 
 
-def select(raw: Path, results: list[dict[str, Any]], image_size: tuple[int, int] | None):
+def select(
+    raw: Path, results: list[ChainResult], image_size: tuple[int, int] | None
+) -> tuple[list[Chain], list[Dropped]]:
     """Check every ok chain and drop duplicates (the first in key order stays): (kept, dropped)."""
     ok = [r for r in results if r["ok"]]
     with ThreadPoolExecutor(_workers()) as pool:
@@ -215,7 +218,12 @@ def _rate(n: int, d: int) -> float:
     return round(n / d, 4) if d else 0.0
 
 
-def _tally(results, kept_keys: set[str], rows_of: dict[str, int], group) -> dict[str, dict[str, Any]]:
+def _tally(
+    results: list[ChainResult],
+    kept_keys: set[str],
+    rows_of: dict[str, int],
+    group: Callable[[ChainResult], object],
+) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for r in results:
         g = out.setdefault(str(group(r)), {"chains_raw": 0, "ok_raw": 0, "kept": 0, "rows": 0})
@@ -229,7 +237,9 @@ def _tally(results, kept_keys: set[str], rows_of: dict[str, int], group) -> dict
     return dict(sorted(out.items()))
 
 
-def metrics(results, kept: list[Chain], dropped: list[Dropped], manifest) -> dict[str, Any]:
+def metrics(
+    results: list[ChainResult], kept: list[Chain], dropped: list[Dropped], manifest: dict[str, Any]
+) -> dict[str, Any]:
     """The metric files' contents, by file name (docs/ARCHITECTURE.md, "Rows": kept rate, by site / macro / parts / family)."""
     kept_keys = {c.key for c in kept}
     rows_of = {c.key: len(c.rows) for c in kept}
@@ -305,17 +315,9 @@ def filter_rows(
     _check_paths(raw, out, metrics_dir)
     results = read_results(raw)
     kept, dropped = select(raw, results, image_size)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    for stale in out.parent.glob(f".{out.name}.tmp-*"):  # left by a killed run
-        shutil.rmtree(stale, ignore_errors=True)
-    tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
-    tmp.mkdir()
-    try:
-        manifest = _write(tmp, raw, kept, dropped, results, val_share, image_size, split_seed)
-        publish_dir(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    manifest = publish_built(
+        out, lambda tmp: _write(tmp, raw, kept, dropped, results, val_share, image_size, split_seed)
+    )
     for name, obj in metrics(results, kept, dropped, manifest).items():
         write_json(metrics_dir / name, obj)
     return Outcome(results, kept, dropped, manifest)

@@ -12,11 +12,12 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import orjson
 
 from plandvc.agent.schema import SCHEMA, errors, key_order_errors, schema_of
+from plandvc.records import Episode, Row, Turn
 from plandvc.rows.png import PngError, read_png_info
 
 KINDS = ("missing_image", "bad_image", "bad_target", "turn_mismatch", "no_answer", "bad_episode", "duplicate")
@@ -42,8 +43,8 @@ class Chain:
     """A chain that passed: what the dataset writer needs (parsed once, here)."""
 
     key: str
-    episode: dict[str, Any]
-    rows: list[dict[str, Any]]
+    episode: Episode
+    rows: list[Row]
     images: dict[str, str] = field(default_factory=dict)  # file name -> sha256, sorted by name
 
 
@@ -57,7 +58,7 @@ def _normal(text: str) -> str:
     return " ".join(str(text).split()).casefold()
 
 
-def _load_episode(chain_dir: Path, key: str) -> dict[str, Any]:
+def _load_episode(chain_dir: Path, key: str) -> Episode:
     try:
         episode = orjson.loads((chain_dir / "episode.json").read_bytes())
     except FileNotFoundError:
@@ -91,15 +92,15 @@ def _load_episode(chain_dir: Path, key: str) -> dict[str, Any]:
         raise _Drop("turn_mismatch", f"episode.json: turn {early[0]} is 'done' before the last turn")
     if "answer" in turns[-1] and turns[-1]["answer"] != episode.get("answer"):
         raise _Drop("bad_episode", "episode.json: the done turn's answer is not the episode's answer")
-    return episode
+    return cast(Episode, episode)  # the keys filter-rows reads are checked above
 
 
-def _load_rows(chain_dir: Path, key: str) -> list[dict[str, Any]]:
+def _load_rows(chain_dir: Path, key: str) -> list[Row]:
     try:
         raw = (chain_dir / "rows.jsonl").read_bytes()
     except FileNotFoundError:
         raise _Drop("bad_episode", "rows.jsonl: missing") from None
-    rows = []
+    rows: list[Row] = []
     for n, line in enumerate(raw.splitlines(), 1):
         if not line.strip():
             continue
@@ -114,11 +115,11 @@ def _load_rows(chain_dir: Path, key: str) -> list[dict[str, Any]]:
             raise _Drop("bad_episode", f"rows.jsonl:{n}: task_id {row['task_id']!r} is not the key")
         if row["family"] != "planner":
             raise _Drop("bad_episode", f"rows.jsonl:{n}: family {row['family']!r}, expected 'planner'")
-        rows.append(row)
+        rows.append(cast(Row, row))  # every ROW_KEYS key checked
     return rows
 
 
-def _image_names(row: dict[str, Any]) -> list[str]:
+def _image_names(row: Row) -> list[str]:
     """The image file names a row's messages refer to, checking the messages' shape."""
     msgs = row["messages"]
     if not isinstance(msgs, list) or not all(isinstance(m, dict) and "role" in m for m in msgs):
@@ -170,7 +171,7 @@ def order_schema(schema: dict[str, Any]) -> dict[str, Any]:
     return SCHEMA if orjson.dumps(schema, option=_SORTED) == orjson.dumps(SCHEMA, option=_SORTED) else schema
 
 
-def _check_target(row: dict[str, Any], turn: dict[str, Any], schema: dict[str, Any]) -> str:
+def _check_target(row: Row, turn: Turn, schema: dict[str, Any]) -> str:
     """Check a row's target against the schema and its turn; the done text for the last turn, else ""."""
     step = row["step"]
     if not isinstance(row["target"], str):
@@ -211,7 +212,7 @@ def _check(chain_dir: Path, key: str, image_size: tuple[int, int] | None) -> Cha
     episode = _load_episode(chain_dir, key)
     rows = _load_rows(chain_dir, key)
     turns = episode["turns"]
-    schema = schema_of(episode["response_format"])
+    schema = schema_of(episode["response_format"] or {})  # a schema: _load_episode checked it
     if len(rows) != len(turns):
         raise _Drop("turn_mismatch", f"rows.jsonl has {len(rows)} rows for {len(turns)} turns")
     images: dict[str, str] = {}

@@ -14,9 +14,10 @@ import os
 import shutil
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 from plandvc import io
+from plandvc.records import ChainResult
 from plandvc.run.chain import ChainOutput
 
 RESULT = "result.json"
@@ -36,7 +37,7 @@ class Cache:
     def entry(self, fingerprint: str) -> Path:
         return self.root / fingerprint
 
-    def read(self, entry: Path) -> dict[str, Any] | None:
+    def read(self, entry: Path) -> ChainResult | None:
         """The entry's result when the entry is whole and every file matches its hash, else None."""
         try:
             hashes = io.read_json(entry / HASHES)
@@ -55,7 +56,9 @@ class Cache:
             result = io.read_json(entry / RESULT)
         except io.InputError:
             return None
-        return result if isinstance(result, dict) and "ok" in result else None
+        if not (isinstance(result, dict) and "ok" in result):
+            return None
+        return cast(ChainResult, result)  # the run's own result.json, its hash checked above
 
     def files(self, entry: Path) -> list[Path]:
         """The files an entry publishes (all but its result and hashes), sorted by name."""

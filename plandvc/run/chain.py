@@ -6,16 +6,22 @@ memory for the caller to write; a failure is the chain's result, never an except
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from plandvc.agent.planner import Planner
-from plandvc.agent.team import Team
-from plandvc.chains.rules import FAMILY_OF, HOME_STEP
+from plandvc.agent.team import Report, Team
+from plandvc.browser.protocol import SessionProtocol
 from plandvc.checks import gate
+from plandvc.macros import FAMILY_OF, HOME_STEP
+from plandvc.records import ChainResult, ChainSpec, Episode, Part, Row, Task, Trajectory, Turn
 from plandvc.replay import Replayer, ReplayModel, home_trajectory
 from plandvc.run.script import PlannerScript
 from plandvc.run.timing import Clock, TimedSession
+
+if TYPE_CHECKING:
+    from plandvc.memory import MemoryModel
 
 VERSION = "v6"
 EXECUTOR = "pooled_v4"
@@ -46,30 +52,30 @@ class Step:
     family: str
     instruction: str
     macro: str
-    traj: dict[str, Any]
+    traj: Trajectory
     elements: list[dict[str, Any]]
     part: int | None = None  # the index of the part it plays; None for a trip home
 
 
 @dataclass
 class ChainOutput:
-    result: dict[str, Any]
-    rows: list[dict[str, Any]] = field(default_factory=list)
+    result: ChainResult
+    rows: list[Row] = field(default_factory=list)
     images: dict[str, bytes] = field(default_factory=dict)
-    episode: dict[str, Any] | None = None
+    episode: Episode | None = None
     clock: Clock = field(default_factory=Clock)
 
 
 class ScriptedTeam(Team):
     """The planner's own delegate action, each specialist's model replaced by the replay of its step."""
 
-    def __init__(self, session: Any, steps: list[Step], budget: int) -> None:
+    def __init__(self, session: SessionProtocol, steps: list[Step], budget: int) -> None:
         super().__init__(session, overall_budget=budget, executor=EXECUTOR, version=VERSION)
         self.steps = steps
         self.replayers: list[Replayer] = []
         self.end_urls: list[str] = []  # the page each delegation ended on
 
-    async def run_step(self, family: str, instruction: str) -> Any:
+    async def run_step(self, family: str, instruction: str) -> Report:
         report = await super().run_step(family, instruction)
         self.end_urls.append(self.session.url)
         return report
@@ -85,7 +91,7 @@ class ScriptedTeam(Team):
         return ReplayModel(rp, self.session)
 
 
-def build_steps(chain: dict[str, Any], parts: list[dict[str, Any]], site: SiteInfo) -> list[Step]:
+def build_steps(chain: ChainSpec, parts: list[Part], site: SiteInfo) -> list[Step]:
     """The delegations: a trip home before every part reached `via: home`, then the part itself."""
     steps = []
     for i, (spec, part) in enumerate(zip(chain["parts"], parts, strict=True)):
@@ -107,8 +113,9 @@ def build_steps(chain: dict[str, Any], parts: list[dict[str, Any]], site: SiteIn
     return steps
 
 
-def base_result(chain: dict[str, Any], error: str | None = None) -> dict[str, Any]:
-    """A chain's result before it ran: not ok until every gate passes."""
+def base_result(chain: ChainSpec | Mapping[str, Any], error: str | None = None) -> ChainResult:
+    """A chain's result before it ran: not ok until every gate passes (`chain` a ChainSpec, or a checked
+    chain line as read)."""
     return {
         "key": chain["key"],
         "site": chain["site"],
@@ -124,7 +131,7 @@ class Plan:
     """A chain's turns, planned before the browser is touched: the delegations, the request, the answer."""
 
     steps: list[Step]
-    turns: list[dict[str, Any]]
+    turns: list[Turn]
     request: str
     instruction_by: str
     answer: Any
@@ -139,9 +146,7 @@ class Played:
     state: dict[str, Any]
 
 
-async def plan_turns(
-    chain: dict[str, Any], parts: list[dict[str, Any]], site: SiteInfo, memory: Any | None
-) -> Plan:
+async def plan_turns(chain: ChainSpec, parts: list[Part], site: SiteInfo, memory: MemoryModel | None) -> Plan:
     """The delegations (a trip home before each `via: home` part), the merged request and the turn list."""
     steps = build_steps(chain, parts, site)
     instructions = [p["task"]["instruction"] for p in parts]
@@ -152,7 +157,7 @@ async def plan_turns(
 
         request, how = joined(instructions), "joined"
     answer = parts[-1]["traj"].get("answer")
-    turns: list[dict[str, Any]] = [
+    turns: list[Turn] = [
         {"kind": "delegate", "family": s.family, "instruction": s.instruction, "macro": s.macro}
         for s in steps
     ]
@@ -163,11 +168,11 @@ async def plan_turns(
 async def play_turns(
     key: str,
     plan: Plan,
-    first: dict[str, Any],
-    session: Any,
+    first: Task,
+    session: SessionProtocol,
     site: SiteInfo,
     params: RunParams,
-    memory: Any | None,
+    memory: MemoryModel | None,
 ) -> Played:
     """Prepare the first part's start, run the real planner with the scripted model and replayed specialists,
     and read the backend state; one timeout bounds all of it (a hang anywhere is this chain's failure)."""
@@ -192,47 +197,59 @@ async def play_turns(
     return Played(team, script, state)
 
 
-def gate_parts(
-    parts: list[dict[str, Any]], plan: Plan, played: Played, session: Any, clock: Clock
-) -> tuple[bool, str]:
-    """Gate every part on what the session did: (all passed, the details joined by " | ")."""
-    team = played.team
+def gate_each(
+    parts: list[Part],
+    steps: list[Step],
+    team: ScriptedTeam,
+    session: SessionProtocol,
+    backend: dict[str, Any],
+) -> tuple[list[bool], str]:
+    """Gate every part on what the session did and the backend state after it: (each part's verdict, the
+    details joined by " | "). The run and the closed-loop evaluation gate the same way."""
     got = next((rp.answer for rp in reversed(team.replayers) if rp.answer is not None), None)
     gate_state = {
         "url": session.seen[-1] if session.seen else "",
         "seen": list(session.seen),
-        "entries": played.state["entries"],
-        "changes": played.state["changes"],
-        "clipboard": played.state["clipboard"],
+        "entries": backend["entries"],
+        "changes": backend["changes"],
+        "clipboard": backend["clipboard"],
         "events": list(session.events),
         "answer": got,
     }
     # a part's own end page, for the checks of where a part leaves the browser (`visited` with `last`);
     # a query check reads the chain's last page, so a later part that undid it fails the chain
-    ends = {s.part: u for s, u in zip(plan.steps, team.end_urls, strict=False) if s.part is not None}
+    ends = {s.part: u for s, u in zip(steps, team.end_urls, strict=False) if s.part is not None}
     oks, details = [], []
+    for i, p in enumerate(parts):
+        check = p["task"]["check"]
+        state = gate_state
+        if check.get("kind") == "visited" and i in ends:
+            state = {**gate_state, "url": ends[i]}
+        ok_p, detail_p = gate(check, p["task"].get("verifier") or {}, state)
+        oks.append(bool(ok_p))
+        details.append(str(detail_p))
+    return oks, " | ".join(details)
+
+
+def gate_parts(
+    parts: list[Part], plan: Plan, played: Played, session: SessionProtocol, clock: Clock
+) -> tuple[bool, str]:
+    """Gate every part on what the session did: (all passed, the details joined by " | ")."""
     with clock.phase("gates"):
-        for i, p in enumerate(parts):
-            check = p["task"]["check"]
-            state = gate_state
-            if check.get("kind") == "visited" and i in ends:
-                state = {**gate_state, "url": ends[i]}
-            ok_p, detail_p = gate(check, p["task"].get("verifier") or {}, state)
-            oks.append(bool(ok_p))
-            details.append(str(detail_p))
-    return all(oks), " | ".join(details)
+        oks, detail = gate_each(parts, plan.steps, played.team, session, played.state)
+    return all(oks), detail
 
 
 def episode_of(
-    chain: dict[str, Any],
-    parts: list[dict[str, Any]],
+    chain: ChainSpec,
+    parts: list[Part],
     plan: Plan,
     played: Played,
     params: RunParams,
     env: dict[str, Any] | None,
-) -> dict[str, Any]:
+) -> Episode:
     """The chain's episode.json (key order is part of the bytes: written unsorted, `env` last)."""
-    episode = {
+    episode: Episode = {
         "task_id": chain["key"],
         "site": chain["site"],
         "instruction": plan.request,
@@ -255,12 +272,12 @@ def episode_of(
 
 
 async def run_chain(
-    chain: dict[str, Any],
-    parts: list[dict[str, Any]],
-    session: Any,
+    chain: ChainSpec,
+    parts: list[Part],
+    session: SessionProtocol,
     site: SiteInfo,
     params: RunParams,
-    memory: Any | None,
+    memory: MemoryModel | None,
     env: dict[str, Any] | None = None,
 ) -> ChainOutput:
     """Run one chain on a fresh `session`: plan the turns, play them, gate the parts, write the episode.
@@ -270,7 +287,11 @@ async def run_chain(
     session = TimedSession(session, out.clock)
     try:
         plan = await plan_turns(chain, parts, site, memory)
-        res.update(turns=len(plan.turns), steps=len(plan.steps), instruction_by=plan.instruction_by)
+        res["turns"], res["steps"], res["instruction_by"] = (
+            len(plan.turns),
+            len(plan.steps),
+            plan.instruction_by,
+        )
         played = await play_turns(chain["key"], plan, parts[0]["task"], session, site, params, memory)
         passed, detail = gate_parts(parts, plan, played, session, out.clock)
         team, script = played.team, played.script
@@ -279,7 +300,7 @@ async def run_chain(
             and len(team.replayers) == len(plan.steps)
             and all(rp.finished for rp in team.replayers)
         )
-        res.update(ok=bool(passed and ran), detail=detail[:300], final_by=script.final_by)
+        res["ok"], res["detail"], res["final_by"] = bool(passed and ran), detail[:300], script.final_by
         if not res["ok"]:
             res["error"] = ("script not finished" if not ran else "check failed: " + res["detail"])[:300]
         out.rows, out.images = script.rows, script.images

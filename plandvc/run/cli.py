@@ -11,11 +11,10 @@ import click
 
 from plandvc import io
 from plandvc.ports import PORTS
+from plandvc.run import options
 from plandvc.run.chain import RunParams
 from plandvc.run.runner import EXIT_INFRA, InfrastructureError, RunConfig
 from plandvc.run.runner import run_chains as run
-
-DEFAULTS = RunParams()  # the one home of the run's defaults
 
 
 def _shard(value: str | None) -> tuple[int, int] | None:
@@ -31,30 +30,11 @@ def _shard(value: str | None) -> tuple[int, int] | None:
 
 
 @click.command("run-chains")
-@click.option(
-    "--chains",
-    "chains",
-    type=click.Path(dir_okay=False, path_type=Path),
-    required=True,
-    help="chains.jsonl from chain-specs",
-)
-@click.option(
-    "--pool", type=click.Path(file_okay=False, path_type=Path), required=True, help="the executor pool"
-)
-@click.option(
-    "--sites", type=click.Path(file_okay=False, path_type=Path), required=True, help="the sites folder"
-)
-@click.option(
-    "--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="raw output folder"
-)
-@click.option(
-    "--workers",
-    type=click.IntRange(1, 64),
-    envvar="PLANDVC_WORKERS",
-    default=2,
-    show_default=True,
-    help="browsers in parallel (PLANDVC_WORKERS); never changes the output",
-)
+@click.option("--chains", "chains", type=options.FILE, required=True, help="chains.jsonl from chain-specs")
+@click.option("--pool", type=options.DIR, required=True, help="the executor pool")
+@click.option("--sites", type=options.DIR, required=True, help="the sites folder")
+@click.option("--out", type=options.DIR, required=True, help="raw output folder")
+@options.workers(default=2)
 @click.option(
     "--ports",
     type=PORTS,
@@ -73,48 +53,14 @@ def _shard(value: str | None) -> tuple[int, int] | None:
 )
 @click.option("--limit", type=click.IntRange(0), default=0, help="run only the first N chains")
 @click.option("--shard", default=None, help="k/n: this process takes every n-th chain from k")
-@click.option(
-    "--budget",
-    type=click.IntRange(1),
-    default=DEFAULTS.budget,
-    show_default=True,
-    help="specialist steps the reports count down from",
-)
-@click.option(
-    "--planner-turns",
-    type=click.IntRange(1),
-    default=DEFAULTS.planner_turns,
-    show_default=True,
-    help="the planner's turn cap its prompt shows",
-)
-@click.option(
-    "--timeout-base",
-    type=click.FloatRange(1),
-    default=DEFAULTS.timeout_base,
-    show_default=True,
-    help="per-chain timeout: base seconds",
-)
-@click.option(
-    "--timeout-per-turn",
-    type=click.FloatRange(0),
-    default=DEFAULTS.timeout_per_turn,
-    show_default=True,
-    help="per-chain timeout: seconds per turn",
-)
+@options.run_params("--budget", "--planner-turns", "--timeout-base", "--timeout-per-turn")
 @click.option("--memory-url", default="", help="OpenAI-compatible URL of the memory model (empty: none)")
 @click.option("--memory-model", default="", help="the memory model's name on that server")
 @click.option("--headful", is_flag=True, envvar="PLANDVC_HEADFUL", help="show the browser windows")
-@click.option(
-    "--cache",
-    type=click.Path(file_okay=False, path_type=Path),
-    envvar="PLANDVC_CACHE",
-    default=Path(".plandvc/cache/run_chains"),
-    show_default=True,
-    help="finished chains, for resuming (PLANDVC_CACHE)",
-)
+@options.cache(".plandvc/cache/run_chains", "finished chains, for resuming (PLANDVC_CACHE)", "PLANDVC_CACHE")
 @click.option(
     "--log",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=options.FILE,
     envvar="PLANDVC_RUN_LOG",
     default=None,
     help="write timings here (never a stage output)",

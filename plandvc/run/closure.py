@@ -18,8 +18,6 @@ RUN_CODE: tuple[str, ...] = (
     "plandvc/__init__.py",
     "plandvc/agent",
     "plandvc/browser",
-    "plandvc/chains/__init__.py",
-    "plandvc/chains/rules.py",
     "plandvc/checks.py",
     "plandvc/io.py",
     "plandvc/macros.py",

@@ -16,11 +16,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from plandvc import io
 from plandvc.pool.load import load_part, part_dir, read_kept
-from plandvc.records import Part
+from plandvc.records import ChainSpec, Part
 from plandvc.run.chain import SiteInfo
 
 PART_FILES = ("task.json", "trajectory.json", "elements.json")
@@ -32,14 +32,19 @@ KEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
 class ChainJob:
     """One validated chain and what it runs on: its parts ({id, task, traj, elements}) and their files."""
 
-    chain: dict[str, Any]
-    parts: list[dict[str, Any]]
+    chain: dict[str, Any]  # the checked line as read (the Ray engine's dispatch reads it so); `spec` types it
+    parts: list[Part]
     files: list[Path]
     site: SiteInfo
 
     @property
     def key(self) -> str:
         return str(self.chain["key"])
+
+    @property
+    def spec(self) -> ChainSpec:
+        """The chain line, checked by `chain_problems` when the job was made: a ChainSpec."""
+        return cast(ChainSpec, self.chain)
 
 
 def safe_key(key: Any) -> bool:
@@ -105,7 +110,9 @@ def load_jobs(
         if site not in sites:
             problems.append(f"{label}: site {site!r} is not a site of the sites folder")
             continue
-        parts, files, bad = [], [], False
+        parts: list[Part] = []
+        files: list[Path] = []
+        bad = False
         for i, p in enumerate(chain["parts"]):
             pid = p["id"]
             if pid not in runs:
@@ -131,9 +138,7 @@ def load_jobs(
                 )
                 bad = True
                 continue
-            parts.append(
-                {"id": pid, "task": part["task"], "traj": part["traj"], "elements": part["elements"]}
-            )
+            parts.append(part)
             files += [part_dir(pool, runs[pid], pid) / f for f in PART_FILES]
         if not bad:
             jobs.append(ChainJob(chain, parts, files, sites[site]))

@@ -14,9 +14,9 @@ import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from plandvc import io
+from plandvc.records import ChainResult
 from plandvc.run.cache import Cache
 
 RESULTS = "results.jsonl"
@@ -54,11 +54,11 @@ def check_out(out: Path) -> None:
 class Finished:
     """One chain's outcome to publish: its result, and the cache entry holding its files (None: no files)."""
 
-    result: dict[str, Any]
+    result: ChainResult
     entry: Path | None = None
 
 
-def publish(out: Path, finished: dict[str, Finished], cache: Cache) -> list[dict[str, Any]]:
+def publish(out: Path, finished: dict[str, Finished], cache: Cache) -> list[ChainResult]:
     """Assemble OUT from the finished chains (every chain of the run), then swap it in; returns the results."""
     for stale in out.parent.glob(f".{out.name}.tmp*"):  # left by a killed run
         shutil.rmtree(stale, ignore_errors=True)

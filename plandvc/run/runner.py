@@ -29,12 +29,12 @@ import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from plandvc import io
 from plandvc.pool.load import load_part, read_kept
 from plandvc.ports import free_ports
-from plandvc.records import Part
+from plandvc.records import ChainResult, ChainSpec, Part
 from plandvc.run.cache import Cache
 from plandvc.run.chain import ChainOutput, RunParams, SiteInfo, base_result, run_chain
 from plandvc.run.fingerprint import chain_fingerprint, code_hash, environment, files_hash, tree_hash
@@ -42,6 +42,13 @@ from plandvc.run.inputs import PART_FILES, ChainJob, load_jobs
 from plandvc.run.progress import Progress
 from plandvc.run.publish import Finished, check_out, publish
 from plandvc.run.sessions import Sessions
+
+if TYPE_CHECKING:
+    from plandvc.browser import Browser
+    from plandvc.browser.protocol import SessionProtocol
+    from plandvc.memory import MemoryModel
+    from plandvc.run.ray_engine import RayEngine
+    from plandvc.sites.servers import Servers
 
 # errors that say the machinery failed, not the chain: retried on a fresh context, never cached.
 # A bare Playwright `Error` escaped the harness (which turns what an action can do wrong into ActionError
@@ -65,13 +72,13 @@ class InfrastructureError(Exception):
     """The machinery failed and could not be recovered: nothing was published (one line)."""
 
 
-def is_infra(error: Any, browser_alive: bool = True) -> bool:
+def is_infra(error: str | None, browser_alive: bool = True) -> bool:
     """Whether a failed chain's error is the machinery's (retry it) rather than the chain's own."""
     text = str(error or "")
     return not browser_alive or text.startswith(INFRA_PREFIXES) or any(s in text for s in INFRA_ERRORS)
 
 
-def is_lost(error: Any) -> bool:
+def is_lost(error: str | None) -> bool:
     """Whether a chain's error says the machinery it ran on is gone (driver, browser, server); a failed
     check or an unfinished script is the chain's own whatever its detail quotes."""
     text = str(error or "")
@@ -99,7 +106,7 @@ class RunConfig:
     engine: str = "local"  # where chains run: "local" or "ray" (plandvc.run.ray_engine); never the output
 
 
-def load_chains(path: Path, limit: int = 0, shard: tuple[int, int] | None = None) -> list[Any]:
+def load_chains(path: Path, limit: int = 0, shard: tuple[int, int] | None = None) -> list[object]:
     """The chain list's lines, sharded then limited (checked by `plandvc.run.inputs.load_jobs`)."""
     chains = io.read_jsonl(path)
     if shard:
@@ -113,7 +120,7 @@ def kept_runs(pool: Path) -> dict[str, str]:
     return {r["id"]: r["run"] for r in read_kept(pool)}
 
 
-def load_parts(pool: Path, runs: dict[str, str], chain: dict[str, Any]) -> tuple[list[Part], str]:
+def load_parts(pool: Path, runs: dict[str, str], chain: ChainSpec) -> tuple[list[Part], str]:
     """The chain's parts ({id, task, traj, elements}, through the pool loader) and the hash of their files."""
     parts = [load_part(pool, runs[p["id"]], p["id"]) for p in chain["parts"]]
     files = [pool / part["dir"] / f for part in parts for f in PART_FILES]
@@ -159,10 +166,14 @@ def plan_run(cfg: RunConfig) -> RunPlan:
 
 
 async def run_job(
-    job: ChainJob, session: Any, params: RunParams, memory: Any | None, env: dict[str, Any]
+    job: ChainJob,
+    session: SessionProtocol,
+    params: RunParams,
+    memory: MemoryModel | None,
+    env: dict[str, Any],
 ) -> ChainOutput:
     """Run one chain job in a given session (the seam for another engine): its output, never an exception."""
-    return await run_chain(job.chain, job.parts, session, job.site, params, memory, env)
+    return await run_chain(job.spec, job.parts, session, job.site, params, memory, env)
 
 
 class Ledger:
@@ -200,7 +211,7 @@ class Ledger:
     def record_lost(self, job: ChainJob, error: str) -> None:
         self.lost[job.key] = error
 
-    def publish(self, out: Path) -> list[dict[str, Any]]:
+    def publish(self, out: Path) -> list[ChainResult]:
         """Publish OUT, or raise InfrastructureError (publishing nothing) when a chain lost its machinery."""
         if self.lost:
             key, error = sorted(self.lost.items())[0]
@@ -216,7 +227,7 @@ class ServerWatch:
     """The site servers, restarted when found dead, with a count of restarts per server (so a chain knows
     whether its server died under it)."""
 
-    def __init__(self, servers: Any, progress: Progress) -> None:
+    def __init__(self, servers: Servers | None, progress: Progress) -> None:
         self.servers, self.progress = servers, progress
         self.restarts: Counter[int] = Counter()
 
@@ -275,7 +286,7 @@ class Worker:
         await _close_quietly(self.browser)
 
 
-async def _close_quietly(browser: Any) -> None:
+async def _close_quietly(browser: Browser) -> None:
     with contextlib.suppress(Exception):
         await asyncio.wait_for(browser.close(), 30)
 
@@ -308,7 +319,7 @@ async def attempt(
     server: int,
     job: ChainJob,
     params: RunParams,
-    memory: Any | None,
+    memory: MemoryModel | None,
     env: dict[str, Any],
     more: bool,
 ) -> Attempt:
@@ -346,7 +357,7 @@ class Run:
 
     def __init__(self, cfg: RunConfig, ledger: Ledger, watch: ServerWatch, progress: Progress) -> None:
         self.cfg, self.ledger, self.watch, self.progress = cfg, ledger, watch, progress
-        self.memory: Any = None
+        self.memory: MemoryModel | None = None
         self.env: dict[str, Any] = {}
         self.timings: list[dict[str, Any]] = []
 
@@ -394,16 +405,32 @@ def _first_line(e: BaseException) -> str:
     return lines[0] if lines else ""
 
 
-async def _run(cfg: RunConfig, plan: RunPlan, bases: list[str], servers: Any) -> dict[str, Any]:
+class RunSummary(TypedDict):
+    """What a run did, for the command's last lines and the run log."""
+
+    chains: int
+    ok: int
+    failed: int
+    reused: int
+    workers: int
+    wall_s: float
+    startup_s: float
+    memory: dict[str, int] | None  # the memory model's fallbacks by reason (None: no memory model)
+    errors: dict[str, int]  # failed chains by the first word of their error
+
+
+async def _run(cfg: RunConfig, plan: RunPlan, bases: list[str], servers: Servers | None) -> RunSummary:
     from plandvc.memory import connect_or_none
 
     t_start = time.monotonic()
     progress = Progress(len(plan.jobs), cfg.progress)
     watch = ServerWatch(servers, progress)
     n_workers = max(1, min(cfg.workers, len(plan.jobs) or 1))
-    engine: Any = None  # the Ray engine runs the attempts on its actors; the rest of the run is the same
+    engine: RayEngine | None = (
+        None  # the Ray engine runs the attempts on its actors; the rest of the run is the same
+    )
     workers: list[Worker] = []
-    memory = None
+    memory: MemoryModel | None = None
     try:
         if cfg.engine == "ray":
             from plandvc.run.ray_engine import RayEngine
@@ -446,7 +473,7 @@ async def _run(cfg: RunConfig, plan: RunPlan, bases: list[str], servers: Any) ->
     results = ledger.publish(cfg.out)
     if cfg.shard is None and not cfg.limit:  # keep the cache to what this chain list uses
         cache.prune(e.name for e in ledger.entries.values())
-    summary = {
+    summary: RunSummary = {
         "chains": len(plan.jobs),
         "ok": sum(r["ok"] for r in results),
         "failed": sum(not r["ok"] for r in results),
@@ -462,7 +489,7 @@ async def _run(cfg: RunConfig, plan: RunPlan, bases: list[str], servers: Any) ->
     return summary
 
 
-def run_chains(cfg: RunConfig) -> dict[str, Any]:
+def run_chains(cfg: RunConfig) -> RunSummary:
     """Check every input, run every chain of `cfg.chains` (resuming from the cache) and publish `cfg.out`;
     returns a summary. Raises InputError (bad input, nothing written) or InfrastructureError (nothing
     published, finished chains cached)."""
@@ -504,10 +531,10 @@ def _quiet_lost_futures(loop: asyncio.AbstractEventLoop, context: dict[str, Any]
     loop.default_exception_handler(context)
 
 
-def _run_in_loop(cfg: RunConfig, plan: RunPlan, bases: list[str], servers: Any) -> dict[str, Any]:
+def _run_in_loop(cfg: RunConfig, plan: RunPlan, bases: list[str], servers: Servers | None) -> RunSummary:
     """asyncio.run with SIGTERM turned into a cancellation, so browsers and servers are stopped cleanly."""
 
-    async def main() -> dict[str, Any]:
+    async def main() -> RunSummary:
         task = asyncio.current_task()
         loop = asyncio.get_running_loop()
         assert task is not None

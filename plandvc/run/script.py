@@ -16,6 +16,7 @@ import orjson
 
 from plandvc.agent.schema import canonical, schema_of
 from plandvc.memory.text import answer_text, fallback_final
+from plandvc.records import Row, Turn
 
 _DATA_URL = re.compile(r"^data:image/png;base64,")
 
@@ -29,7 +30,7 @@ def _short(text: str, n: int = 90) -> str:
     return text if len(text) <= n else text[: n - 3].rstrip() + "..."
 
 
-def template_memory(turns: list[dict[str, Any]], t: int) -> str:
+def template_memory(turns: list[Turn], t: int) -> str:
     """The planner's memory at turn t from the chain's decomposition; trips home are not checklist items."""
     items = [x for x in turns if x["kind"] == "delegate" and x["macro"] != "navigate_home"]
     turn = turns[t]
@@ -78,11 +79,11 @@ class PlannerScript:
     """The planner's model in the scripted run: `respond` answers turn t with the t-th step and keeps a row."""
 
     key: str
-    turns: list[dict[str, Any]]
+    turns: list[Turn]
     memory: FinalWriter | None = None
     wants_screenshot: bool = True
     t: int = 0
-    rows: list[dict[str, Any]] = field(default_factory=list)
+    rows: list[Row] = field(default_factory=list)
     images: dict[str, bytes] = field(default_factory=dict)
     response_format: dict[str, Any] | None = None
     final_by: str | None = None

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from plandvc.browser import Browser, Session
 
 CLOSE_TIMEOUT_S = 10.0
 
@@ -17,12 +20,12 @@ CLOSE_TIMEOUT_S = 10.0
 class Sessions:
     """Fresh sessions on one worker's browser, one opened ahead; closes run in the background."""
 
-    def __init__(self, browser: Any, base: str) -> None:
+    def __init__(self, browser: Browser, base: str) -> None:
         self.browser, self.base = browser, base
-        self._ahead: tuple[asyncio.Task[Any], int] | None = None  # (opening, browser.launches then)
+        self._ahead: tuple[asyncio.Task[Session], int] | None = None  # (opening, browser.launches then)
         self._closing: set[asyncio.Task[None]] = set()
 
-    async def take(self) -> Any:
+    async def take(self) -> Session:
         """A fresh session: the one opened ahead when it is on the live browser, else a new one."""
         ahead, self._ahead = self._ahead, None
         if ahead is not None:
@@ -43,7 +46,7 @@ class Sessions:
             task = asyncio.create_task(self.browser.new_session(self.base))
             self._ahead = (task, self.browser.launches)
 
-    def release(self, session: Any) -> None:
+    def release(self, session: Session) -> None:
         """Close `session` (reset its server state, close its context) in the background."""
         task = asyncio.create_task(_close(session))
         self._closing.add(task)
@@ -62,6 +65,6 @@ class Sessions:
             await asyncio.gather(*self._closing, return_exceptions=True)
 
 
-async def _close(session: Any) -> None:
+async def _close(session: Session) -> None:
     with contextlib.suppress(Exception):
         await asyncio.wait_for(session.close(), CLOSE_TIMEOUT_S)

@@ -22,7 +22,7 @@ from urllib.parse import quote
 
 import orjson
 
-from plandvc.chains.rules import FAMILY_OF
+from plandvc.macros import FAMILY_OF
 from plandvc.view.read import FAILED, STATUSES, ChainSource, SplitInfo, Version
 
 SECTIONS = ("user_request", "agent_history", "browser_state", "step_info")

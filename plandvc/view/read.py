@@ -10,6 +10,7 @@ from it, an ok chain neither kept nor dropped) is bad input, not a quietly wrong
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -116,7 +117,7 @@ def site_of_key(key: str) -> str:
     return site if key.startswith("plan-") and site else "?"
 
 
-def failed_part(result: dict[str, Any]) -> int | None:
+def failed_part(result: Mapping[str, Any]) -> int | None:
     """The index of the first part whose gate failed, from the result's per-part details (None if unknown).
 
     run-chains joins one detail per part with " | "; a passing gate's detail ends with "ok" (or
@@ -169,17 +170,18 @@ def read_chains(version: Version, raw: Path | None) -> list[ChainSource]:
         for key in sorted(set(kept) | set(dropped)):
             if key not in by_key:
                 raise InputError(f"{where}: no chain {key!r}, which {version.dir / MANIFEST} lists")
-        for r in results:
-            if r["ok"] and r["key"] not in kept and r["key"] not in dropped:
+        for res in results:
+            if res["ok"] and res["key"] not in kept and res["key"] not in dropped:
                 raise InputError(
-                    f"{where}: chain {r['key']!r} is ok but neither kept nor dropped in {version.dir / MANIFEST}"
+                    f"{where}: chain {res['key']!r} is ok but neither kept nor dropped in {version.dir / MANIFEST}"
                     " (is this the raw run of that version?)"
                 )
     out: list[ChainSource] = []
     for key in sorted(set(kept) | set(dropped) | set(by_key)):
-        r = by_key.get(key, {})
+        r: Mapping[str, Any] = by_key.get(key) or {}
         parts = [str(p) for p in r.get("parts") or kept.get(key, {}).get("parts") or []]
         via = list(r.get("via") or [None] * len(parts))
+        site = str(r.get("site") or site_of_key(key))  # a chain that was not kept: its result's, or its key's
         if key in kept:
             c = kept[key]
             parts = [str(p) for p in c.get("parts") or parts]
@@ -188,7 +190,7 @@ def read_chains(version: Version, raw: Path | None) -> list[ChainSource]:
             d = dropped[key]
             src = ChainSource(
                 key,
-                str(r.get("site") or site_of_key(key)),
+                site,
                 parts,
                 via,
                 DROPPED,
@@ -200,7 +202,7 @@ def read_chains(version: Version, raw: Path | None) -> list[ChainSource]:
             fdir = raw / "_failed" / key if raw is not None else None
             src = ChainSource(
                 key,
-                str(r.get("site") or site_of_key(key)),
+                site,
                 parts,
                 via,
                 FAILED,

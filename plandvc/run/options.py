@@ -1,0 +1,59 @@
+"""The click options run-chains shares with the commands that run chains the same way (eval-specs,
+eval-planner), declared once: the folder type, the browsers in parallel, the cache of finished chains and the
+run params with their one set of defaults (`RunParams`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+import click
+
+from plandvc.run.chain import RunParams
+
+F = TypeVar("F", bound=Callable[..., object])
+DIR = click.Path(file_okay=False, path_type=Path)
+FILE = click.Path(dir_okay=False, path_type=Path)
+DEFAULTS = RunParams()  # the one home of the run's defaults
+
+# option, its type, the RunParams field holding its default, its help
+_PARAMS: dict[str, tuple[click.ParamType, str, str]] = {
+    "--budget": (click.IntRange(1), "budget", "specialist steps the reports count down from"),
+    "--planner-turns": (click.IntRange(1), "planner_turns", "the planner's turn cap its prompt shows"),
+    "--timeout-base": (click.FloatRange(1), "timeout_base", "per-chain timeout: base seconds"),
+    "--timeout-per-turn": (click.FloatRange(0), "timeout_per_turn", "per-chain timeout: seconds per turn"),
+}
+
+
+def run_params(*names: str) -> Callable[[F], F]:
+    """The options of the run params `names` (e.g. "--budget"), in that order, defaults from `RunParams`."""
+
+    def apply(f: F) -> F:
+        for name in reversed(names):
+            kind, field, text = _PARAMS[name]
+            f = click.option(name, type=kind, default=getattr(DEFAULTS, field), show_default=True, help=text)(
+                f
+            )
+        return f
+
+    return apply
+
+
+def workers(default: int) -> Callable[[F], F]:
+    """--workers: browsers in parallel (PLANDVC_WORKERS), which never changes the output."""
+    return click.option(
+        "--workers",
+        type=click.IntRange(1, 64),
+        envvar="PLANDVC_WORKERS",
+        default=default,
+        show_default=True,
+        help="browsers in parallel (PLANDVC_WORKERS); never changes the output",
+    )
+
+
+def cache(default: str, help: str, envvar: str | None = None) -> Callable[[F], F]:
+    """--cache: the folder of finished chains a rerun resumes from."""
+    return click.option(
+        "--cache", type=DIR, envvar=envvar, default=Path(default), show_default=True, help=help
+    )
