@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from plandvc.run.closure import RUN_CODE, run_files
+from plandvc.run.closure import EVAL_CODE, RUN_CODE, run_files
 from plandvc.run.fingerprint import chain_fingerprint, code_hash
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -128,6 +128,38 @@ def test_dvc_yaml_run_chains_deps_are_run_code() -> None:
     stage = yaml.safe_load((ROOT / "dvc.yaml").read_text())["stages"]["run_chains"]
     code = [d for d in stage["deps"] if d.startswith("plandvc")]
     assert code == list(RUN_CODE)
+
+
+def covers(root: Path, entries: tuple[str, ...], entry_module: str) -> list[str]:
+    """What is wrong with `entries` as the code of a stage whose CLI is `entry_module`: files of its import
+    closure they miss, and entries naming no file of it (empty: they cover the closure and name nothing more)."""
+    want = closure_files(root, import_closure(root, entry_module))
+    have = {p.relative_to(root).as_posix() for p in run_files(root, entries)}
+    idle = [e for e in entries if not any(f == e or f.startswith(e + "/") for f in want)]
+    return [f"missing: {f}" for f in sorted(want - have)] + [f"not imported: {e}" for e in idle]
+
+
+def test_eval_code_covers_the_evaluation_and_nothing_it_does_not_import() -> None:
+    assert covers(ROOT, EVAL_CODE, "plandvc.eval.cli") == []
+    assert list(EVAL_CODE) == sorted(EVAL_CODE) and set(RUN_CODE) - {"plandvc/run"} <= set(EVAL_CODE)
+    have = {p.relative_to(ROOT).as_posix() for p in run_files(ROOT, EVAL_CODE)}
+    assert "plandvc/eval/llm.py" not in have and "plandvc/export/run.py" not in have
+
+
+def test_the_eval_check_fails_on_a_new_import_and_on_an_idle_entry(tmp_path: Path) -> None:
+    root = copy_package(tmp_path)
+    run = root / "plandvc" / "eval" / "run.py"
+    run.write_text(
+        run.read_text() + "\n\ndef _later() -> None:\n    from plandvc.export import card  # noqa\n"
+    )
+    assert "missing: plandvc/export/card.py" in covers(root, EVAL_CODE, "plandvc.eval.cli")
+    assert covers(ROOT, (*EVAL_CODE, "plandvc/view"), "plandvc.eval.cli") == ["not imported: plandvc/view"]
+
+
+def test_dvc_yaml_eval_deps_are_eval_code() -> None:
+    stages = yaml.safe_load((ROOT / "dvc.yaml").read_text())["stages"]
+    for name in ("eval_specs", "eval_planner"):
+        assert [d for d in stages[name]["deps"] if d.startswith("plandvc")] == list(EVAL_CODE), name
 
 
 # ── editing outside the list reruns nothing; editing inside reruns both ──────

@@ -1,4 +1,4 @@
-"""The code that shapes a chain's output: the one list run-chains' cache fingerprint and its DVC deps share.
+"""The code that shapes a stage's output: the lists its DVC deps (and run-chains' cache fingerprint) share.
 
 `RUN_CODE` names, relative to the repository root, the files and folders of every module the run imports
 (at the top of a module or inside a function) and every process it starts (`python -m plandvc.sites.server`),
@@ -7,6 +7,12 @@ folder stands for every file under it. `code_hash` hashes exactly these files, a
 stage lists exactly these paths as deps, so editing anything else (`plandvc/rows/`, another stage's CLI, the
 chain walk) reruns neither the stage nor a cached chain. tests/test_run_closure.py computes the real import
 closure of `plandvc.run.cli` and fails when a module is missing here or listed without being imported.
+
+`EVAL_CODE` is the same for the evaluation's stages (eval_specs, eval_planner: `plandvc.eval.cli`): it covers
+their import closure and lists nothing they do not import from, so editing the export, the view, `make
+eval-llm`'s driver or another stage's CLI does not rerun a held-out planner evaluation. It may name a folder of
+which the evaluation imports all but a file (`plandvc/run` without run-chains' CLI): the stricter rule buys
+nothing there but a longer list.
 """
 
 from __future__ import annotations
@@ -40,14 +46,60 @@ RUN_CODE: tuple[str, ...] = (
     "plandvc/urls.py",
 )
 
+# sorted; what the evaluation imports beyond the run: the chain walk, the pool contract, the row checks, eval
+EVAL_CODE: tuple[str, ...] = (
+    "plandvc/__init__.py",
+    "plandvc/agent",
+    "plandvc/browser",
+    "plandvc/chains",
+    "plandvc/checks.py",
+    "plandvc/contract/__init__.py",
+    "plandvc/contract/files.py",
+    "plandvc/contract/schemas",
+    "plandvc/eval/__init__.py",
+    "plandvc/eval/cli.py",
+    "plandvc/eval/client.py",
+    "plandvc/eval/closed.py",
+    "plandvc/eval/metrics.py",
+    "plandvc/eval/reference.py",
+    "plandvc/eval/run.py",
+    "plandvc/eval/score.py",
+    "plandvc/eval/specs.py",
+    "plandvc/eval/teacher.py",
+    "plandvc/eval/wire.py",
+    "plandvc/io.py",
+    "plandvc/macros.py",
+    "plandvc/memory",
+    "plandvc/pool/__init__.py",
+    "plandvc/pool/load.py",
+    "plandvc/pool/prep.py",
+    "plandvc/ports.py",
+    "plandvc/records.py",
+    "plandvc/replay.py",
+    "plandvc/rows/__init__.py",
+    "plandvc/rows/png.py",
+    "plandvc/rows/validate.py",
+    "plandvc/run",
+    "plandvc/sites/__init__.py",
+    "plandvc/sites/query.py",
+    "plandvc/sites/render.py",
+    "plandvc/sites/server.py",
+    "plandvc/sites/servers.py",
+    "plandvc/sites/spec.py",
+    "plandvc/sites/state.py",
+    "plandvc/sites/templates",
+    "plandvc/urls.py",
+)
+
 # files that are never code: bytecode and editor or OS litter inside a listed folder
 _SKIP_DIRS = frozenset({"__pycache__"})
 
 
-def run_files(root: Path) -> list[Path]:
-    """The files `RUN_CODE` names under `root` (the repository root), sorted by their relative path."""
+def run_files(root: Path, entries: tuple[str, ...] = RUN_CODE) -> list[Path]:
+    """The files `entries` (by default `RUN_CODE`) name under `root` (the repository root), sorted by their
+    relative path."""
     out: list[Path] = []
-    for entry in RUN_CODE:
+    for entry in entries:
         p = root / entry
         if p.is_dir():
             out.extend(
