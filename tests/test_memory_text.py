@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from plandvc.memory import FINAL_ASK, MERGE_ASK, fallback_final, joined, plain, values
 from plandvc.memory.text import final_prompt, keeps, length_bound, merge_prompt, missing_values
 
+ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = 'Show only the orders whose Status is "Shipped".'
 TOTAL = "Set Max total to 120 and apply it."
 PLACED = "Show the orders placed from 2026-02-01 to 2026-02-28."
@@ -32,6 +36,23 @@ def test_a_sentence_first_word_is_no_name_but_a_later_one_is() -> None:
     assert "Then" not in values("Filter it. Then sort it.")
     assert values("Then open Northwind Shop's home page.") == {"Northwind Shop"}  # possessive trimmed
     assert values("Ada Byrne placed it.") == {"Byrne"}  # a name that starts the sentence keeps its rest
+
+
+def test_names_of_any_script_are_whole_values() -> None:
+    """A capitalised name with letters outside ASCII is one value, not its ASCII prefix ("Bj" of "Björn")."""
+    assert values('What is the Term of the enrolment "Björn Silva"?') == {"Term", "Björn Silva"}
+    assert values("Then open Müller and Ærø Straße for Zoë.") == {"Müller", "Ærø Straße", "Zoë"}
+    assert values("Then ask Élodie Åberg.") == {"Élodie Åberg"}
+    assert missing_values("Open Bjorn Silva.", ["Open Björn Silva."]) == ["Björn Silva"]
+
+
+def test_every_pool_instruction_keeps_its_own_values() -> None:
+    """A text always passes the check against itself: over every task of the default pool (646 instructions;
+    six named "Björn" failed it when a name was read as ASCII only)."""
+    tasks = sorted((ROOT / "data" / "pool" / "runs").rglob("task.json"))
+    assert len(tasks) > 600
+    own = [t for t in tasks if missing_values(i := json.loads(t.read_text())["instruction"], [i])]
+    assert own == []
 
 
 def test_keeps_a_value_only_whole_and_exact() -> None:

@@ -135,7 +135,10 @@ _DATE = re.compile(
     rf"|\b\d{{1,2}} {_MONTH} \d{{4}}\b"
 )
 _NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,:/]\d+)*")
-_TOKEN = r"[A-Z][A-Za-z0-9&'’.-]*"
+# a capitalised word of any script ("Björn", "Ærø", "Zoë"): `re` has no upper-case class, so it is built from
+# str.isupper over the Basic Multilingual Plane; the rest of the word is letters, digits and & ' ’ . -
+_UPPER = "[" + "".join(re.escape(chr(c)) for c in range(0x10000) if chr(c).isupper()) + "]"
+_TOKEN = rf"{_UPPER}(?:[^\W_]|[&'’.-])*"
 _CAPS = re.compile(rf"(?<![\w'’-]){_TOKEN}(?: {_TOKEN})*")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[(\[]\s*)$")
 _TRAIL = re.compile(r"(?:['’]s|[.,;:'’-])+$")
