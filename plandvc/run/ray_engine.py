@@ -35,6 +35,7 @@ import socket
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,7 @@ LOCAL_START_TRIES = 3  # a loaded machine can miss Ray's fixed start-up timeouts
 SOCKET_PATH_MAX = 107
 SESSION_SOCKET_TAIL = len("/session_2026-01-01_00-00-00_000000_4194304/sockets/plasma_store")
 DEADLINE_ENV = "PLANDVC_RAY_DEADLINE"  # seconds: overrides every dispatch's deadline (tests)
+REVIVE_ENV = "PLANDVC_RAY_REVIVE"  # seconds: overrides REVIVE_TIMEOUT_S (tests)
 HANG_ENV = "PLANDVC_RAY_TEST_HANG"  # test-only: the first dispatch of this chain key blocks its actor
 TMPDIR_ENV = "PLANDVC_RAY_TMPDIR"
 INSTALL_HINT = "pip install 'plandvc[ray]' (make setup installs it)"
@@ -76,6 +78,15 @@ class Job:
     job: ChainJob
     more: bool  # another chain will follow on this actor (its next context opens ahead)
     hang: bool = False  # test-only: block the actor (a hang nothing inside it can end)
+
+
+@dataclass
+class Dispatched:
+    """What a browser actor hands back for one dispatch: the attempt, and the memory model's fallbacks (by
+    reason) it counted during it, so the driver reports the run's figure summed over every actor."""
+
+    attempt: Attempt
+    fallbacks: dict[str, int]
 
 
 @dataclass
@@ -255,15 +266,17 @@ class ChainWorker:
         node = ray.get_runtime_context().get_node_id()
         return ActorInfo(self.env, code_hash(), node)
 
-    async def run(self, job: Job) -> Attempt:
-        """One attempt of one chain, as a local worker makes it (the driver applies the verdict)."""
+    async def run(self, job: Job) -> Dispatched:
+        """One attempt of one chain, as a local worker makes it (the driver applies the verdict), and the
+        memory model's fallbacks counted during it."""
         if self._info is None or self.worker is None or self.watch is None:
             raise RuntimeError("browser actor not set up: ready() first")
         if job.hang:
             time.sleep(24 * 3600)  # test-only: a hang nothing inside the actor can end
-        return await attempt(
-            self.worker, self.watch, 0, job.job, self.params, self.memory, self.env, job.more
-        )
+        before = Counter(self.memory.stats) if self.memory is not None else Counter()
+        a = await attempt(self.worker, self.watch, 0, job.job, self.params, self.memory, self.env, job.more)
+        after = Counter(self.memory.stats) if self.memory is not None else Counter()
+        return Dispatched(a, dict(after - before))
 
     async def close(self) -> None:
         """Close the browser, the memory client, the servers and the sites copy."""
@@ -288,6 +301,8 @@ class RayEngine:
         self.actors: list[Any] = []
         self._files: Any = None
         self._hang_key = os.environ.get(HANG_ENV) or None
+        # the memory model's fallbacks summed over every actor's dispatches (None: no memory model)
+        self.fallbacks: Counter[str] | None = Counter() if cfg.params.memory_url else None
 
     async def start(self) -> dict[str, Any]:
         """Connect, start the browser actors and return the environment they all share."""
@@ -367,7 +382,10 @@ class RayEngine:
                 lost_actor = ""
                 try:
                     ref = actor.run.remote(Job(job, more=not todo.empty(), hang=hang))
-                    a: Attempt = await asyncio.wait_for(_await(ref), deadline)
+                    d: Dispatched = await asyncio.wait_for(_await(ref), deadline)
+                    a = d.attempt
+                    if self.fallbacks is not None:
+                        self.fallbacks.update(d.fallbacks)
                 except TimeoutError:  # a hang: the force cancel, and Ray restarts the actor
                     ray.kill(actor, no_restart=False)
                     lost_actor = (
@@ -416,10 +434,16 @@ class RayEngine:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
 
+    def memory_stats(self) -> dict[str, int] | None:
+        """The memory model's fallbacks by reason, summed over the actors (what a local run reports from its
+        one client); None without a memory model."""
+        return None if self.fallbacks is None else dict(sorted(self.fallbacks.items()))
+
     async def _revive(self, actor: Any) -> bool:
         """Wait for a killed or crashed actor to come back (restarted by Ray); False when it does not."""
+        timeout = float(os.environ.get(REVIVE_ENV) or REVIVE_TIMEOUT_S)
         try:
-            await asyncio.wait_for(_await(actor.ready.remote(self._files)), REVIVE_TIMEOUT_S)
+            await asyncio.wait_for(_await(actor.ready.remote(self._files)), timeout)
             return True
         except Exception:
             return False

@@ -457,6 +457,8 @@ async def _run(cfg: RunConfig, plan: RunPlan, bases: list[str], servers: Any) ->
         "memory": dict(memory.stats) if memory is not None else None,
         "errors": dict(Counter(str(r.get("error")).split(":")[0] for r in results if not r["ok"])),
     }
+    if engine is not None:  # the memory model's fallbacks, summed over the Ray engine's actors
+        summary["memory"] = engine.memory_stats()
     if cfg.log:
         io.write_json(cfg.log, {"summary": summary, "chains": sorted(run.timings, key=lambda t: t["key"])})
     return summary
