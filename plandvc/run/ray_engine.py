@@ -22,6 +22,11 @@ byte-identical to `--engine local`, and a run resumes from either engine's cache
   loop cannot be cancelled from inside) and Ray restarts it; that is a hang (retried once, then published
   as the chain's failure, never cached). A chain whose actor died lost its machinery: retried up to the
   runner's `ATTEMPTS`, after which the run publishes nothing and exits 75, as the local engine does.
+- **Every actor gone**: a dead actor is waited for while Ray restarts it (`REVIVE_TIMEOUT_S`); when none
+  comes back (every browser node lost, no room left), the chains left are lost: nothing is published and
+  the run exits 75 with one line, as when any chain's machinery is lost.
+- **Stats**: each dispatch comes back with the memory model's fallbacks counted during it, so the run
+  summary's `memory` is their sum over the actors (a local run's comes from its one client).
 - **Stop**: Ctrl-C or SIGTERM closes every actor (its browser and servers) and, for a local Ray, Ray.
 """
 
