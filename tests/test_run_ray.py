@@ -12,6 +12,7 @@ answer are one line each.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -104,13 +105,12 @@ BROWSER_NODE: dict[str, Any] = {
 }
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Any]:
-    """Three Ray nodes on this host in a short temp dir: the head (no browsers: the driver's side) and two
-    browser nodes with room for one browser each."""
+@contextlib.contextmanager
+def started_cluster(name: str, nodes: list[dict[str, Any]]) -> Iterator[Any]:
+    """A Ray cluster of these nodes on this host (the first is the head), in a short temp dir of its own."""
     from ray.cluster_utils import Cluster
 
-    tmp = f"/tmp/pdvc-t{os.getpid()}"
+    tmp = f"/tmp/pdvc-{name}{os.getpid()}"
     saved = {k: os.environ.get(k) for k in ("RAY_TMPDIR", "RAY_AUTH_MODE", "RAY_USAGE_STATS_ENABLED")}
     os.environ.update(RAY_TMPDIR=tmp, RAY_AUTH_MODE="disabled", RAY_USAGE_STATS_ENABLED="0")
     os.makedirs(tmp, exist_ok=True)
@@ -119,9 +119,9 @@ def cluster() -> Iterator[Any]:
         for attempt in range(3):  # a loaded host can miss Ray's fixed 15 s agent start-up timeout
             c = Cluster()
             try:
-                c.add_node(**{**BROWSER_NODE, "resources": {"plandvc_browser": 0}}, include_dashboard=False)
-                c.add_node(**BROWSER_NODE)
-                c.add_node(**BROWSER_NODE)
+                c.add_node(**nodes[0], include_dashboard=False)
+                for node in nodes[1:]:
+                    c.add_node(**node)
                 c.wait_for_nodes()
                 break
             except Exception:
@@ -138,6 +138,15 @@ def cluster() -> Iterator[Any]:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Any]:
+    """Three Ray nodes on this host: the head (no browsers: the driver's side) and two browser nodes with
+    room for one browser each."""
+    head = {**BROWSER_NODE, "resources": {"plandvc_browser": 0}}
+    with started_cluster("t", [head, BROWSER_NODE, BROWSER_NODE]) as c:
+        yield c
 
 
 def cluster_env(cluster: Any, **extra: str) -> dict[str, str]:
@@ -329,6 +338,29 @@ def test_the_memory_models_fallbacks_are_summed_over_the_actors(work: Path, clus
     assert summaries["local"] and sum(summaries["local"].values()) >= len(chains), summaries
     assert summaries["ray"] == summaries["local"]
     assert differing(trees["ray"], trees["local"]) == []
+
+
+@pytest.mark.slow
+@pytest.mark.ray_cluster
+@pytest.mark.timeout(1200)
+def test_the_whole_cluster_gone_is_exit_75_and_one_line(work: Path, tmp_path: Path) -> None:
+    """Every node of a cluster of its own removed mid-run, the head last: Ray ends the driver process at
+    once, and run-chains still ends with one line and exit 75, publishing nothing, the finished chains
+    cached."""
+    out, cache = tmp_path / "raw", tmp_path / "cache"
+    with started_cluster("g", [{**BROWSER_NODE, "resources": {"plandvc_browser": 2}}]) as gone:
+        proc = start_ray_run(work, out, cache, cluster_env(gone))
+        try:
+            gone.remove_node(gone.head_node)
+            _, stderr = proc.communicate(timeout=600)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+    last = stderr.strip().splitlines()[-1]
+    assert proc.returncode == 75, stderr[-3000:]
+    assert last.startswith("run-chains: the Ray driver process ended at once"), stderr[-3000:]
+    assert "nothing was published" in last and "finished chains are kept in the cache" in last
+    assert not out.exists() and finished(cache) >= 1
 
 
 def test_ray_missing_is_one_line_naming_what_to_install(work: Path, tmp_path: Path) -> None:

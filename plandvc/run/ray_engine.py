@@ -27,6 +27,9 @@ byte-identical to `--engine local`, and a run resumes from either engine's cache
   the run exits 75 with one line, as when any chain's machinery is lost.
 - **Stats**: each dispatch comes back with the memory model's fallbacks counted during it, so the run
   summary's `memory` is their sum over the actors (a local run's comes from its one client).
+- **Cluster gone**: when the driver's own Ray node or the whole cluster goes away, Ray ends the driver
+  process at once; the run's Ray side therefore runs in a forked driver process (`in_driver_process`), and
+  such an end is one line and exit 75 too (nothing published, the finished chains cached).
 - **Stop**: Ctrl-C or SIGTERM closes every actor (its browser and servers) and, for a local Ray, Ray.
 """
 
@@ -36,11 +39,13 @@ import asyncio
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,7 +54,16 @@ from plandvc import io
 from plandvc.ports import free_ports
 from plandvc.run.chain import ChainOutput, RunParams, base_result
 from plandvc.run.inputs import ChainJob
-from plandvc.run.runner import Attempt, Run, RunConfig, ServerWatch, Worker, attempt, verdict
+from plandvc.run.runner import (
+    Attempt,
+    InfrastructureError,
+    Run,
+    RunConfig,
+    ServerWatch,
+    Worker,
+    attempt,
+    verdict,
+)
 
 RESOURCE = "plandvc_browser"  # custom resource: browsers a node may run
 MAX_RESTARTS = 4  # restarts of one browser actor (after a kill or a crash)
@@ -469,6 +483,69 @@ class RayEngine:
         with contextlib.suppress(Exception):
             ray.shutdown()
         self.ray = None
+
+
+def in_driver_process(run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """`run()` (the Ray side of a run: connect, run, publish) in a forked driver process, its outcome handed
+    back. When the node the driver joined, or the whole cluster, goes away, Ray ends the driver process at
+    once, unwound by nothing; here that is one InfrastructureError (exit 75, nothing published, the finished
+    chains cached) instead of a bare exit 1. Ctrl-C reaches both processes (the driver cleans up, then this
+    one reports the interruption); SIGTERM is passed on to the driver."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    reader, writer = ctx.Pipe(duplex=False)
+
+    def driver() -> None:
+        outcome: tuple[str, Any]
+        try:
+            outcome = ("done", run())
+        except KeyboardInterrupt:
+            outcome = ("interrupted", None)
+        except asyncio.CancelledError:
+            outcome = ("terminated", None)
+        except Exception as e:
+            outcome = ("error", e)
+        try:
+            writer.send(outcome)
+        except Exception as e:  # an error that does not pickle: its line
+            writer.send(("error", RuntimeError(f"{type(outcome[1]).__name__}: {outcome[1]} ({e})")))
+        writer.close()
+
+    proc = ctx.Process(target=driver, name="plandvc-ray-driver")
+    proc.start()
+    writer.close()
+    pid = proc.pid
+    assert pid is not None
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: os.kill(pid, signum))
+    try:
+        outcome: tuple[str, Any] | None = None
+        while outcome is None:
+            try:
+                outcome = reader.recv()
+            except KeyboardInterrupt:  # the driver got it too: wait for its clean-up and its word
+                continue
+            except EOFError:  # the driver ended without a word
+                break
+        proc.join()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if outcome is None:
+        where = os.environ.get("RAY_ADDRESS", "").strip() or "the local Ray"
+        raise InfrastructureError(
+            f"the Ray driver process ended at once (exit code {proc.exitcode}): Ray ends it when its node or "
+            f"the whole cluster ({where}) is gone; nothing was published, and the finished chains are kept in "
+            "the cache for the next run"
+        )
+    what, value = outcome
+    if what == "interrupted":
+        raise KeyboardInterrupt
+    if what == "terminated":
+        raise asyncio.CancelledError
+    if what == "error":
+        raise value
+    result: dict[str, Any] = value
+    return result
 
 
 async def _await(ref: Any) -> Any:

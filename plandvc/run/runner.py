@@ -472,7 +472,9 @@ def run_chains(cfg: RunConfig) -> dict[str, Any]:
 
     plan = plan_run(cfg)
     if cfg.engine == "ray":  # each browser actor serves the sites on its own node's loopback
-        return _run_in_loop(cfg, plan, [], None)
+        from plandvc.run.ray_engine import in_driver_process
+
+        return in_driver_process(lambda: _run_in_loop(cfg, plan, [], None))
     ports = cfg.ports or free_ports(max(1, min(cfg.workers, 2)))
     with Servers(ports, cfg.sites) as servers:
         return _run_in_loop(cfg, plan, servers.bases, servers)
