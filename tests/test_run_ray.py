@@ -344,9 +344,9 @@ def test_the_memory_models_fallbacks_are_summed_over_the_actors(work: Path, clus
 @pytest.mark.ray_cluster
 @pytest.mark.timeout(1200)
 def test_the_whole_cluster_gone_is_exit_75_and_one_line(work: Path, tmp_path: Path) -> None:
-    """Every node of a cluster of its own removed mid-run, the head last: Ray ends the driver process at
-    once, and run-chains still ends with one line and exit 75, publishing nothing, the finished chains
-    cached."""
+    """The only node of a cluster of its own removed mid-run: run-chains ends with one line and exit 75,
+    publishing nothing, the finished chains cached. Which line depends on who is first: Ray ending the
+    driver process at once (its node is gone), or the driver finding no actor left."""
     out, cache = tmp_path / "raw", tmp_path / "cache"
     with started_cluster("g", [{**BROWSER_NODE, "resources": {"plandvc_browser": 2}}]) as gone:
         proc = start_ray_run(work, out, cache, cluster_env(gone))
@@ -358,7 +358,8 @@ def test_the_whole_cluster_gone_is_exit_75_and_one_line(work: Path, tmp_path: Pa
                 os.killpg(proc.pid, signal.SIGKILL)
     last = stderr.strip().splitlines()[-1]
     assert proc.returncode == 75, stderr[-3000:]
-    assert last.startswith("run-chains: the Ray driver process ended at once"), stderr[-3000:]
+    ended = ("run-chains: the Ray driver process ended at once", "no browser actor left")
+    assert last.startswith("run-chains: ") and any(e in last for e in ended), stderr[-3000:]
     assert "nothing was published" in last and "finished chains are kept in the cache" in last
     assert not out.exists() and finished(cache) >= 1
 
