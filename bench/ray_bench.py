@@ -96,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--chains", type=int, default=24)
     ap.add_argument("--seed", type=int, default=3)
     args = ap.parse_args(argv)
+    load_at_start = os.getloadavg()
     shutil.rmtree(OUT, ignore_errors=True)
     OUT.mkdir(parents=True)
     records, _ = pool_items(ROOT / "data" / "pool", ROOT / "data" / "sites")
@@ -129,7 +130,12 @@ def main(argv: list[str] | None = None) -> int:
     ray["cluster_start_s"] = round(cluster_s, 2)
     same = tree(OUT / "raw_local") == tree(OUT / "raw_ray")
     results = {
-        "machine": {"cpus": os.cpu_count(), "load_1min_at_end": round(os.getloadavg()[0], 1)},
+        "machine": {
+            "cpus": os.cpu_count(),
+            # the load averages (1, 5, 15 min) when the bench started and ended: the host is shared
+            "load_at_start": [round(x, 1) for x in load_at_start],
+            "load_at_end": [round(x, 1) for x in os.getloadavg()],
+        },
         "local": local,
         "ray": ray,
         "overhead_ratio_steady": round(ray["kept_per_min_steady"] / local["kept_per_min_steady"], 2),
@@ -142,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{k:30}{local[k]!s:>10}{ray[k]!s:>10}")
     print(f"{'kept / chains':30}{local['kept']}/{local['chains']:<7}{ray['kept']}/{ray['chains']}")
     print(f"Ray cluster start (2 nodes): {ray['cluster_start_s']} s (not in the Ray engine's wall time)")
+    m = results["machine"]
+    print(f"load average (1, 5, 15 min) at start {m['load_at_start']}, at end {m['load_at_end']}")
     print(
         f"overhead ratio (Ray / local, steady): {results['overhead_ratio_steady']}; whole command: "
         f"{results['overhead_ratio_whole']}; outputs byte-identical: {same}"

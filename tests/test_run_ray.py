@@ -1,14 +1,18 @@
-"""run-chains on Ray (`--engine ray`): a real two-node cluster on this host (Ray's `cluster_utils.Cluster`,
-each node with room for one browser), real servers and Chromium in the actors, the same driver.
+"""run-chains on Ray (`--engine ray`): a real cluster on this host (Ray's `cluster_utils.Cluster`: a head
+with no room for browsers, as docs/CLUSTER.md advises for the driver's machine, and two browser nodes with
+room for one each), real servers and Chromium in the actors, the same driver.
 
 The bytes are compared with a local-engine run of the same dozen chains: a run on the cluster that resumes
 from part of the local cache, a run that loses a node mid-run, and a run whose first dispatch of a chain
-hangs (its actor blocked: only the driver's deadline and a kill can end it). Ray missing or a cluster that
-does not answer are one line each.
+hangs (its actor blocked: only the driver's deadline and a kill can end it). A run that loses every
+browser node exits 75 with one line and leaves the published output as it was; the memory model's
+fallbacks are summed over the actors to the local engine's figure. Ray missing or a cluster that does not
+answer are one line each.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -20,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from openai_double import OpenAIDouble
 from run_helpers import differing, finished, subset, tree, wait_for
 
 from plandvc import io
@@ -93,27 +98,30 @@ def local_ref(work: Path) -> Path:
     return out
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Any]:
-    """Two Ray nodes on this host, one browser each (head and worker), in a short temp dir."""
+BROWSER_NODE: dict[str, Any] = {
+    "num_cpus": 1,
+    "resources": {"plandvc_browser": 1},
+    "object_store_memory": 80 * 2**20,
+}
+
+
+@contextlib.contextmanager
+def started_cluster(name: str, nodes: list[dict[str, Any]]) -> Iterator[Any]:
+    """A Ray cluster of these nodes on this host (the first is the head), in a short temp dir of its own."""
     from ray.cluster_utils import Cluster
 
-    tmp = f"/tmp/pdvc-t{os.getpid()}"
+    tmp = f"/tmp/pdvc-{name}{os.getpid()}"
     saved = {k: os.environ.get(k) for k in ("RAY_TMPDIR", "RAY_AUTH_MODE", "RAY_USAGE_STATS_ENABLED")}
     os.environ.update(RAY_TMPDIR=tmp, RAY_AUTH_MODE="disabled", RAY_USAGE_STATS_ENABLED="0")
     os.makedirs(tmp, exist_ok=True)
-    node: dict[str, Any] = {
-        "num_cpus": 1,
-        "resources": {"plandvc_browser": 1},
-        "object_store_memory": 80 * 2**20,
-    }
     c: Any = None
     try:
         for attempt in range(3):  # a loaded host can miss Ray's fixed 15 s agent start-up timeout
             c = Cluster()
             try:
-                c.add_node(**node, include_dashboard=False)  # the head
-                c.add_node(**node)
+                c.add_node(**nodes[0], include_dashboard=False)
+                for node in nodes[1:]:
+                    c.add_node(**node)
                 c.wait_for_nodes()
                 break
             except Exception:
@@ -130,6 +138,15 @@ def cluster() -> Iterator[Any]:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Any]:
+    """Three Ray nodes on this host: the head (no browsers: the driver's side) and two browser nodes with
+    room for one browser each."""
+    head = {**BROWSER_NODE, "resources": {"plandvc_browser": 0}}
+    with started_cluster("t", [head, BROWSER_NODE, BROWSER_NODE]) as c:
+        yield c
 
 
 def cluster_env(cluster: Any, **extra: str) -> dict[str, str]:
@@ -194,21 +211,14 @@ def chromium_of(pids: set[int]) -> list[str]:
     return [ln for ln in found.stdout.splitlines() if any(f"--plandvc-browser={p}-" in ln for p in pids)]
 
 
-@pytest.mark.slow
-@pytest.mark.ray_cluster
-@pytest.mark.timeout(1200)
-def test_ctrl_c_stops_the_clusters_work_cleanly(work: Path, cluster: Any) -> None:
-    """SIGINT to the driver: it closes its actors (browsers and servers) and kills them itself, rather than
-    leaving them to Ray's clean-up of a dead driver; the finished chains stay in the cache."""
-    out, cache = work / "raw_int", work / "cache_int"
+def start_ray_run(work: Path, out: Path, cache: Path, env: dict[str, str]) -> subprocess.Popen[str]:
+    """run-chains on the cluster (six chains, two browsers) in its own process group, returned once its
+    first chain is in the cache: the moment a test interrupts or breaks something."""
+    args = common(work / "six.jsonl", out, cache, "--workers", "2", "--engine", "ray", "--no-progress")
     proc = subprocess.Popen(
-        [
-            *PLANDVC,
-            "run-chains",
-            *common(work / "six.jsonl", out, cache, "--workers", "2", "--engine", "ray"),
-        ],
+        [*PLANDVC, "run-chains", *args],
         cwd=ROOT,
-        env=cluster_env(cluster),
+        env=env,
         text=True,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -216,7 +226,22 @@ def test_ctrl_c_stops_the_clusters_work_cleanly(work: Path, cluster: Any) -> Non
     )
     try:
         wait_for(lambda: finished(cache) >= 1 or proc.poll() is not None, 600, "a finished chain")
-        assert proc.poll() is None, "the run ended before it could be interrupted"
+    except BaseException:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise
+    assert proc.poll() is None, "the run ended before it could be interrupted"
+    return proc
+
+
+@pytest.mark.slow
+@pytest.mark.ray_cluster
+@pytest.mark.timeout(1200)
+def test_ctrl_c_stops_the_clusters_work_cleanly(work: Path, cluster: Any) -> None:
+    """SIGINT to the driver: it closes its actors (browsers and servers) and kills them itself, rather than
+    leaving them to Ray's clean-up of a dead driver; the finished chains stay in the cache."""
+    out, cache = work / "raw_int", work / "cache_int"
+    proc = start_ray_run(work, out, cache, cluster_env(cluster))
+    try:
         pids = alive_actor_pids(cluster)
         assert len(pids) == 2 and len(chromium_of(pids)) >= 2
         os.killpg(proc.pid, signal.SIGINT)
@@ -246,33 +271,97 @@ def test_removing_a_node_mid_run_still_gives_the_same_bytes(
     work: Path, local_ref: Path, cluster: Any
 ) -> None:
     out, cache = work / "raw_node", work / "cache_node"
-    proc = subprocess.Popen(
-        [
-            *PLANDVC,
-            "run-chains",
-            *common(work / "six.jsonl", out, cache, "--workers", "2", "--engine", "ray"),
-        ],
-        cwd=ROOT,
-        env=cluster_env(cluster),
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
+    proc = start_ray_run(work, out, cache, cluster_env(cluster))
     try:
-        wait_for(lambda: finished(cache) >= 1 or proc.poll() is not None, 600, "a finished chain")
-        assert proc.poll() is None, "the run ended before a node could be removed"
-        (worker,) = cluster.worker_nodes
+        worker = sorted(cluster.worker_nodes, key=lambda n: n.unique_id)[0]
         cluster.remove_node(worker)  # its raylet, object store and actor (with its Chromium) are gone
         _, stderr = proc.communicate(timeout=600)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
-        cluster.add_node(num_cpus=1, resources={"plandvc_browser": 1}, object_store_memory=80 * 1024 * 1024)
+        cluster.add_node(**BROWSER_NODE)
     assert proc.returncode == 0, stderr[-3000:]
     assert "lost on browser actor" in stderr and "ActorDied" in stderr, stderr[-3000:]
     keys = [c["key"] for c in io.read_jsonl(work / "six.jsonl")]
     assert differing(tree(out), subset(tree(local_ref), keys)) == []
+
+
+@pytest.mark.slow
+@pytest.mark.ray_cluster
+@pytest.mark.timeout(1200)
+def test_every_browser_node_gone_is_exit_75_and_loses_nothing_published(
+    work: Path, local_ref: Path, cluster: Any
+) -> None:
+    """Both browser nodes removed mid-run: no actor can come back (no node has room), the run says so in
+    one last line and exits 75, the output published before is untouched and the finished chains stay in
+    the cache."""
+    out, cache = work / "raw_dead", work / "cache_dead"
+    shutil.copytree(local_ref, out)  # what an earlier run published
+    published = tree(out)
+    # a restarted actor waits 20 s for room on a node (there is none left), not the default 300 s
+    proc = start_ray_run(work, out, cache, cluster_env(cluster, PLANDVC_RAY_REVIVE="20"))
+    try:
+        for node in list(cluster.worker_nodes):
+            cluster.remove_node(node)
+        _, stderr = proc.communicate(timeout=600)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        for _ in range(2 - len(cluster.worker_nodes)):
+            cluster.add_node(**BROWSER_NODE)
+    lines = stderr.strip().splitlines()
+    assert proc.returncode == 75, stderr[-3000:]
+    assert "no browser actor left" in lines[-1] and "nothing was published" in lines[-1], stderr[-3000:]
+    assert lines[-1].startswith("run-chains: ") and "kept in the cache" in lines[-1]
+    assert all(ln.startswith("run-chains: ") for ln in lines), stderr[-3000:]
+    assert tree(out) == published
+    done = finished(cache)
+    assert 1 <= done < 6 and f"the {done} finished chains are kept in the cache" in lines[-1]
+
+
+@pytest.mark.slow
+@pytest.mark.ray_cluster
+@pytest.mark.timeout(1200)
+def test_the_memory_models_fallbacks_are_summed_over_the_actors(work: Path, cluster: Any) -> None:
+    """A memory model that refuses every request (HTTP 400): each chain falls back, and the run's log
+    reports the same fallbacks by reason from the two actors as the local engine from its one client."""
+    chains = io.read_jsonl(work / "six.jsonl")[:4]
+    io.write_jsonl(work / "four.jsonl", chains)
+    summaries, trees = {}, {}
+    with OpenAIDouble(models=("memory-test",)) as api:
+        memory = ["--memory-url", api.url, "--memory-model", "memory-test", "--workers", "2"]
+        for engine, env in (("local", run_env()), ("ray", cluster_env(cluster))):
+            out, log = work / f"raw_mem_{engine}", work / f"mem_{engine}.json"
+            args = common(work / "four.jsonl", out, work / f"cache_mem_{engine}", *memory, "--log", str(log))
+            run_cli([*args, "--engine", engine], env)
+            summaries[engine], trees[engine] = io.read_json(log)["summary"]["memory"], tree(out)
+    assert summaries["local"] and sum(summaries["local"].values()) >= len(chains), summaries
+    assert summaries["ray"] == summaries["local"]
+    assert differing(trees["ray"], trees["local"]) == []
+
+
+@pytest.mark.slow
+@pytest.mark.ray_cluster
+@pytest.mark.timeout(1200)
+def test_the_whole_cluster_gone_is_exit_75_and_one_line(work: Path, tmp_path: Path) -> None:
+    """The only node of a cluster of its own removed mid-run: run-chains ends with one line and exit 75,
+    publishing nothing, the finished chains cached. Which line depends on who is first: Ray ending the
+    driver process at once (its node is gone), or the driver finding no actor left."""
+    out, cache = tmp_path / "raw", tmp_path / "cache"
+    with started_cluster("g", [{**BROWSER_NODE, "resources": {"plandvc_browser": 2}}]) as gone:
+        proc = start_ray_run(work, out, cache, cluster_env(gone))
+        try:
+            gone.remove_node(gone.head_node)
+            _, stderr = proc.communicate(timeout=600)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+    last = stderr.strip().splitlines()[-1]
+    assert proc.returncode == 75, stderr[-3000:]
+    ended = ("run-chains: the Ray driver process ended at once", "no browser actor left")
+    assert last.startswith("run-chains: ") and any(e in last for e in ended), stderr[-3000:]
+    assert "nothing was published" in last and "finished chains are kept in the cache" in last
+    assert not out.exists() and finished(cache) >= 1
 
 
 def test_ray_missing_is_one_line_naming_what_to_install(work: Path, tmp_path: Path) -> None:

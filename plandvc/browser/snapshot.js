@@ -1,6 +1,20 @@
 // The snapshot: one evaluate that lists the visible interactive elements in DOM order and tags each with
 // data-pdx="<index>" so an action finds it again by index. Returns plain JSON (see snapshot.py).
 () => {
+  // A <select> laid out while the parser was still inside one of its options' text keeps the width of
+  // that partial text: Chromium does not recompute a select's width when an option's text node grows.
+  // That happens only when a frame is drawn mid-parse (the page's bytes arrive in two pieces under CPU
+  // load), so a screenshot depended on timing. Once per document, after `load`, every select is taken out
+  // of the layout and put back, so its width is measured from its whole options (the same width a page
+  // drawn once, after parsing, has); the focused element is left alone (hiding it would blur it).
+  if (!window.__plandvcRelaid) {
+    window.__plandvcRelaid = true;
+    const selects = [...document.querySelectorAll('select')].filter((s) => s !== document.activeElement);
+    const styles = selects.map((s) => s.getAttribute('style'));
+    for (const s of selects) s.style.setProperty('display', 'none', 'important');
+    void document.documentElement.offsetWidth;
+    selects.forEach((s, i) => (styles[i] === null ? s.removeAttribute('style') : s.setAttribute('style', styles[i])));
+  }
   const SELECTOR = 'a, button, input, select, textarea, [role=button], [data-copy], [onclick]';
   const STABLE = ['id', 'name', 'type', 'href', 'data-control-id', 'data-copy', 'data-home', 'data-form',
                   'value', 'placeholder', 'aria-label'];

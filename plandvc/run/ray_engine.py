@@ -22,6 +22,14 @@ byte-identical to `--engine local`, and a run resumes from either engine's cache
   loop cannot be cancelled from inside) and Ray restarts it; that is a hang (retried once, then published
   as the chain's failure, never cached). A chain whose actor died lost its machinery: retried up to the
   runner's `ATTEMPTS`, after which the run publishes nothing and exits 75, as the local engine does.
+- **Every actor gone**: a dead actor is waited for while Ray restarts it (`REVIVE_TIMEOUT_S`); when none
+  comes back (every browser node lost, no room left), the chains left are lost: nothing is published and
+  the run exits 75 with one line, as when any chain's machinery is lost.
+- **Stats**: each dispatch comes back with the memory model's fallbacks counted during it, so the run
+  summary's `memory` is their sum over the actors (a local run's comes from its one client).
+- **Cluster gone**: when the driver's own Ray node or the whole cluster goes away, Ray ends the driver
+  process at once; the run's Ray side therefore runs in a forked driver process (`in_driver_process`), and
+  such an end is one line and exit 75 too (nothing published, the finished chains cached).
 - **Stop**: Ctrl-C or SIGTERM closes every actor (its browser and servers) and, for a local Ray, Ray.
 """
 
@@ -31,10 +39,13 @@ import asyncio
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import sys
 import tempfile
 import time
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,7 +54,16 @@ from plandvc import io
 from plandvc.ports import free_ports
 from plandvc.run.chain import ChainOutput, RunParams, base_result
 from plandvc.run.inputs import ChainJob
-from plandvc.run.runner import Attempt, Run, RunConfig, ServerWatch, Worker, attempt, verdict
+from plandvc.run.runner import (
+    Attempt,
+    InfrastructureError,
+    Run,
+    RunConfig,
+    ServerWatch,
+    Worker,
+    attempt,
+    verdict,
+)
 
 RESOURCE = "plandvc_browser"  # custom resource: browsers a node may run
 MAX_RESTARTS = 4  # restarts of one browser actor (after a kill or a crash)
@@ -56,6 +76,7 @@ LOCAL_START_TRIES = 3  # a loaded machine can miss Ray's fixed start-up timeouts
 SOCKET_PATH_MAX = 107
 SESSION_SOCKET_TAIL = len("/session_2026-01-01_00-00-00_000000_4194304/sockets/plasma_store")
 DEADLINE_ENV = "PLANDVC_RAY_DEADLINE"  # seconds: overrides every dispatch's deadline (tests)
+REVIVE_ENV = "PLANDVC_RAY_REVIVE"  # seconds: overrides REVIVE_TIMEOUT_S (tests)
 HANG_ENV = "PLANDVC_RAY_TEST_HANG"  # test-only: the first dispatch of this chain key blocks its actor
 TMPDIR_ENV = "PLANDVC_RAY_TMPDIR"
 INSTALL_HINT = "pip install 'plandvc[ray]' (make setup installs it)"
@@ -76,6 +97,15 @@ class Job:
     job: ChainJob
     more: bool  # another chain will follow on this actor (its next context opens ahead)
     hang: bool = False  # test-only: block the actor (a hang nothing inside it can end)
+
+
+@dataclass
+class Dispatched:
+    """What a browser actor hands back for one dispatch: the attempt, and the memory model's fallbacks (by
+    reason) it counted during it, so the driver reports the run's figure summed over every actor."""
+
+    attempt: Attempt
+    fallbacks: dict[str, int]
 
 
 @dataclass
@@ -255,15 +285,17 @@ class ChainWorker:
         node = ray.get_runtime_context().get_node_id()
         return ActorInfo(self.env, code_hash(), node)
 
-    async def run(self, job: Job) -> Attempt:
-        """One attempt of one chain, as a local worker makes it (the driver applies the verdict)."""
+    async def run(self, job: Job) -> Dispatched:
+        """One attempt of one chain, as a local worker makes it (the driver applies the verdict), and the
+        memory model's fallbacks counted during it."""
         if self._info is None or self.worker is None or self.watch is None:
             raise RuntimeError("browser actor not set up: ready() first")
         if job.hang:
             time.sleep(24 * 3600)  # test-only: a hang nothing inside the actor can end
-        return await attempt(
-            self.worker, self.watch, 0, job.job, self.params, self.memory, self.env, job.more
-        )
+        before = Counter(self.memory.stats) if self.memory is not None else Counter()
+        a = await attempt(self.worker, self.watch, 0, job.job, self.params, self.memory, self.env, job.more)
+        after = Counter(self.memory.stats) if self.memory is not None else Counter()
+        return Dispatched(a, dict(after - before))
 
     async def close(self) -> None:
         """Close the browser, the memory client, the servers and the sites copy."""
@@ -288,6 +320,8 @@ class RayEngine:
         self.actors: list[Any] = []
         self._files: Any = None
         self._hang_key = os.environ.get(HANG_ENV) or None
+        # the memory model's fallbacks summed over every actor's dispatches (None: no memory model)
+        self.fallbacks: Counter[str] | None = Counter() if cfg.params.memory_url else None
 
     async def start(self) -> dict[str, Any]:
         """Connect, start the browser actors and return the environment they all share."""
@@ -367,7 +401,10 @@ class RayEngine:
                 lost_actor = ""
                 try:
                     ref = actor.run.remote(Job(job, more=not todo.empty(), hang=hang))
-                    a: Attempt = await asyncio.wait_for(_await(ref), deadline)
+                    d: Dispatched = await asyncio.wait_for(_await(ref), deadline)
+                    a = d.attempt
+                    if self.fallbacks is not None:
+                        self.fallbacks.update(d.fallbacks)
                 except TimeoutError:  # a hang: the force cancel, and Ray restarts the actor
                     ray.kill(actor, no_restart=False)
                     lost_actor = (
@@ -416,10 +453,16 @@ class RayEngine:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
 
+    def memory_stats(self) -> dict[str, int] | None:
+        """The memory model's fallbacks by reason, summed over the actors (what a local run reports from its
+        one client); None without a memory model."""
+        return None if self.fallbacks is None else dict(sorted(self.fallbacks.items()))
+
     async def _revive(self, actor: Any) -> bool:
         """Wait for a killed or crashed actor to come back (restarted by Ray); False when it does not."""
+        timeout = float(os.environ.get(REVIVE_ENV) or REVIVE_TIMEOUT_S)
         try:
-            await asyncio.wait_for(_await(actor.ready.remote(self._files)), REVIVE_TIMEOUT_S)
+            await asyncio.wait_for(_await(actor.ready.remote(self._files)), timeout)
             return True
         except Exception:
             return False
@@ -440,6 +483,69 @@ class RayEngine:
         with contextlib.suppress(Exception):
             ray.shutdown()
         self.ray = None
+
+
+def in_driver_process(run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """`run()` (the Ray side of a run: connect, run, publish) in a forked driver process, its outcome handed
+    back. When the node the driver joined, or the whole cluster, goes away, Ray ends the driver process at
+    once, unwound by nothing; here that is one InfrastructureError (exit 75, nothing published, the finished
+    chains cached) instead of a bare exit 1. Ctrl-C reaches both processes (the driver cleans up, then this
+    one reports the interruption); SIGTERM is passed on to the driver."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    reader, writer = ctx.Pipe(duplex=False)
+
+    def driver() -> None:
+        outcome: tuple[str, Any]
+        try:
+            outcome = ("done", run())
+        except KeyboardInterrupt:
+            outcome = ("interrupted", None)
+        except asyncio.CancelledError:
+            outcome = ("terminated", None)
+        except Exception as e:
+            outcome = ("error", e)
+        try:
+            writer.send(outcome)
+        except Exception as e:  # an error that does not pickle: its line
+            writer.send(("error", RuntimeError(f"{type(outcome[1]).__name__}: {outcome[1]} ({e})")))
+        writer.close()
+
+    proc = ctx.Process(target=driver, name="plandvc-ray-driver")
+    proc.start()
+    writer.close()
+    pid = proc.pid
+    assert pid is not None
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: os.kill(pid, signum))
+    try:
+        outcome: tuple[str, Any] | None = None
+        while outcome is None:
+            try:
+                outcome = reader.recv()
+            except KeyboardInterrupt:  # the driver got it too: wait for its clean-up and its word
+                continue
+            except EOFError:  # the driver ended without a word
+                break
+        proc.join()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if outcome is None:
+        where = os.environ.get("RAY_ADDRESS", "").strip() or "the local Ray"
+        raise InfrastructureError(
+            f"the Ray driver process ended at once (exit code {proc.exitcode}): Ray ends it when its node or "
+            f"the whole cluster ({where}) is gone; nothing was published, and the finished chains are kept in "
+            "the cache for the next run"
+        )
+    what, value = outcome
+    if what == "interrupted":
+        raise KeyboardInterrupt
+    if what == "terminated":
+        raise asyncio.CancelledError
+    if what == "error":
+        raise value
+    result: dict[str, Any] = value
+    return result
 
 
 async def _await(ref: Any) -> Any:

@@ -484,6 +484,8 @@ async def _run(cfg: RunConfig, plan: RunPlan, bases: list[str], servers: Servers
         "memory": dict(memory.stats) if memory is not None else None,
         "errors": dict(Counter(str(r.get("error")).split(":")[0] for r in results if not r["ok"])),
     }
+    if engine is not None:  # the memory model's fallbacks, summed over the Ray engine's actors
+        summary["memory"] = engine.memory_stats()
     if cfg.log:
         io.write_json(cfg.log, {"summary": summary, "chains": sorted(run.timings, key=lambda t: t["key"])})
     return summary
@@ -497,7 +499,9 @@ def run_chains(cfg: RunConfig) -> RunSummary:
 
     plan = plan_run(cfg)
     if cfg.engine == "ray":  # each browser actor serves the sites on its own node's loopback
-        return _run_in_loop(cfg, plan, [], None)
+        from plandvc.run.ray_engine import in_driver_process
+
+        return in_driver_process(lambda: _run_in_loop(cfg, plan, [], None))
     ports = cfg.ports or free_ports(max(1, min(cfg.workers, 2)))
     with Servers(ports, cfg.sites) as servers:
         return _run_in_loop(cfg, plan, servers.bases, servers)
