@@ -48,7 +48,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from plandvc import io
 from plandvc.ports import free_ports
@@ -64,6 +64,8 @@ from plandvc.run.runner import (
     attempt,
     verdict,
 )
+
+T = TypeVar("T")
 
 RESOURCE = "plandvc_browser"  # custom resource: browsers a node may run
 MAX_RESTARTS = 4  # restarts of one browser actor (after a kill or a crash)
@@ -485,7 +487,7 @@ class RayEngine:
         self.ray = None
 
 
-def in_driver_process(run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+def in_driver_process(run: Callable[[], T]) -> T:
     """`run()` (the Ray side of a run: connect, run, publish) in a forked driver process, its outcome handed
     back. When the node the driver joined, or the whole cluster, goes away, Ray ends the driver process at
     once, unwound by nothing; here that is one InfrastructureError (exit 75, nothing published, the finished
@@ -544,7 +546,7 @@ def in_driver_process(run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         raise asyncio.CancelledError
     if what == "error":
         raise value
-    result: dict[str, Any] = value
+    result: T = value
     return result
 
 
