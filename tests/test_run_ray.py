@@ -238,9 +238,12 @@ def start_ray_run(work: Path, out: Path, cache: Path, env: dict[str, str]) -> su
 @pytest.mark.timeout(1200)
 def test_ctrl_c_stops_the_clusters_work_cleanly(work: Path, cluster: Any) -> None:
     """SIGINT to the driver: it closes its actors (browsers and servers) and kills them itself, rather than
-    leaving them to Ray's clean-up of a dead driver; the finished chains stay in the cache."""
+    leaving them to Ray's clean-up of a dead driver; the finished chains stay in the cache. The last chain's
+    first dispatch blocks its actor, so the run is still going when the interrupt comes however fast the
+    other five finish (on a quiet machine they did, once, before it)."""
     out, cache = work / "raw_int", work / "cache_int"
-    proc = start_ray_run(work, out, cache, cluster_env(cluster))
+    last = io.read_jsonl(work / "six.jsonl")[-1]["key"]
+    proc = start_ray_run(work, out, cache, cluster_env(cluster, PLANDVC_RAY_TEST_HANG=last))
     try:
         pids = alive_actor_pids(cluster)
         assert len(pids) == 2 and len(chromium_of(pids)) >= 2
