@@ -19,7 +19,7 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -211,10 +211,18 @@ def chromium_of(pids: set[int]) -> list[str]:
     return [ln for ln in found.stdout.splitlines() if any(f"--plandvc-browser={p}-" in ln for p in pids)]
 
 
-def start_ray_run(work: Path, out: Path, cache: Path, env: dict[str, str]) -> subprocess.Popen[str]:
-    """run-chains on the cluster (six chains, two browsers) in its own process group, returned once its
-    first chain is in the cache: the moment a test interrupts or breaks something."""
-    args = common(work / "six.jsonl", out, cache, "--workers", "2", "--engine", "ray", "--no-progress")
+def start_ray_run(
+    work: Path,
+    out: Path,
+    cache: Path,
+    env: dict[str, str],
+    chains: str = "six.jsonl",
+    ready: Callable[[], bool] | None = None,
+) -> subprocess.Popen[str]:
+    """run-chains on the cluster (six chains unless named, two browsers) in its own process group, returned
+    once `ready()` (when given) has held and then its first chain is in the cache: the moment a test interrupts
+    or breaks something."""
+    args = common(work / chains, out, cache, "--workers", "2", "--engine", "ray", "--no-progress")
     proc = subprocess.Popen(
         [*PLANDVC, "run-chains", *args],
         cwd=ROOT,
@@ -225,6 +233,8 @@ def start_ray_run(work: Path, out: Path, cache: Path, env: dict[str, str]) -> su
         start_new_session=True,
     )
     try:
+        if ready is not None:
+            wait_for(lambda: ready() or proc.poll() is not None, 600, "the run to be ready")
         wait_for(lambda: finished(cache) >= 1 or proc.poll() is not None, 600, "a finished chain")
     except BaseException:
         os.killpg(proc.pid, signal.SIGKILL)
@@ -238,15 +248,22 @@ def start_ray_run(work: Path, out: Path, cache: Path, env: dict[str, str]) -> su
 @pytest.mark.timeout(1200)
 def test_ctrl_c_stops_the_clusters_work_cleanly(work: Path, cluster: Any) -> None:
     """SIGINT to the driver: it closes its actors (browsers and servers) and kills them itself, rather than
-    leaving them to Ray's clean-up of a dead driver; the finished chains stay in the cache. The last chain's
-    first dispatch blocks its actor, so the run is still going when the interrupt comes however fast the
-    other five finish (on a quiet machine they did, once, before it)."""
+    leaving them to Ray's clean-up of a dead driver; the finished chains stay in the cache. The actors and
+    their browsers are found before the first chain finishes and the interrupt follows it at once, on the
+    dozen chains: on a quiet machine six chains once all finished while the test was still looking."""
     out, cache = work / "raw_int", work / "cache_int"
-    last = io.read_jsonl(work / "six.jsonl")[-1]["key"]
-    proc = start_ray_run(work, out, cache, cluster_env(cluster, PLANDVC_RAY_TEST_HANG=last))
-    try:
+    seen: set[int] = set()
+
+    def browsers_up() -> bool:
         pids = alive_actor_pids(cluster)
-        assert len(pids) == 2 and len(chromium_of(pids)) >= 2
+        if len(pids) == 2 and len(chromium_of(pids)) >= 2:
+            seen.update(pids)
+        return bool(seen)
+
+    proc = start_ray_run(work, out, cache, cluster_env(cluster), "chains.jsonl", browsers_up)
+    pids = seen
+    try:
+        assert len(pids) == 2
         os.killpg(proc.pid, signal.SIGINT)
         _, stderr = proc.communicate(timeout=120)
     finally:
