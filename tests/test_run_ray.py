@@ -245,6 +245,7 @@ def start_ray_run(
 
 @pytest.mark.slow
 @pytest.mark.ray_cluster
+@pytest.mark.ray_interrupt  # out of make test: docs/CLUSTER.md, "Known open problem"
 @pytest.mark.timeout(1200)
 def test_ctrl_c_stops_the_clusters_work_cleanly(work: Path, cluster: Any) -> None:
     """SIGINT to the driver: it closes its actors (browsers and servers) and kills them itself, rather than
