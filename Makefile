@@ -35,7 +35,7 @@ chromium: ## install Debian's chromium-headless-shell and chromium when missing 
 setup: $(STAMP) chromium ## venv from the lock file (with hashes) and Debian's chromium(-headless-shell); quick when done
 
 test: setup ## run the test suite (sets itself up first; the image tests are `make docker-test`)
-	$(BIN)/python -m pytest -m "not docker and not ray_interrupt" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m "not docker" $(PYTEST_ARGS)
 
 test-ray: setup ## only the Ray engine's cluster tests (also in make test): a cluster on this host, byte for byte against local
 	$(BIN)/python -m pytest -m ray_cluster tests/test_run_ray.py $(PYTEST_ARGS)

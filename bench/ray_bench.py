@@ -35,6 +35,7 @@ from accounting import tree_rss  # noqa: E402
 from plandvc import io  # noqa: E402
 from plandvc.chains.items import pool_items  # noqa: E402
 from plandvc.chains.walk import chain_specs  # noqa: E402
+from plandvc.run.ray_engine import ONE_HOST_ENV  # noqa: E402
 
 OUT = ROOT / "bench" / "out_ray"
 NODE: dict[str, Any] = {
@@ -109,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
 
     tmp = f"/tmp/pdvc-b{os.getpid()}"
     os.environ.update(RAY_TMPDIR=tmp, RAY_AUTH_MODE="disabled", RAY_USAGE_STATS_ENABLED="0")
+    os.environ[ONE_HOST_ENV] = "0"  # before Ray is imported: the two nodes are on loopback only
     from ray.cluster_utils import Cluster
 
     print("bench-ray: starting a two-node Ray cluster on this host...", file=sys.stderr, flush=True)

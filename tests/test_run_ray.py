@@ -32,10 +32,12 @@ from plandvc.chains.items import pool_items
 from plandvc.chains.walk import chain_specs
 from plandvc.run.chain import RunParams
 from plandvc.run.ray_engine import (
+    ONE_HOST_ENV,
     SESSION_SOCKET_TAIL,
     ActorInfo,
     RayUnavailable,
     dispatch_deadline,
+    on_loopback,
     same_environment,
     temp_dir,
 )
@@ -44,6 +46,7 @@ ROOT = Path(__file__).resolve().parents[1]
 POOL, SITES = ROOT / "data" / "pool", ROOT / "data" / "sites"
 PLANDVC = [sys.executable, "-m", "plandvc"]
 
+os.environ.setdefault(ONE_HOST_ENV, "0")  # before Ray is imported: the test clusters are on loopback only
 ray = pytest.importorskip("ray", reason="the Ray engine's tests need plandvc[ray] (make setup installs it)")
 pytestmark = pytest.mark.skipif(not (POOL / "kept.jsonl").exists(), reason="the sample pool is not generated")
 
@@ -54,7 +57,9 @@ def common(chains: Path, out: Path, cache: Path, *extra: str) -> list[str]:
 
 
 def run_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("RAY_ADDRESS", "PLANDVC_RAY"))}
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("RAY_ADDRESS", "PLANDVC_RAY", ONE_HOST_ENV))
+    }
     env.update(extra)
     return env
 
@@ -218,10 +223,12 @@ def start_ray_run(
     env: dict[str, str],
     chains: str = "six.jsonl",
     ready: Callable[[], bool] | None = None,
+    sigint: Any = signal.SIG_DFL,
 ) -> subprocess.Popen[str]:
     """run-chains on the cluster (six chains unless named, two browsers) in its own process group, returned
     once `ready()` (when given) has held and then its first chain is in the cache: the moment a test interrupts
-    or breaks something."""
+    or breaks something. The run starts with SIGINT at `sigint` whatever this process inherited: a terminal's
+    foreground job has it at its default, a non-interactive shell's background job has it ignored."""
     args = common(work / chains, out, cache, "--workers", "2", "--engine", "ray", "--no-progress")
     proc = subprocess.Popen(
         [*PLANDVC, "run-chains", *args],
@@ -231,6 +238,7 @@ def start_ray_run(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, sigint),
     )
     try:
         if ready is not None:
@@ -243,16 +251,26 @@ def start_ray_run(
     return proc
 
 
+# how a stop reaches the run: (signal, to the whole process group or to run-chains' pid only, exit, last line)
+STOPS = {
+    "ctrl-c": (signal.SIGINT, True, 130, "interrupted; finished chains are kept"),
+    "kill-int": (signal.SIGINT, False, 130, "interrupted; finished chains are kept"),
+    "sigterm": (signal.SIGTERM, False, 143, "terminated; finished chains are kept"),
+}
+
+
 @pytest.mark.slow
 @pytest.mark.ray_cluster
-@pytest.mark.ray_interrupt  # out of make test: docs/CLUSTER.md, "Known open problem"
 @pytest.mark.timeout(1200)
-def test_ctrl_c_stops_the_clusters_work_cleanly(work: Path, cluster: Any) -> None:
-    """SIGINT to the driver: it closes its actors (browsers and servers) and kills them itself, rather than
-    leaving them to Ray's clean-up of a dead driver; the finished chains stay in the cache. The actors and
-    their browsers are found before the first chain finishes and the interrupt follows it at once, on the
-    dozen chains: on a quiet machine six chains once all finished while the test was still looking."""
-    out, cache = work / "raw_int", work / "cache_int"
+@pytest.mark.parametrize("stop", sorted(STOPS))
+def test_a_stop_ends_the_clusters_work_cleanly(work: Path, cluster: Any, stop: str) -> None:
+    """Ctrl-C (SIGINT to the terminal's whole foreground group), `kill -INT` of run-chains alone, or SIGTERM:
+    the driver closes its actors (browsers and servers) and kills them itself, rather than leaving them to
+    Ray's clean-up of a dead driver; nothing is published and the finished chains stay in the cache. The
+    actors and their browsers are found before the first chain finishes and the stop follows it at once,
+    on the dozen chains."""
+    sig, group, code, said = STOPS[stop]
+    out, cache = work / f"raw_{stop}", work / f"cache_{stop}"
     seen: set[int] = set()
 
     def browsers_up() -> bool:
@@ -265,13 +283,16 @@ def test_ctrl_c_stops_the_clusters_work_cleanly(work: Path, cluster: Any) -> Non
     pids = seen
     try:
         assert len(pids) == 2
-        os.killpg(proc.pid, signal.SIGINT)
+        if group:
+            os.killpg(proc.pid, sig)
+        else:
+            proc.send_signal(sig)
         _, stderr = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
-    assert proc.returncode == 130 and "interrupted; finished chains are kept" in stderr, stderr[-2000:]
-    assert not out.exists() and finished(cache) >= 1
+    assert proc.returncode == code and said in stderr.strip().splitlines()[-1], stderr[-2000:]
+    assert not out.exists() and 1 <= finished(cache) < 12
     wait_for(
         lambda: not (alive_actor_pids(cluster) & pids) and not chromium_of(pids), 60, "the actors to end"
     )
@@ -283,6 +304,62 @@ def test_ctrl_c_stops_the_clusters_work_cleanly(work: Path, cluster: Any) -> Non
     assert len(dead) == 2 and all("ray.kill" in str(a["DeathCause"]) for a in dead), [
         str(a["DeathCause"])[:300] for a in dead
     ]
+
+
+@pytest.mark.slow
+@pytest.mark.ray_cluster
+@pytest.mark.timeout(1200)
+def test_a_second_stop_ends_the_driver_at_once(work: Path, cluster: Any) -> None:
+    """One actor is held by the hang hook, so a clean stop would wait for it to close (up to 20 s); a second
+    stop kills the driver instead: Ctrl-C is still what the run reports, and Ray ends the actors the dead
+    driver owned (their death is their owner's, not the driver's `ray.kill`)."""
+    out, cache = work / "raw_twice", work / "cache_twice"
+    hung = io.read_jsonl(work / "six.jsonl")[0]["key"]
+    seen: set[int] = set()
+
+    def actors_up() -> bool:
+        seen.update(alive_actor_pids(cluster))
+        return len(seen) == 2
+
+    env = cluster_env(cluster, PLANDVC_RAY_TEST_HANG=hung)
+    proc = start_ray_run(work, out, cache, env, ready=actors_up)
+    try:
+        proc.send_signal(signal.SIGINT)
+        proc.send_signal(signal.SIGTERM)
+        _, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130 and "interrupted" in stderr.strip().splitlines()[-1], stderr[-2000:]
+    assert not out.exists()
+    wait_for(lambda: not (alive_actor_pids(cluster) & seen), 120, "the actors to end")
+    dead = [
+        str(a["DeathCause"])
+        for a in cluster.global_state.actor_table(None, actor_state_name="DEAD").values()
+        if int(a["Pid"]) in seen
+    ]
+    assert len(dead) == 2 and not any("ray.kill" in d for d in dead), [d[:300] for d in dead]
+
+
+@pytest.mark.slow
+@pytest.mark.ray_cluster
+@pytest.mark.timeout(1200)
+def test_a_run_that_ignores_sigint_goes_on_to_the_local_bytes(
+    work: Path, local_ref: Path, cluster: Any
+) -> None:
+    """A non-interactive shell's background job starts with SIGINT ignored: a SIGINT to its group then
+    stops nothing, as with the local engine, and the run ends with the local engine's bytes."""
+    out, cache = work / "raw_ign", work / "cache_ign"
+    proc = start_ray_run(work, out, cache, cluster_env(cluster), sigint=signal.SIG_IGN)
+    try:
+        os.killpg(proc.pid, signal.SIGINT)
+        _, stderr = proc.communicate(timeout=600)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 0, stderr[-3000:]
+    keys = [c["key"] for c in io.read_jsonl(work / "six.jsonl")]
+    assert differing(tree(out), subset(tree(local_ref), keys)) == []
 
 
 @pytest.mark.slow
@@ -385,6 +462,83 @@ def test_the_whole_cluster_gone_is_exit_75_and_one_line(work: Path, tmp_path: Pa
     assert not out.exists() and finished(cache) >= 1
 
 
+def listening(pids: set[int]) -> set[str]:
+    """The addresses these processes listen on over TCP (from /proc: their socket inodes in net/tcp{,6})."""
+    inodes: set[str] = set()
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                with contextlib.suppress(OSError):
+                    target = os.readlink(f"/proc/{pid}/fd/{fd}")
+                    if target.startswith("socket:["):
+                        inodes.add(target[8:-1])
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for row in Path(table).read_text().splitlines()[1:]:
+            cols = row.split()
+            if cols[3] == "0A" and cols[9] in inodes:  # LISTEN
+                hexip = cols[1].split(":")[0]
+                raw = bytes.fromhex(hexip)
+                words = [
+                    raw[i : i + 4][::-1] for i in range(0, len(raw), 4)
+                ]  # each 32-bit word is little-endian
+                found.add(
+                    socket.inet_ntop(socket.AF_INET if len(raw) == 4 else socket.AF_INET6, b"".join(words))
+                )
+    return found
+
+
+def processes_naming(text: str) -> set[int]:
+    """Processes whose command line contains `text`."""
+    pids = set()
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            with contextlib.suppress(OSError):
+                if text.encode() in (d / "cmdline").read_bytes():
+                    pids.add(int(d.name))
+    return pids
+
+
+@pytest.mark.slow
+@pytest.mark.ray_cluster
+@pytest.mark.timeout(1200)
+def test_a_local_ray_listens_on_loopback_stops_on_ctrl_c_and_resumes(work: Path, local_ref: Path) -> None:
+    """No RAY_ADDRESS: run-chains starts a Ray of its own, on loopback only; Ctrl-C ends it with its
+    processes (nothing published, the finished chains cached), and the next run resumes to the local
+    engine's bytes."""
+    out, cache = work / "raw_own", work / "cache_own"
+    tmp = f"/tmp/pdvc-own{os.getpid()}"
+    env = run_env(PLANDVC_RAY_TMPDIR=tmp)
+    addresses: set[str] = set()
+
+    def ray_up() -> bool:
+        addresses.update(listening(processes_naming(tmp)))
+        return bool(addresses)
+
+    try:
+        proc = start_ray_run(work, out, cache, env, ready=ray_up)
+        addresses.update(listening(processes_naming(tmp)))
+        try:
+            os.killpg(proc.pid, signal.SIGINT)
+            _, stderr = proc.communicate(timeout=120)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+        assert proc.returncode == 130 and "interrupted" in stderr.strip().splitlines()[-1], stderr[-2000:]
+        assert not out.exists() and 1 <= finished(cache) < 6
+        assert addresses and all(a.startswith(("127.", "::ffff:127.")) for a in addresses), addresses
+        wait_for(lambda: not processes_naming(tmp), 60, "the local Ray's processes to end")
+        p = run_cli(common(work / "six.jsonl", out, cache, "--workers", "2", "--engine", "ray"), env)
+        assert "reused)" in p.stderr and "(0 reused)" not in p.stderr, p.stderr[-2000:]
+    finally:
+        for pid in processes_naming(tmp):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        shutil.rmtree(tmp, ignore_errors=True)
+    keys = [c["key"] for c in io.read_jsonl(work / "six.jsonl")]
+    assert differing(tree(out), subset(tree(local_ref), keys)) == []
+
+
 def test_ray_missing_is_one_line_naming_what_to_install(work: Path, tmp_path: Path) -> None:
     code = "import sys; sys.modules['ray'] = None; from plandvc.cli import cli; cli()"
     args = common(work / "six.jsonl", tmp_path / "out", tmp_path / "cache", "--engine", "ray")
@@ -435,6 +589,15 @@ def test_actors_must_share_the_drivers_code_and_one_environment() -> None:
         same_environment([a, other], "c0de", "here")
     with pytest.raises(RayUnavailable, match="node node-b-5 of here runs other plandvc code"):
         same_environment([a, ActorInfo(env, "beef", "node-b-5678")], "c0de", "here")
+
+
+@pytest.mark.parametrize(
+    ("address", "loopback"),
+    [("127.0.0.1:6379", True), ("127.3.0.1:1", True), ("localhost:6379", True), ("[::1]:6379", True),
+     ("ray://127.0.0.1:10001", True), ("10.0.0.1:6379", False), ("head:6379", False), ("auto", False)],
+)  # fmt: skip
+def test_a_cluster_on_loopback_is_joined_on_loopback(address: str, loopback: bool) -> None:
+    assert on_loopback(address) is loopback
 
 
 def test_the_temp_dir_must_leave_room_for_rays_sockets(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,7 +8,7 @@ byte-identical to `--engine local`, and a run resumes from either engine's cache
 
 - **Where**: `RAY_ADDRESS` when set (a cluster started with `ray start --head` / `ray start --address`),
   else a local Ray started for this run (small: no dashboard, one CPU, a 100 MiB object store, a short
-  temp dir so its unix sockets stay under the 107-byte limit).
+  temp dir so its unix sockets stay under the 107-byte limit, on loopback only).
 - **Browser actors**: `--workers` actors, each holding one Chromium and its own site servers on its node's
   loopback (the per-session state stays on the node). Each takes one unit of the custom resource
   `plandvc_browser`, so a node started with `--resources '{"plandvc_browser": N}'` runs at most N
@@ -30,13 +30,16 @@ byte-identical to `--engine local`, and a run resumes from either engine's cache
 - **Cluster gone**: when the driver's own Ray node or the whole cluster goes away, Ray ends the driver
   process at once; the run's Ray side therefore runs in a forked driver process (`in_driver_process`), and
   such an end is one line and exit 75 too (nothing published, the finished chains cached).
-- **Stop**: Ctrl-C or SIGTERM closes every actor (its browser and servers) and, for a local Ray, Ray.
+- **Stop**: Ctrl-C, `kill -INT` or SIGTERM closes every actor (its browser and servers) and, for a local Ray,
+  Ray; a second stop ends the driver at once (Ray then ends the actors it owned). `ray.init` installs
+  SIGTERM handlers of Ray's own that would end the driver unwound: the run's are put back.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import os
 import shutil
 import signal
@@ -45,7 +48,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -81,6 +84,9 @@ DEADLINE_ENV = "PLANDVC_RAY_DEADLINE"  # seconds: overrides every dispatch's dea
 REVIVE_ENV = "PLANDVC_RAY_REVIVE"  # seconds: overrides REVIVE_TIMEOUT_S (tests)
 HANG_ENV = "PLANDVC_RAY_TEST_HANG"  # test-only: the first dispatch of this chain key blocks its actor
 TMPDIR_ENV = "PLANDVC_RAY_TMPDIR"
+# Ray's switch for clusters of many hosts: off, every node takes 127.0.0.1 for its address, so a Ray on one
+# host listens and talks on loopback only (on, it takes the host's network address)
+ONE_HOST_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 INSTALL_HINT = "pip install 'plandvc[ray]' (make setup installs it)"
 
 
@@ -124,14 +130,30 @@ def import_ray() -> Any:
     # `uv run` drivers would otherwise make Ray build a fresh environment for every worker process
     os.environ.setdefault("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    if not os.environ.get("RAY_ADDRESS", "").strip():
+    address = os.environ.get("RAY_ADDRESS", "").strip()
+    if not address:
         # a local Ray uses a token (made once); said before Ray reads its config, it does not warn each start
         os.environ.setdefault("RAY_AUTH_MODE", "token")
+    if not address or on_loopback(address):
+        # a Ray on this host alone stays on loopback; a driver without the switch never joins a cluster
+        # started with it (ray.init waits for ever), and one with it joins either kind
+        os.environ.setdefault(ONE_HOST_ENV, "0")
     try:
         import ray
     except ImportError as e:
         raise RayUnavailable(f"run-chains --engine ray needs Ray ({e}): {INSTALL_HINT}") from None
     return ray
+
+
+def on_loopback(address: str) -> bool:
+    """Whether a cluster address (`host:port`, maybe `ray://`) names this host's loopback."""
+    host = address.removeprefix("ray://").rpartition(":")[0].strip("[]")
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def temp_dir() -> str:
@@ -160,6 +182,20 @@ def check_reachable(address: str, timeout: float = 5.0) -> None:
         raise RayUnavailable(f"cannot reach the Ray cluster at {address} (RAY_ADDRESS): {why}") from None
 
 
+@contextlib.contextmanager
+def own_stop_handlers() -> Iterator[None]:
+    """Keep the run's SIGINT and SIGTERM handlers across `ray.init`: Ray sets its own (a `sys.exit` for
+    SIGTERM, and its core worker's stack dump that ends the process), which would end the driver unwound,
+    with no clean-up and no outcome."""
+    saved = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in saved.items():
+            if handler is not None:
+                signal.signal(sig, handler)
+
+
 def connect(ray: Any, workers: int) -> str:
     """Join the cluster at RAY_ADDRESS, else start a small local Ray with room for `workers` browsers."""
     import logging
@@ -175,7 +211,8 @@ def connect(ray: Any, workers: int) -> str:
     if address:
         check_reachable(address)
         try:
-            ray.init(address=address, **common)
+            with own_stop_handlers():
+                ray.init(address=address, **common)
         except Exception as e:
             raise RayUnavailable(
                 f"cannot connect to the Ray cluster at {address} (RAY_ADDRESS): {_first_line(e)}"
@@ -184,15 +221,16 @@ def connect(ray: Any, workers: int) -> str:
     tmp = temp_dir()
     for try_no in range(LOCAL_START_TRIES):
         try:
-            ray.init(
-                address="local",
-                num_cpus=1,
-                resources={RESOURCE: workers},
-                object_store_memory=LOCAL_OBJECT_STORE,
-                include_dashboard=False,
-                _temp_dir=tmp,
-                **common,
-            )
+            with own_stop_handlers():
+                ray.init(
+                    address="local",
+                    num_cpus=1,
+                    resources={RESOURCE: workers},
+                    object_store_memory=LOCAL_OBJECT_STORE,
+                    include_dashboard=False,
+                    _temp_dir=tmp,
+                    **common,
+                )
             return "a local Ray"
         except Exception as e:
             with contextlib.suppress(Exception):
@@ -491,14 +529,24 @@ def in_driver_process(run: Callable[[], T]) -> T:
     """`run()` (the Ray side of a run: connect, run, publish) in a forked driver process, its outcome handed
     back. When the node the driver joined, or the whole cluster, goes away, Ray ends the driver process at
     once, unwound by nothing; here that is one InfrastructureError (exit 75, nothing published, the finished
-    chains cached) instead of a bare exit 1. Ctrl-C reaches both processes (the driver cleans up, then this
-    one reports the interruption); SIGTERM is passed on to the driver."""
+    chains cached) instead of a bare exit 1.
+
+    Stops reach the driver through this process: the first SIGINT or SIGTERM it gets is passed on, so `kill
+    -INT` of run-chains' pid works as Ctrl-C does; a second stop kills the driver at once (Ray ends the
+    actors it owns with it). A terminal's Ctrl-C, or a signal to the process group, reaches the driver
+    twice, so `run` must act on its first stop only (`_run_in_loop(..., once=True)`). A SIGINT this process
+    inherited ignored (a non-interactive shell's background job) stays ignored in both, as with the local
+    engine."""
     import multiprocessing
 
     ctx = multiprocessing.get_context("fork")
     reader, writer = ctx.Pipe(duplex=False)
+    stops = {signal.SIGTERM} | (
+        {signal.SIGINT} if signal.getsignal(signal.SIGINT) is signal.default_int_handler else set()
+    )
 
     def driver() -> None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         outcome: tuple[str, Any]
         try:
             outcome = ("done", run())
@@ -508,6 +556,8 @@ def in_driver_process(run: Callable[[], T]) -> T:
             outcome = ("terminated", None)
         except Exception as e:
             outcome = ("error", e)
+        for sig in stops:  # a stop from here on would only lose the outcome
+            signal.signal(sig, signal.SIG_IGN)
         try:
             writer.send(outcome)
         except Exception as e:  # an error that does not pickle: its line
@@ -515,23 +565,31 @@ def in_driver_process(run: Callable[[], T]) -> T:
         writer.close()
 
     proc = ctx.Process(target=driver, name="plandvc-ray-driver")
-    proc.start()
+    got: list[int] = []  # the stops this process got, in order
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, stops)  # a stop waits until it can be passed on
+    try:
+        proc.start()
+        pid = proc.pid
+        assert pid is not None
+
+        def pass_on(signum: int, frame: Any) -> None:
+            got.append(signum)
+            os.kill(pid, signum if len(got) == 1 else signal.SIGKILL)
+
+        previous = {sig: signal.signal(sig, pass_on) for sig in stops}
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     writer.close()
-    pid = proc.pid
-    assert pid is not None
-    previous = signal.signal(signal.SIGTERM, lambda signum, frame: os.kill(pid, signum))
     try:
         outcome: tuple[str, Any] | None = None
-        while outcome is None:
-            try:
-                outcome = reader.recv()
-            except KeyboardInterrupt:  # the driver got it too: wait for its clean-up and its word
-                continue
-            except EOFError:  # the driver ended without a word
-                break
+        with contextlib.suppress(EOFError):  # the driver ended without a word
+            outcome = reader.recv()
         proc.join()
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if outcome is None and got:  # stopped (killed by a second stop, or before it could say so)
+        outcome = ("interrupted" if got[0] == signal.SIGINT else "terminated", None)
     if outcome is None:
         where = os.environ.get("RAY_ADDRESS", "").strip() or "the local Ray"
         raise InfrastructureError(

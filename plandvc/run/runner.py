@@ -501,7 +501,7 @@ def run_chains(cfg: RunConfig) -> RunSummary:
     if cfg.engine == "ray":  # each browser actor serves the sites on its own node's loopback
         from plandvc.run.ray_engine import in_driver_process
 
-        return in_driver_process(lambda: _run_in_loop(cfg, plan, [], None))
+        return in_driver_process(lambda: _run_in_loop(cfg, plan, [], None, once=True))
     ports = cfg.ports or free_ports(max(1, min(cfg.workers, 2)))
     with Servers(ports, cfg.sites) as servers:
         return _run_in_loop(cfg, plan, servers.bases, servers)
@@ -535,20 +535,39 @@ def _quiet_lost_futures(loop: asyncio.AbstractEventLoop, context: dict[str, Any]
     loop.default_exception_handler(context)
 
 
-def _run_in_loop(cfg: RunConfig, plan: RunPlan, bases: list[str], servers: Servers | None) -> RunSummary:
-    """asyncio.run with SIGTERM turned into a cancellation, so browsers and servers are stopped cleanly."""
+def _run_in_loop(
+    cfg: RunConfig, plan: RunPlan, bases: list[str], servers: Servers | None, once: bool = False
+) -> RunSummary:
+    """asyncio.run with SIGTERM turned into a cancellation, so browsers and servers are stopped cleanly;
+    SIGINT is asyncio's (a cancellation, then KeyboardInterrupt; a second one at once). With `once` (the Ray
+    engine's driver process, which gets a stop both from the process group and from its parent) SIGINT is
+    a cancellation too, and only the first stop counts. A SIGINT inherited ignored stays ignored."""
+    interruptible = signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
     async def main() -> RunSummary:
         task = asyncio.current_task()
         loop = asyncio.get_running_loop()
         assert task is not None
+        stopped: list[int] = []
+
+        def stop(sig: int) -> None:
+            if not (once and stopped):
+                stopped.append(sig)
+                task.cancel()
+
+        stops = [signal.SIGTERM, *([signal.SIGINT] if once and interruptible else [])]
         loop.set_exception_handler(_quiet_lost_futures)
-        loop.add_signal_handler(signal.SIGTERM, task.cancel)
+        for sig in stops:
+            loop.add_signal_handler(sig, stop, sig)
         loop.add_signal_handler(signal.SIGUSR1, _dump_tasks)
         try:
             return await _run(cfg, plan, bases, servers)
+        except asyncio.CancelledError:
+            if stopped[:1] == [signal.SIGINT]:
+                raise KeyboardInterrupt from None
+            raise
         finally:
-            loop.remove_signal_handler(signal.SIGTERM)
-            loop.remove_signal_handler(signal.SIGUSR1)
+            for sig in (*stops, signal.SIGUSR1):
+                loop.remove_signal_handler(sig)
 
     return asyncio.run(main())
