@@ -251,6 +251,18 @@ def start_ray_run(
     return proc
 
 
+def end_of(proc: subprocess.Popen[str], act: Callable[[], object], timeout: float = 600) -> str:
+    """Do `act` to a running run and wait for its end, killing its process group if it outlives `timeout`
+    (a test never leaves a run behind); the run's stderr."""
+    try:
+        act()
+        _, stderr = proc.communicate(timeout=timeout)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    return stderr
+
+
 # how a stop reaches the run: (signal, to the whole process group or to run-chains' pid only, exit, last line)
 STOPS = {
     "ctrl-c": (signal.SIGINT, True, 130, "interrupted; finished chains are kept"),
@@ -281,16 +293,8 @@ def test_a_stop_ends_the_clusters_work_cleanly(work: Path, cluster: Any, stop: s
 
     proc = start_ray_run(work, out, cache, cluster_env(cluster), "chains.jsonl", browsers_up)
     pids = seen
-    try:
-        assert len(pids) == 2
-        if group:
-            os.killpg(proc.pid, sig)
-        else:
-            proc.send_signal(sig)
-        _, stderr = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+    assert len(pids) == 2
+    stderr = end_of(proc, lambda: os.killpg(proc.pid, sig) if group else proc.send_signal(sig), 120)
     assert proc.returncode == code and said in stderr.strip().splitlines()[-1], stderr[-2000:]
     assert not out.exists() and 1 <= finished(cache) < 12
     wait_for(
@@ -323,13 +327,7 @@ def test_a_second_stop_ends_the_driver_at_once(work: Path, cluster: Any) -> None
 
     env = cluster_env(cluster, PLANDVC_RAY_TEST_HANG=hung)
     proc = start_ray_run(work, out, cache, env, ready=actors_up)
-    try:
-        proc.send_signal(signal.SIGINT)
-        proc.send_signal(signal.SIGTERM)
-        _, stderr = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+    stderr = end_of(proc, lambda: (proc.send_signal(signal.SIGINT), proc.send_signal(signal.SIGTERM)), 120)
     assert proc.returncode == 130 and "interrupted" in stderr.strip().splitlines()[-1], stderr[-2000:]
     assert not out.exists()
     wait_for(lambda: not (alive_actor_pids(cluster) & seen), 120, "the actors to end")
@@ -351,12 +349,7 @@ def test_a_run_that_ignores_sigint_goes_on_to_the_local_bytes(
     stops nothing, as with the local engine, and the run ends with the local engine's bytes."""
     out, cache = work / "raw_ign", work / "cache_ign"
     proc = start_ray_run(work, out, cache, cluster_env(cluster), sigint=signal.SIG_IGN)
-    try:
-        os.killpg(proc.pid, signal.SIGINT)
-        _, stderr = proc.communicate(timeout=600)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+    stderr = end_of(proc, lambda: os.killpg(proc.pid, signal.SIGINT))
     assert proc.returncode == 0, stderr[-3000:]
     keys = [c["key"] for c in io.read_jsonl(work / "six.jsonl")]
     assert differing(tree(out), subset(tree(local_ref), keys)) == []
@@ -370,13 +363,10 @@ def test_removing_a_node_mid_run_still_gives_the_same_bytes(
 ) -> None:
     out, cache = work / "raw_node", work / "cache_node"
     proc = start_ray_run(work, out, cache, cluster_env(cluster))
-    try:
-        worker = sorted(cluster.worker_nodes, key=lambda n: n.unique_id)[0]
-        cluster.remove_node(worker)  # its raylet, object store and actor (with its Chromium) are gone
-        _, stderr = proc.communicate(timeout=600)
+    worker = sorted(cluster.worker_nodes, key=lambda n: n.unique_id)[0]
+    try:  # its raylet, object store and actor (with its Chromium) are gone
+        stderr = end_of(proc, lambda: cluster.remove_node(worker))
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
         cluster.add_node(**BROWSER_NODE)
     assert proc.returncode == 0, stderr[-3000:]
     assert "lost on browser actor" in stderr and "ActorDied" in stderr, stderr[-3000:]
@@ -399,12 +389,8 @@ def test_every_browser_node_gone_is_exit_75_and_loses_nothing_published(
     # a restarted actor waits 20 s for room on a node (there is none left), not the default 300 s
     proc = start_ray_run(work, out, cache, cluster_env(cluster, PLANDVC_RAY_REVIVE="20"))
     try:
-        for node in list(cluster.worker_nodes):
-            cluster.remove_node(node)
-        _, stderr = proc.communicate(timeout=600)
+        stderr = end_of(proc, lambda: [cluster.remove_node(node) for node in list(cluster.worker_nodes)])
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
         for _ in range(2 - len(cluster.worker_nodes)):
             cluster.add_node(**BROWSER_NODE)
     lines = stderr.strip().splitlines()
@@ -448,12 +434,7 @@ def test_the_whole_cluster_gone_is_exit_75_and_one_line(work: Path, tmp_path: Pa
     out, cache = tmp_path / "raw", tmp_path / "cache"
     with started_cluster("g", [{**BROWSER_NODE, "resources": {"plandvc_browser": 2}}]) as gone:
         proc = start_ray_run(work, out, cache, cluster_env(gone))
-        try:
-            gone.remove_node(gone.head_node)
-            _, stderr = proc.communicate(timeout=600)
-        finally:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
+        stderr = end_of(proc, lambda: gone.remove_node(gone.head_node))
     last = stderr.strip().splitlines()[-1]
     assert proc.returncode == 75, stderr[-3000:]
     ended = ("run-chains: the Ray driver process ended at once", "no browser actor left")
@@ -518,12 +499,7 @@ def test_a_local_ray_listens_on_loopback_stops_on_ctrl_c_and_resumes(work: Path,
     try:
         proc = start_ray_run(work, out, cache, env, ready=ray_up)
         addresses.update(listening(processes_naming(tmp)))
-        try:
-            os.killpg(proc.pid, signal.SIGINT)
-            _, stderr = proc.communicate(timeout=120)
-        finally:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
+        stderr = end_of(proc, lambda: os.killpg(proc.pid, signal.SIGINT), 120)
         assert proc.returncode == 130 and "interrupted" in stderr.strip().splitlines()[-1], stderr[-2000:]
         assert not out.exists() and 1 <= finished(cache) < 6
         assert addresses and all(a.startswith(("127.", "::ffff:127.")) for a in addresses), addresses
