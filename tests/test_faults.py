@@ -4,7 +4,8 @@ Every case runs the real command (`python -m plandvc ...`) on the committed pool
 the exit code, a one-line message naming what is wrong, and that nothing was written where it should not
 be: each run's `--out` has a sentinel file beside it, and the folder holding both is compared before and
 after. The kill -9 cases (the Playwright driver, one Chromium, one site server, each mid-run) assert the
-published output is byte for byte an uninterrupted run's.
+published output is byte for byte an uninterrupted run's; a stop (Ctrl-C, `kill -INT`, SIGTERM) publishes nothing, keeps
+the finished chains and the rerun resumes to those bytes.
 """
 
 from __future__ import annotations
@@ -498,6 +499,68 @@ def test_ctrl_c_that_reaches_only_the_children_of_a_run_ignoring_sigint(
     """A script's background job ignores SIGINT; Ctrl-C still reaches the driver, Chromium and the servers:
     they are restarted and the output is the uninterrupted run's."""
     out, _ = killed_mid_run(tmp_path, work, None, "process group", sig=signal.SIGINT)
+    assert tree(out) == tree(reference)
+
+
+def browsers_left(pid: int) -> list[int]:
+    """Chromium processes that the run with this pid launched (its marker names the pid) still alive."""
+    marker = f"--plandvc-browser={pid}-".encode()
+    alive = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                if any(a.startswith(marker) for a in (proc / "cmdline").read_bytes().split(b"\0")):
+                    alive.append(int(proc.name))
+            except OSError:
+                continue
+    return alive
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("stop", "code", "said"),
+    [("ctrl-c", 130, "interrupted"), ("kill-int", 130, "interrupted"), ("sigterm", 143, "terminated")],
+)
+def test_a_stop_publishes_nothing_keeps_the_finished_chains_and_the_rerun_resumes(
+    tmp_path: Path, work: Path, reference: Path, stop: str, code: int, said: str
+) -> None:
+    """Ctrl-C (SIGINT to the terminal's foreground group: Chromium and the servers get it too), `kill -INT`
+    of the run alone, or SIGTERM, once a chain finished: the run stops with its own exit code and one last
+    line, publishes nothing, leaves no browser behind and keeps the finished chains; the rerun resumes from
+    them to the uninterrupted run's bytes."""
+    out, cache = place(tmp_path), tmp_path / "cache"
+    before = around(out)
+    args = [
+        sys.executable,
+        "-m",
+        "plandvc",
+        *map(str, run_args(work / "four.jsonl", out, cache, "--workers", "1")),
+    ]
+    proc = subprocess.Popen(
+        args, cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as a terminal's foreground job
+    )  # fmt: skip
+    try:
+        wait_for(lambda: results_done(cache) >= 1 or proc.poll() is not None, "a finished chain")
+        assert proc.poll() is None, "the run ended before the stop"
+        if stop == "ctrl-c":
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            proc.send_signal(signal.SIGTERM if stop == "sigterm" else signal.SIGINT)
+        _, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    last = stderr.strip().splitlines()[-1]
+    assert (
+        proc.returncode == code
+        and last == f"run-chains: {said}; finished chains are kept in the cache for the next run"
+    ), stderr[-3000:]
+    assert not out.exists() and around(out) == before
+    assert 1 <= results_done(cache) < 4
+    wait_for(lambda: not browsers_left(proc.pid), "the run's browsers to end", 30)
+    p = plandvc(*run_args(work / "four.jsonl", out, cache, "--workers", "1"))
+    assert p.returncode == 0 and "reused)" in p.stderr and "(0 reused)" not in p.stderr, p.stderr[-3000:]
     assert tree(out) == tree(reference)
 
 
