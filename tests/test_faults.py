@@ -4,8 +4,8 @@ Every case runs the real command (`python -m plandvc ...`) on the committed pool
 the exit code, a one-line message naming what is wrong, and that nothing was written where it should not
 be: each run's `--out` has a sentinel file beside it, and the folder holding both is compared before and
 after. The kill -9 cases (the Playwright driver, one Chromium, one site server, each mid-run) assert the
-published output is byte for byte an uninterrupted run's; a stop (Ctrl-C, `kill -INT`, SIGTERM) publishes nothing, keeps
-the finished chains and the rerun resumes to those bytes.
+published output is byte for byte an uninterrupted run's; a stop (Ctrl-C, `kill -INT`, SIGTERM) publishes
+nothing, keeps the finished chains, and the rerun resumes to those bytes.
 """
 
 from __future__ import annotations
