@@ -5,6 +5,7 @@ A plain helper module, imported by name by tests/test_run_chains.py and tests/te
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -46,3 +47,19 @@ def wait_for(pred: Callable[[], bool], timeout: float = 300.0, what: str = "") -
 def finished(cache: Path) -> int:
     """Chains finished in a run-chains cache."""
     return sum(1 for _ in cache.glob("*/result.json")) if cache.exists() else 0
+
+
+def processes(match: Callable[[bytes], bool]) -> set[int]:
+    """Live processes whose command line (its arguments joined by NUL bytes, from /proc) `match` accepts."""
+    pids = set()
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            with contextlib.suppress(OSError):
+                if match((d / "cmdline").read_bytes()):
+                    pids.add(int(d.name))
+    return pids
+
+
+def browsers_of(pids: set[int]) -> set[int]:
+    """Chromium processes that a browser of one of these processes launched (its marker names the pid)."""
+    return processes(lambda cmd: any(f"--plandvc-browser={p}-".encode() in cmd for p in pids))

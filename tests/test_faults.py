@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from run_helpers import browsers_of
 
 from plandvc import io
 from plandvc.chains.items import pool_items
@@ -502,20 +503,6 @@ def test_ctrl_c_that_reaches_only_the_children_of_a_run_ignoring_sigint(
     assert tree(out) == tree(reference)
 
 
-def browsers_left(pid: int) -> list[int]:
-    """Chromium processes that the run with this pid launched (its marker names the pid) still alive."""
-    marker = f"--plandvc-browser={pid}-".encode()
-    alive = []
-    for proc in Path("/proc").iterdir():
-        if proc.name.isdigit():
-            try:
-                if any(a.startswith(marker) for a in (proc / "cmdline").read_bytes().split(b"\0")):
-                    alive.append(int(proc.name))
-            except OSError:
-                continue
-    return alive
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("stop", "code", "said"),
@@ -558,7 +545,7 @@ def test_a_stop_publishes_nothing_keeps_the_finished_chains_and_the_rerun_resume
     ), stderr[-3000:]
     assert not out.exists() and around(out) == before
     assert 1 <= results_done(cache) < 4
-    wait_for(lambda: not browsers_left(proc.pid), "the run's browsers to end", 30)
+    wait_for(lambda: not browsers_of({proc.pid}), "the run's browsers to end", 30)
     p = plandvc(*run_args(work / "four.jsonl", out, cache, "--workers", "1"))
     assert p.returncode == 0 and "reused)" in p.stderr and "(0 reused)" not in p.stderr, p.stderr[-3000:]
     assert tree(out) == tree(reference)

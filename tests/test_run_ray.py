@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 from openai_double import OpenAIDouble
-from run_helpers import differing, finished, subset, tree, wait_for
+from run_helpers import browsers_of, differing, finished, processes, subset, tree, wait_for
 
 from plandvc import io
 from plandvc.chains.items import pool_items
@@ -210,12 +210,6 @@ def alive_actor_pids(cluster: Any) -> set[int]:
     return {int(a["Pid"]) for a in table.values() if a["ActorClassName"].endswith("ChainWorker")}
 
 
-def chromium_of(pids: set[int]) -> list[str]:
-    """Chromium processes a browser of one of these actor processes launched (its marker names the pid)."""
-    found = subprocess.run(["pgrep", "-af", "--", "--plandvc-browser="], capture_output=True, text=True)
-    return [ln for ln in found.stdout.splitlines() if any(f"--plandvc-browser={p}-" in ln for p in pids)]
-
-
 def start_ray_run(
     work: Path,
     out: Path,
@@ -287,7 +281,7 @@ def test_a_stop_ends_the_clusters_work_cleanly(work: Path, cluster: Any, stop: s
 
     def browsers_up() -> bool:
         pids = alive_actor_pids(cluster)
-        if len(pids) == 2 and len(chromium_of(pids)) >= 2:
+        if len(pids) == 2 and len(browsers_of(pids)) >= 2:
             seen.update(pids)
         return bool(seen)
 
@@ -298,7 +292,7 @@ def test_a_stop_ends_the_clusters_work_cleanly(work: Path, cluster: Any, stop: s
     assert proc.returncode == code and said in stderr.strip().splitlines()[-1], stderr[-2000:]
     assert not out.exists() and 1 <= finished(cache) < 12
     wait_for(
-        lambda: not (alive_actor_pids(cluster) & pids) and not chromium_of(pids), 60, "the actors to end"
+        lambda: not (alive_actor_pids(cluster) & pids) and not browsers_of(pids), 60, "the actors to end"
     )
     dead = [
         a
@@ -454,30 +448,14 @@ def listening(pids: set[int]) -> set[str]:
                     if target.startswith("socket:["):
                         inodes.add(target[8:-1])
     found = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+    for table, family in (("/proc/net/tcp", socket.AF_INET), ("/proc/net/tcp6", socket.AF_INET6)):
         for row in Path(table).read_text().splitlines()[1:]:
             cols = row.split()
-            if cols[3] == "0A" and cols[9] in inodes:  # LISTEN
-                hexip = cols[1].split(":")[0]
-                raw = bytes.fromhex(hexip)
-                words = [
-                    raw[i : i + 4][::-1] for i in range(0, len(raw), 4)
-                ]  # each 32-bit word is little-endian
-                found.add(
-                    socket.inet_ntop(socket.AF_INET if len(raw) == 4 else socket.AF_INET6, b"".join(words))
-                )
+            if cols[3] == "0A" and cols[9] in inodes:  # a listening socket of one of them
+                raw = bytes.fromhex(cols[1].split(":")[0])  # the address, in 32-bit little-endian words
+                words = b"".join(raw[i : i + 4][::-1] for i in range(0, len(raw), 4))
+                found.add(socket.inet_ntop(family, words))
     return found
-
-
-def processes_naming(text: str) -> set[int]:
-    """Processes whose command line contains `text`."""
-    pids = set()
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            with contextlib.suppress(OSError):
-                if text.encode() in (d / "cmdline").read_bytes():
-                    pids.add(int(d.name))
-    return pids
 
 
 @pytest.mark.slow
@@ -492,22 +470,25 @@ def test_a_local_ray_listens_on_loopback_stops_on_ctrl_c_and_resumes(work: Path,
     env = run_env(PLANDVC_RAY_TMPDIR=tmp)
     addresses: set[str] = set()
 
+    def local_ray() -> set[int]:  # its processes name their temp dir
+        return processes(lambda cmd: tmp.encode() in cmd)
+
     def ray_up() -> bool:
-        addresses.update(listening(processes_naming(tmp)))
+        addresses.update(listening(local_ray()))
         return bool(addresses)
 
     try:
         proc = start_ray_run(work, out, cache, env, ready=ray_up)
-        addresses.update(listening(processes_naming(tmp)))
+        addresses.update(listening(local_ray()))
         stderr = end_of(proc, lambda: os.killpg(proc.pid, signal.SIGINT), 120)
         assert proc.returncode == 130 and "interrupted" in stderr.strip().splitlines()[-1], stderr[-2000:]
         assert not out.exists() and 1 <= finished(cache) < 6
         assert addresses and all(a.startswith(("127.", "::ffff:127.")) for a in addresses), addresses
-        wait_for(lambda: not processes_naming(tmp), 60, "the local Ray's processes to end")
+        wait_for(lambda: not local_ray(), 60, "the local Ray's processes to end")
         p = run_cli(common(work / "six.jsonl", out, cache, "--workers", "2", "--engine", "ray"), env)
         assert "reused)" in p.stderr and "(0 reused)" not in p.stderr, p.stderr[-2000:]
     finally:
-        for pid in processes_naming(tmp):
+        for pid in local_ray():
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
         shutil.rmtree(tmp, ignore_errors=True)
