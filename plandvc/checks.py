@@ -27,12 +27,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import parse_qs, urlsplit
 
 from plandvc.io import InputError
 
 State = dict[str, Any]
+# the kinds of check a task is gated by, one per way a part can be done
+CheckKind = Literal["query", "visited", "entry_created", "entry_updated", "answer", "clipboard"]
 Result = tuple[bool, str]
 
 _NEEDS: dict[str, tuple[str, ...]] = {

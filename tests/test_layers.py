@@ -1,5 +1,5 @@
 """The import order docs/ARCHITECTURE.md states is the real one: a package imports only itself, the shared
-leaves, and the packages upstream of it (sites → browser → pool → replay → contract → chains → agent → run → rows → export → view)."""
+leaves, and the packages upstream of it (sites → browser → macros → pool → replay → contract → chains → agent → run → rows → export → view)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from pathlib import Path
 PKG = Path(__file__).resolve().parents[1] / "plandvc"
 LEAVES = (
     "io",
-    "macros",
     "ports",
     "urls",
     "records",
@@ -19,6 +18,7 @@ ORDER = (
     "sites",
     "memory",
     "browser",
+    "macros",
     "pool",
     "replay",
     "contract",

@@ -26,7 +26,7 @@ RUN_CODE: tuple[str, ...] = (
     "plandvc/browser",
     "plandvc/checks.py",
     "plandvc/io.py",
-    "plandvc/macros.py",
+    "plandvc/macros",
     "plandvc/memory",
     "plandvc/pool/__init__.py",
     "plandvc/pool/load.py",
