@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, TypedDict
 
+from plandvc.checks import Check
+
 Via = Literal["page", "home"] | None
 
 
@@ -37,7 +39,7 @@ class TaskDraft(TypedDict):
     instruction: str
     start: Start
     control: Control
-    check: dict[str, Any]  # {kind, ...}: plandvc.checks
+    check: Check  # tagged by its kind: plandvc.checks
     verifier: dict[str, Any]
     scope: list[str]
     target: NotRequired[dict[str, Any]]  # what the scripted executor acts on

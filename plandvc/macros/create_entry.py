@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from plandvc.checks import Row
 from plandvc.macros.macro import Macro
 from plandvc.macros.make import PER_MACRO, TaskMaker, fmt
 from plandvc.macros.script import Executor, attr
@@ -23,7 +24,7 @@ def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
         if not t.create:
             continue
         for _ in range(PER_MACRO):
-            fields = {f: make.new_value(t, f, rng) for f in t.create}
+            fields: Row = {f: make.new_value(t, f, rng) for f in t.create}
             listed = ", ".join(f'{t.column(f).label} "{fmt(v)}"' for f, v in fields.items())
             out.append(
                 make.task(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from plandvc.checks import Row, Value
 from plandvc.macros.macro import Macro
 from plandvc.macros.make import TaskMaker, fmt
 from plandvc.macros.script import Executor, attr
@@ -26,7 +27,7 @@ def edit(
     p: Page,
     t: Table,
     entry: tuple[str, str],
-    change: tuple[str, object],
+    change: tuple[str, Value],
     prep: dict[str, object],
     rng: random.Random,
 ) -> TaskDraft:
@@ -60,7 +61,7 @@ def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
             out.append(edit(make, p, t, (rid, str(r[t.label])), (f, v), {}, rng))
         if t.create:
             for _ in range(PREPARED):
-                fields = {f: make.new_value(t, f, rng) for f in t.create}
+                fields: Row = {f: make.new_value(t, f, rng) for f in t.create}
                 rid = next_id(t, list(t.rows))
                 f = rng.choice(t.edit)
                 v = make.new_value(t, f, rng, avoid=fields.get(f))

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import Any
+from typing import Literal
 
+from plandvc.checks import Check
 from plandvc.macros.home import home_path
 from plandvc.records import Control as TaskControl
 from plandvc.records import TaskDraft
@@ -90,7 +91,7 @@ class TaskMaker:
         page: Page | None,
         start_url: str,
         control: TaskControl,
-        check: dict[str, Any],
+        check: Check,
         scope: list[str],
         words: dict[str, str],
         rng: random.Random,
@@ -125,18 +126,23 @@ class TaskMaker:
         rng: random.Random,
         params: dict[str, list[str]],
         words: dict[str, str],
-        check: str = "query",
+        check: Literal["query", "visited"] = "query",
         **target: object,
     ) -> TaskDraft:
         """A task done with control `c` of list page `p`: it starts there (or, one in five, at home), its check
         (`query` or `visited`) is the list page with `params`, each param is in its scope, and only one part of
         a chain may set them (exclusive). `words` are added to the page's for the phrase."""
         lp = self.list_path(p)
+        checked: Check = (
+            {"kind": "query", "path": lp, "params": params}
+            if check == "query"
+            else {"kind": "visited", "path": lp, "params": params}
+        )
         return self.task(
             p,
             self.url_start(lp, rng),
             {"control_id": c.control_id, "role": c.kind, "prep": {}},
-            {"kind": check, "path": lp, "params": params},
+            checked,
             [f"query:{lp}:{k}" for k in params],
             {**self.words(p), **words},
             rng,
@@ -155,13 +161,13 @@ class TaskMaker:
             return lp, [f"entry:{p.table}/{rid}", *(f"query:{lp}:{q}" for q in page_params(p))]
         return self.detail_path(p, rid), [f"entry:{p.table}/{rid}"]
 
-    def new_value(self, t: Table, name: str, rng: random.Random, avoid: object = None) -> Any:
+    def new_value(self, t: Table, name: str, rng: random.Random, avoid: object = None) -> str | int | float:
         """A realistic value for a field, made from the table's own data (so it reads like the site)."""
         col = t.column(name)
         values = [r[name] for r in t.rows]
         for _ in range(50):
             if col.type == "enum":
-                v: Any = rng.choice(col.values)
+                v: str | int | float = rng.choice(col.values)
             elif col.type == "number":
                 nums = [float(x) for x in values]
                 step = 1 if all(float(x).is_integer() for x in values) else 0.5
