@@ -18,7 +18,10 @@ import orjson
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from plandvc.macros import REGISTRY
+
 SCHEMAS = ("task", "trajectory", "elements", "kept", "site", "site_split")
+MACRO_ENUM_SCHEMAS = ("task", "trajectory")  # their `macro` is one of the registry's
 PART_FILES = ("task.json", "trajectory.json", "elements.json")
 
 
@@ -48,14 +51,24 @@ class Part:
 
 
 def schema(name: str) -> dict[str, Any]:
-    """The contract's JSON Schema `name` (one of SCHEMAS)."""
+    """The contract's JSON Schema `name` (one of SCHEMAS). A `macro` property's enum is the registered macros
+    (`plandvc.macros.REGISTRY`), filled in here: the schema files leave the names out, so a macro is declared in
+    one place."""
     text = resources.files("plandvc.contract").joinpath("schemas", f"{name}.schema.json").read_text("utf-8")
     out: dict[str, Any] = json.loads(text)
+    macro = out.get("properties", {}).get("macro")
+    if macro is not None and name in MACRO_ENUM_SCHEMAS:
+        macro["enum"] = sorted(REGISTRY)
     return out
 
 
-@cache
 def _validator(name: str) -> Draft202012Validator:
+    return _validator_for(name, tuple(sorted(REGISTRY)))
+
+
+@cache
+def _validator_for(name: str, macros: tuple[str, ...]) -> Draft202012Validator:
+    """The validator of `name` with this registry's macros (a temporary registry gets its own)."""
     return Draft202012Validator(schema(name))
 
 
