@@ -101,9 +101,9 @@ def make_record(
     }
 
 
-def _question(name: object) -> bool:
+def _question(name: str | None) -> bool:
     """Whether `name` is a registered question macro (`Macro.question`: pool-items adds all of its parts)."""
-    m = REGISTRY.get(name) if isinstance(name, str) else None
+    m = REGISTRY.get(name) if name else None
     return m is not None and m.question
 
 

@@ -1,7 +1,9 @@
 """chain-specs: the seeded walk that strings records into chains (`next_via`, `chain_specs`, `chain_key`).
 
 A chain is 2–4 records of one site. Each part after the first is reached by `next_via` ("page": it starts on the
-page the previous part stays on; "home": it starts on the home page, reached by a trip home). Parts act on
+page the previous part stays on; "home": it starts on the home page, reached by a trip home). The rules read a
+part's chain roles off its macro's record in the registry (`plandvc.macros`): `leaves_page`, `continues_page`,
+`url_state`; a record of an unregistered macro has none of them. Parts act on
 different controls with pairwise disjoint scopes and only the last may answer. One `random.Random(seed)` drives
 the walk in one fixed order of draws, so a seed names one list of chains (docs/ARCHITECTURE.md, "The chain
 rules", states the rules and the order of draws).

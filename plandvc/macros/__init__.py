@@ -121,8 +121,7 @@ class _Names(Set[str]):
         return [m.name for m in REGISTRY.values() if self._has(m)]
 
     def __contains__(self, name: object) -> bool:
-        m = REGISTRY.get(name) if isinstance(name, str) else None
-        return m is not None and self._has(m)
+        return any(m.name == name and self._has(m) for m in REGISTRY.values())
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._names())

@@ -10,10 +10,11 @@ a question, the answer read off the page (never taken from the task's expected v
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from plandvc.checks import Value
 from plandvc.macros.make import detail_path, fmt, list_path
 from plandvc.records import Task, TrajectoryStep
 from plandvc.sites.spec import Control, Page, Spec, Table
@@ -187,7 +188,7 @@ class Executor:
         pick = every(self.control_id(c.control_id, type="checkbox"), labelled(v))
         await self.step("click", pick, f'{c.label} checkbox "{v}"', memory)
 
-    async def fill(self, form_id: str, fields: dict[str, Any]) -> None:
+    async def fill(self, form_id: str, fields: Mapping[str, Value]) -> None:
         """Set each field of form `form_id` (a `<select>` for an enum column, else typed)."""
         for name, v in fields.items():
             col = self.table.column(name)
