@@ -13,6 +13,10 @@ from typing import Any, Literal, NotRequired, TypedDict
 from plandvc.checks import Check
 
 Via = Literal["page", "home"] | None
+# how a chain's failed attempt fails (plandvc.chains.recovery chooses one, plandvc.run.recovery makes it)
+FailureKind = Literal["stopped_short", "wrong_value", "lost_work"]
+# a planner turn's role: `after_failure` is the turn that sees a failed attempt's report and re-delegates
+TurnRole = Literal["normal", "after_failure"]
 
 
 class Start(TypedDict):
@@ -136,12 +140,22 @@ class ChainPart(TypedDict):
     via: Via
 
 
+class ChainFailure(TypedDict):
+    """A chain's planned failure: part `part`'s first attempt fails in the way `kind` says; a `wrong_value`
+    attempt replays `sibling`, a kept trajectory of the same macro and control with another value."""
+
+    part: int
+    kind: FailureKind
+    sibling: NotRequired[str]
+
+
 class ChainSpec(TypedDict):
-    """A line of chains.jsonl (chain-specs)."""
+    """A line of chains.jsonl (chain-specs); `failure` only on a recovery chain."""
 
     key: str
     site: str
     parts: list[ChainPart]
+    failure: NotRequired[ChainFailure]
 
 
 class ChainResult(TypedDict):
@@ -159,6 +173,8 @@ class ChainResult(TypedDict):
     instruction_by: NotRequired[str]  # "merged" (memory model) or "joined"
     detail: NotRequired[str]  # every part's gate detail, joined by " | "
     final_by: NotRequired[str | None]  # who wrote the final message: "model", "fallback" or None
+    failure: NotRequired[FailureKind]  # a recovery chain's failure kind
+    failed_gate: NotRequired[str]  # the failed attempt's own gate detail, read when it happened
 
 
 class Turn(TypedDict):
@@ -170,6 +186,10 @@ class Turn(TypedDict):
     instruction: NotRequired[str]
     macro: NotRequired[str]
     answer: NotRequired[Any]
+    fails: NotRequired[
+        FailureKind
+    ]  # a recovery chain's failed attempt: the delegation is right, its result not
+    role: NotRequired[TurnRole]  # in a recovery chain, every turn's role
 
 
 class Row(TypedDict):
@@ -185,6 +205,7 @@ class Row(TypedDict):
     delegated: str | None
     messages: list[dict[str, Any]]
     target: str
+    role: NotRequired[TurnRole]  # only in a recovery chain's rows; a row without it is `normal`
 
 
 class Episode(TypedDict):
@@ -205,4 +226,5 @@ class Episode(TypedDict):
     budget: int
     planner_turns: int
     response_format: dict[str, Any] | None  # the planner's JSON schema as it asked (None: never asked)
+    failure: NotRequired[ChainFailure]  # a recovery chain's planned failure
     env: NotRequired[dict[str, Any]]  # versions of the code, Chromium, Playwright (left out when not known)

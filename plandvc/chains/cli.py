@@ -9,6 +9,7 @@ import click
 
 from plandvc.chains.items import pool_items as load_pool_items
 from plandvc.chains.items import read_site_split
+from plandvc.chains.recovery import assign_failures, count_failures
 from plandvc.chains.walk import HOME_RULES, summarise
 from plandvc.chains.walk import chain_specs as walk_chains
 from plandvc.io import InputError, check_output_file, raise_problems, read_jsonl, write_jsonl
@@ -157,6 +158,13 @@ def parse_sizes(text: str) -> tuple[int, ...]:
     help="When a trip home may follow: never after any URL-state part (any_earlier), or the old rule that "
     "only looks at the part just before (neighbour).",
 )
+@click.option(
+    "--recovery-share",
+    type=float,
+    default=0.0,
+    show_default=True,
+    help="Share of chains whose one part fails at its first attempt and is re-delegated (0: none).",
+)
 @click.option("--allow-empty", is_flag=True, help="Write an empty chains file when no chain can be made.")
 def chain_specs(
     items_path: Path,
@@ -167,18 +175,22 @@ def chain_specs(
     tries: int,
     answer_share: float,
     home_rule: str,
+    recovery_share: float,
     allow_empty: bool,
 ) -> None:
     """Walk the items into chains of 2–4 parts of one site, deterministically in the seed.
 
     Sites take turns; parts use different controls with disjoint scopes; only the last part may answer; no
     trip home after a filter or sort (--home-rule). Each line of the output is {key, site, parts: [{id, via}]},
-    via null, "page" or "home". Empty items (or no chain made) is an error unless --allow-empty; an existing
+    via null, "page" or "home"; a --recovery-share of the chains (seeded apart from the walk, so the chains
+    stay the same) also carry a failure {part, kind, sibling?}: that part's first attempt stops short, uses
+    a wrong value or loses its form, and the planner re-delegates it. Empty items (or no chain made) is an error unless --allow-empty; an existing
     --out is replaced only when it is a previous chain-specs output.
 
     \b
     Example:
-        plandvc chain-specs --items data/items.jsonl --out data/chains.jsonl --n 1500 --seed 0
+        plandvc chain-specs --items data/items.jsonl --out data/chains.jsonl --n 1500 --seed 0 \
+            --recovery-share 0.2
     """
     try:
         size_list = parse_sizes(sizes)
@@ -188,6 +200,8 @@ def chain_specs(
             raise InputError(f"--tries: must be at least 1, got {tries}")
         if not 0.0 <= answer_share <= 1.0:
             raise InputError(f"--answer-share: must be in [0, 1], got {answer_share}")
+        if not 0.0 <= recovery_share <= 1.0:
+            raise InputError(f"--recovery-share: must be in [0, 1], got {recovery_share}")
         check_output_file(out, is_chain, "chain-specs")
         items = read_items(items_path)
         if not items and not allow_empty:
@@ -199,6 +213,7 @@ def chain_specs(
             raise InputError(
                 f"{items_path}: {len(items)} items make no chain (--allow-empty writes an empty chains file)"
             )
+        chains = assign_failures(chains, items, recovery_share, seed=seed)
     except InputError as e:
         raise click.ClickException(str(e)) from None
     write_jsonl(out, chains)
@@ -213,3 +228,5 @@ def chain_specs(
         err=True,
     )
     click.echo(f"  by site: {_counts(s['by_site'])}", err=True)
+    if recovery_share:
+        click.echo(f"  recovery chains: {_counts(count_failures(chains))}", err=True)

@@ -15,8 +15,27 @@ from plandvc.agent.team import Report, Team
 from plandvc.browser.protocol import SessionProtocol
 from plandvc.checks import gate
 from plandvc.macros import FAMILY_OF, HOME_STEP
-from plandvc.records import ChainResult, ChainSpec, Episode, Part, Row, Task, Trajectory, Turn
+from plandvc.records import (
+    ChainResult,
+    ChainSpec,
+    Episode,
+    FailureKind,
+    Part,
+    Row,
+    Task,
+    Trajectory,
+    Turn,
+    TurnRole,
+)
 from plandvc.replay import Replayer, ReplayModel, home_trajectory
+from plandvc.run.recovery import (
+    FailingReplayer,
+    FailurePlan,
+    FailureSeen,
+    observe_failure,
+    plan_failure,
+    verdict,
+)
 from plandvc.run.script import PlannerScript
 from plandvc.run.timing import Clock, TimedSession
 
@@ -55,6 +74,10 @@ class Step:
     traj: Trajectory
     elements: list[dict[str, Any]]
     part: int | None = None  # the index of the part it plays; None for a trip home
+    fails: FailureKind | None = None  # a recovery chain's failed attempt (its replay is `failed`'s)
+    report: str | None = None  # the failing specialist's own report; None: it reports a finished step
+    gated: Part | None = None  # the part the failed attempt's own gate reads, right after it
+    role: TurnRole | None = None  # every turn's role in a recovery chain; None in a chain without a failure
 
 
 @dataclass
@@ -71,13 +94,22 @@ class ScriptedTeam(Team):
 
     def __init__(self, session: SessionProtocol, steps: list[Step], budget: int) -> None:
         super().__init__(session, overall_budget=budget, executor=EXECUTOR, version=VERSION)
+        self.browser = session  # the session as the run has it (its backend state too)
         self.steps = steps
         self.replayers: list[Replayer] = []
         self.end_urls: list[str] = []  # the page each delegation ended on
+        self.failure_seen: FailureSeen | None = None  # a recovery chain's failed attempt, gated when it ended
 
     async def run_step(self, family: str, instruction: str) -> Report:
+        n = len(self.replayers)
+        failing = self.steps[n].gated if n < len(self.steps) else None
+        before = await self.browser.backend_state() if failing is not None else None
         report = await super().run_step(family, instruction)
         self.end_urls.append(self.session.url)
+        if failing is not None and before is not None:
+            after = await self.browser.backend_state()
+            state = observed(self, self.browser, after)
+            self.failure_seen = observe_failure(failing, state, before, after)
         return report
 
     def specialist_model(self, family: str, instruction: str) -> ReplayModel:
@@ -86,13 +118,20 @@ class ScriptedTeam(Team):
         st = self.steps[len(self.replayers)]
         if (st.family, st.instruction) != (family, instruction):
             raise RuntimeError(f"delegation out of script: {family}: {instruction}")
-        rp = Replayer(st.traj, st.elements, self.session)
+        rp = (
+            Replayer(st.traj, st.elements, self.session)
+            if st.report is None
+            else FailingReplayer(st.traj, st.elements, self.session, st.report)
+        )
         self.replayers.append(rp)
         return ReplayModel(rp, self.session)
 
 
-def build_steps(chain: ChainSpec, parts: list[Part], site: SiteInfo) -> list[Step]:
-    """The delegations: a trip home before every part reached `via: home`, then the part itself."""
+def build_steps(
+    chain: ChainSpec, parts: list[Part], site: SiteInfo, failure: FailurePlan | None = None
+) -> list[Step]:
+    """The delegations: a trip home before every part reached `via: home`, then the part itself; in a recovery
+    chain the failing part's failed attempt and its recovery take the part's place (every step has a role)."""
     steps = []
     for i, (spec, part) in enumerate(zip(chain["parts"], parts, strict=True)):
         if spec["via"] == "home":
@@ -107,9 +146,29 @@ def build_steps(chain: ChainSpec, parts: list[Part], site: SiteInfo) -> list[Ste
                 )
             )
         task, traj = part["task"], part["traj"]
-        steps.append(
-            Step(FAMILY_OF[traj["macro"]], task["instruction"], traj["macro"], traj, part["elements"], i)
-        )
+        family = FAMILY_OF[traj["macro"]]
+        if failure is not None and failure.part == i:
+            f = failure
+            steps.append(
+                Step(
+                    family,
+                    task["instruction"],
+                    traj["macro"],
+                    f.failed,
+                    f.failed_elements,
+                    i,
+                    f.kind,
+                    f.report,
+                )
+            )
+            steps[-1].gated = part
+            steps.append(Step(family, f.instruction, traj["macro"], f.recovery, f.recovery_elements, i))
+            steps[-1].role = "after_failure"
+            continue
+        steps.append(Step(family, task["instruction"], traj["macro"], traj, part["elements"], i))
+    if failure is not None:
+        for st in steps:
+            st.role = st.role or "normal"
     return steps
 
 
@@ -146,9 +205,30 @@ class Played:
     state: dict[str, Any]
 
 
-async def plan_turns(chain: ChainSpec, parts: list[Part], site: SiteInfo, memory: MemoryModel | None) -> Plan:
+def turn_of(step: Step) -> Turn:
+    """A delegation's turn; in a recovery chain also its role, and on the failed attempt its failure kind."""
+    turn: Turn = {
+        "kind": "delegate",
+        "family": step.family,
+        "instruction": step.instruction,
+        "macro": step.macro,
+    }
+    if step.fails is not None:
+        turn["fails"] = step.fails
+    if step.role is not None:
+        turn["role"] = step.role
+    return turn
+
+
+async def plan_turns(
+    chain: ChainSpec,
+    parts: list[Part],
+    site: SiteInfo,
+    memory: MemoryModel | None,
+    failure: FailurePlan | None = None,
+) -> Plan:
     """The delegations (a trip home before each `via: home` part), the merged request and the turn list."""
-    steps = build_steps(chain, parts, site)
+    steps = build_steps(chain, parts, site, failure)
     instructions = [p["task"]["instruction"] for p in parts]
     if memory is not None:
         request, how = await memory.merge(instructions)
@@ -157,11 +237,10 @@ async def plan_turns(chain: ChainSpec, parts: list[Part], site: SiteInfo, memory
 
         request, how = joined(instructions), "joined"
     answer = parts[-1]["traj"].get("answer")
-    turns: list[Turn] = [
-        {"kind": "delegate", "family": s.family, "instruction": s.instruction, "macro": s.macro}
-        for s in steps
-    ]
+    turns: list[Turn] = [turn_of(s) for s in steps]
     turns.append({"kind": "done", "answer": answer})
+    if failure is not None:
+        turns[-1]["role"] = "normal"
     return Plan(steps, turns, request, how, answer)
 
 
@@ -197,6 +276,20 @@ async def play_turns(
     return Played(team, script, state)
 
 
+def observed(team: ScriptedTeam, session: SessionProtocol, backend: dict[str, Any]) -> dict[str, Any]:
+    """The state the gates read: the session's pages and events, the backend state, the last answer given."""
+    got = next((rp.answer for rp in reversed(team.replayers) if rp.answer is not None), None)
+    return {
+        "url": session.seen[-1] if session.seen else "",
+        "seen": list(session.seen),
+        "entries": backend["entries"],
+        "changes": backend["changes"],
+        "clipboard": backend["clipboard"],
+        "events": list(session.events),
+        "answer": got,
+    }
+
+
 def gate_each(
     parts: list[Part],
     steps: list[Step],
@@ -206,16 +299,7 @@ def gate_each(
 ) -> tuple[list[bool], str]:
     """Gate every part on what the session did and the backend state after it: (each part's verdict, the
     details joined by " | "). The run and the closed-loop evaluation gate the same way."""
-    got = next((rp.answer for rp in reversed(team.replayers) if rp.answer is not None), None)
-    gate_state = {
-        "url": session.seen[-1] if session.seen else "",
-        "seen": list(session.seen),
-        "entries": backend["entries"],
-        "changes": backend["changes"],
-        "clipboard": backend["clipboard"],
-        "events": list(session.events),
-        "answer": got,
-    }
+    gate_state = observed(team, session, backend)
     # a part's own end page, for the checks of where a part leaves the browser (`visited` with `last`);
     # a query check reads the chain's last page, so a later part that undid it fails the chain
     ends = {s.part: u for s, u in zip(steps, team.end_urls, strict=False) if s.part is not None}
@@ -266,6 +350,8 @@ def episode_of(
         "planner_turns": params.planner_turns,
         "response_format": played.script.response_format,
     }
+    if "failure" in chain:
+        episode["failure"] = chain["failure"]
     if env is not None:
         episode["env"] = env
     return episode
@@ -279,14 +365,21 @@ async def run_chain(
     params: RunParams,
     memory: MemoryModel | None,
     env: dict[str, Any] | None = None,
+    sibling: Part | None = None,
 ) -> ChainOutput:
     """Run one chain on a fresh `session`: plan the turns, play them, gate the parts, write the episode.
-    A failure is the result, never an exception (but cancellation); `env` is recorded in the episode."""
+    A failure is the result, never an exception (but cancellation); `env` is recorded in the episode. A
+    recovery chain (`failure` in its line; `sibling` the wrong value's trajectory) is kept only when its
+    failed attempt failed its own gate and left nothing behind (`plandvc.run.recovery`)."""
     out = ChainOutput(base_result(chain))
     res = out.result
     session = TimedSession(session, out.clock)
     try:
-        plan = await plan_turns(chain, parts, site, memory)
+        failure = None
+        if "failure" in chain:
+            res["failure"] = chain["failure"]["kind"]
+            failure = plan_failure(chain["failure"], parts[chain["failure"]["part"]], sibling)
+        plan = await plan_turns(chain, parts, site, memory, failure)
         res["turns"], res["steps"], res["instruction_by"] = (
             len(plan.turns),
             len(plan.steps),
@@ -303,6 +396,12 @@ async def run_chain(
         res["ok"], res["detail"], res["final_by"] = bool(passed and ran), detail[:300], script.final_by
         if not res["ok"]:
             res["error"] = ("script not finished" if not ran else "check failed: " + res["detail"])[:300]
+        if failure is not None:
+            seen = team.failure_seen
+            res["failed_gate"] = seen.gate_detail[:300] if seen is not None else ""
+            why = verdict(seen)
+            if why is not None and res["ok"]:
+                res["ok"], res["error"] = False, why[:300]
         out.rows, out.images = script.rows, script.images
         out.episode = episode_of(chain, parts, plan, played, params, env)
     except asyncio.CancelledError:

@@ -6,7 +6,9 @@ Every line of the chains file must be `{key, site, parts: [{id, via}, ...]}` whe
 - `site` is a site of `--sites`;
 - `parts` is a non-empty list; the first part's `via` is null and every later one is `"page"` or
   `"home"` (the chain walk's vocabulary); every `id` is a kept trajectory of the pool whose files load,
-  and whose task and trajectory are of the chain's `site`.
+  and whose task and trajectory are of the chain's `site`;
+- a recovery chain's `failure` is `{part, kind, sibling?}` (`plandvc.run.recovery`): a part index, a failure
+  kind, and for `wrong_value` a kept trajectory of the part's macro on its control and start page.
 Every problem found is reported, one line each (`file:line: key 'k': ...`), and nothing is written.
 An empty chain list is an error unless the caller allows it.
 """
@@ -22,6 +24,7 @@ from plandvc import io
 from plandvc.pool.load import load_part, part_dir, read_kept
 from plandvc.records import ChainSpec, Part
 from plandvc.run.chain import SiteInfo
+from plandvc.run.recovery import failure_problems, sibling_problems
 
 PART_FILES = ("task.json", "trajectory.json", "elements.json")
 VIAS_AFTER_FIRST = ("page", "home")
@@ -36,6 +39,7 @@ class ChainJob:
     parts: list[Part]
     files: list[Path]
     site: SiteInfo
+    sibling: Part | None = None  # a wrong_value failure's sibling trajectory (its files are in `files`)
 
     @property
     def key(self) -> str:
@@ -80,7 +84,24 @@ def chain_problems(where: str, chain: Any) -> list[str]:
         if p["via"] not in want:
             expected = "null" if i == 0 else "'page' or 'home'"
             out.append(f"{label}: parts[{i}].via {p['via']!r} is not {expected}")
+    if "failure" in chain:
+        out += failure_problems(label, chain["failure"], len(parts))
     return out
+
+
+def _load_one(
+    pool: Path, runs: dict[str, str], loaded: dict[str, Part | str], pid: str
+) -> tuple[Part | None, str]:
+    """A kept part (loaded once into `loaded`), or (None, why it cannot be loaded, to follow its id)."""
+    if pid not in runs:
+        return None, f" is not a kept trajectory of {pool / 'kept.jsonl'}"
+    if pid not in loaded:
+        try:
+            loaded[pid] = load_part(pool, runs[pid], pid)
+        except io.InputError as e:
+            loaded[pid] = str(e)
+    got = loaded[pid]
+    return (None, f": {got}") if isinstance(got, str) else (got, "")
 
 
 def load_jobs(
@@ -115,20 +136,9 @@ def load_jobs(
         bad = False
         for i, p in enumerate(chain["parts"]):
             pid = p["id"]
-            if pid not in runs:
-                problems.append(
-                    f"{label}: parts[{i}].id {pid!r} is not a kept trajectory of {pool / 'kept.jsonl'}"
-                )
-                bad = True
-                continue
-            if pid not in loaded:
-                try:
-                    loaded[pid] = load_part(pool, runs[pid], pid)
-                except io.InputError as e:
-                    loaded[pid] = str(e)
-            part = loaded[pid]
-            if isinstance(part, str):
-                problems.append(f"{label}: parts[{i}].id {pid!r}: {part}")
+            part, why = _load_one(pool, runs, loaded, pid)
+            if part is None:
+                problems.append(f"{label}: parts[{i}].id {pid!r}{why}")
                 bad = True
                 continue
             psites = {part["task"]["site"], part["traj"]["site"]}
@@ -140,7 +150,19 @@ def load_jobs(
                 continue
             parts.append(part)
             files += [part_dir(pool, runs[pid], pid) / f for f in PART_FILES]
+        sibling = None
+        sib = (chain.get("failure") or {}).get("sibling")
+        if not bad and sib is not None:
+            sibling, problem = _load_one(pool, runs, loaded, sib)
+            if sibling is None:
+                problems.append(f"{label}: failure.sibling {sib!r}{problem}")
+                continue
+            near = sibling_problems(label, parts[chain["failure"]["part"]], sibling)
+            problems += near
+            if near:
+                continue
+            files += [part_dir(pool, runs[sib], sib) / f for f in PART_FILES]
         if not bad:
-            jobs.append(ChainJob(chain, parts, files, sites[site]))
+            jobs.append(ChainJob(chain, parts, files, sites[site], sibling))
     io.raise_problems(problems)
     return jobs

@@ -173,7 +173,7 @@ async def run_job(
     env: dict[str, Any],
 ) -> ChainOutput:
     """Run one chain job in a given session (the seam for another engine): its output, never an exception."""
-    return await run_chain(job.spec, job.parts, session, job.site, params, memory, env)
+    return await run_chain(job.spec, job.parts, session, job.site, params, memory, env, job.sibling)
 
 
 class Ledger:

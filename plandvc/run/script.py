@@ -3,6 +3,8 @@
 The memory of each turn comes from the chain's known decomposition (`template_memory`: at the first turn a
 numbered checklist of the delegations, trips home left out, and the next step; later the previous step said done,
 the count done and left, and the next step; at the end all items done and the answer); the final message from the memory model when one is configured, else the answer or "The task is done.".
+In a recovery chain the failed attempt and its re-delegation are one checklist item: the turn after the failed
+attempt says what failed and why (`FAILED`), and counts the item as not done yet.
 """
 
 from __future__ import annotations
@@ -30,20 +32,36 @@ def _short(text: str, n: int = 90) -> str:
     return text if len(text) <= n else text[: n - 3].rstrip() + "..."
 
 
+# what the planner's memory says after a failed attempt, by failure kind: what failed and why
+FAILED = {
+    "stopped_short": "The {family} step is not done: its report says the specialist stopped before the end.",
+    "wrong_value": "The {family} step is not done: the report and the page show another value than asked.",
+    "lost_work": "The {family} step is not done: its report says the form was left unsaved, so nothing changed.",
+}
+
+
+def _item(x: Turn) -> bool:
+    """Whether a turn is a checklist item: a delegation, neither a trip home nor a failed attempt's redo."""
+    return x["kind"] == "delegate" and x["macro"] != "navigate_home" and x.get("role") != "after_failure"
+
+
 def template_memory(turns: list[Turn], t: int) -> str:
     """The planner's memory at turn t from the chain's decomposition; trips home are not checklist items."""
-    items = [x for x in turns if x["kind"] == "delegate" and x["macro"] != "navigate_home"]
+    items = [x for x in turns if _item(x)]
     turn = turns[t]
     if t == 0:
         check = " ".join(f"{i + 1}) {_short(x['instruction'], 70)}" for i, x in enumerate(items))
         return f"Checklist: {check} Next: {turn['family']}: {_short(turn['instruction'])}"
     prev = turns[t - 1]
-    done = sum(1 for x in turns[:t] if x["kind"] == "delegate" and x["macro"] != "navigate_home")
-    said = (
-        f"The {prev['family']} step is done, as its report and page check show."
-        if prev["macro"] != "navigate_home"
-        else "The home page is open."
+    done = sum(
+        1 for x in turns[:t] if x["kind"] == "delegate" and x["macro"] != "navigate_home" and "fails" not in x
     )
+    if "fails" in prev:
+        said = FAILED[prev["fails"]].format(family=prev["family"])
+    elif prev["macro"] != "navigate_home":
+        said = f"The {prev['family']} step is done, as its report and page check show."
+    else:
+        said = "The home page is open."
     if turn["kind"] == "done":
         ans = turn.get("answer")
         return f"{said} All {len(items)} checklist items are done." + (
@@ -123,6 +141,8 @@ class PlannerScript:
                 "target": content,
             }
         )
+        if "role" in turn:
+            self.rows[-1]["role"] = turn["role"]
         self.t += 1
         return content
 

@@ -1,0 +1,220 @@
+"""A recovery chain's failed attempt and the planner's recovery turn, made by construction.
+
+The chain line's `failure` {part, kind, sibling?} (chosen by `plandvc.chains.recovery`) says which part's first
+attempt fails and how. `plan_failure` makes, from the part's own recorded trajectory (or its sibling's):
+
+- the failed attempt's replay and the report its specialist gives:
+  `stopped_short` replays every action but the last and says "I could not finish the task: I stopped before
+  applying the filter."; `wrong_value` replays the sibling (same macro and control, another value) and
+  reports what it did, as a finished step; `lost_work` fills the form, goes back without submitting it and
+  says that nothing was saved;
+- the recovery turn's instruction to the same family, naming what is wrong ("The previous attempt stopped
+  before applying the filter; finish it: ..."), or for a wrong value on a filter, sort or search the plain
+  instruction again, and the replay that recovers (the actions left on the page, or the whole trajectory).
+
+While the chain runs, `observe_failure` reads the backend before and after the failed attempt and gates the
+part right then: the failure counts only when that gate fails and the attempt changed nothing on the backend
+or the clipboard (no leftover). `verdict` states why a recovery chain is dropped otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from plandvc.browser.protocol import SessionRecord
+from plandvc.checks import gate
+from plandvc.macros import REGISTRY
+from plandvc.records import ChainFailure, FailureKind, Part, Trajectory, TrajectoryStep
+from plandvc.replay import Replayer
+
+KINDS: tuple[FailureKind, ...] = ("stopped_short", "wrong_value", "lost_work")
+_VALUE_ACTIONS = ("input", "select", "set_range")
+
+
+@dataclass(frozen=True)
+class FailurePlan:
+    """A part's failed attempt (`failed`, replayed by a FailingReplayer when `report` is set) and its recovery
+    (`instruction`, `recovery`), with the elements each replay points into."""
+
+    kind: FailureKind
+    part: int
+    failed: Trajectory
+    failed_elements: list[dict[str, Any]]
+    report: str | None  # the failing specialist's done text; None: it reports a finished step (wrong_value)
+    instruction: str
+    recovery: Trajectory
+    recovery_elements: list[dict[str, Any]]
+
+
+class FailureError(Exception):
+    """A planned failure that cannot be made from this part (the chain's result, never a crash)."""
+
+
+class FailingReplayer(Replayer):
+    """A replay whose specialist ends with `done` and no success, saying `report` (how it failed)."""
+
+    def __init__(
+        self, traj: Trajectory, elements: list[dict[str, Any]], session: SessionRecord | None, report: str
+    ) -> None:
+        super().__init__(traj, elements, session)
+        self.report = report
+
+    def next_action(self, snapshot: Any) -> dict[str, Any]:
+        reply = super().next_action(snapshot)
+        if self.finished:
+            self.answer = None
+            done = {"text": self.report, "success": False, "answer": None}
+            return {"memory": "I could not do the task.", "action": [{"done": done}]}
+        return reply
+
+
+def _phrase(step: TrajectoryStep | None, fallback: str) -> str:
+    """A step's memory as a phrase inside a sentence: 'Applying the filter.' -> 'applying the filter'."""
+    text = " ".join(str(step["memory"] if step else "").split()).rstrip(".")
+    return text[:1].lower() + text[1:] if text else fallback
+
+
+def _value_change(own: Trajectory, sibling: Trajectory) -> tuple[str, str] | None:
+    """(the sibling's value, the part's value) of the first value step where they differ, else None."""
+    for a, b in zip(own["steps"], sibling["steps"], strict=False):
+        if a["action"] == b["action"] in _VALUE_ACTIONS and a.get("value") != b.get("value"):
+            return str(b.get("value")), str(a.get("value"))
+    return None
+
+
+def plan_failure(failure: ChainFailure, part: Part, sibling: Part | None) -> FailurePlan:
+    """The failed attempt and the recovery of `part` as `failure` says; FailureError when the part's
+    recording cannot make it (no action to stop before, no form to leave, no sibling)."""
+    kind, traj, elements = failure["kind"], part["traj"], part["elements"]
+    steps, instruction = list(traj["steps"]), part["task"]["instruction"]
+    if kind == "stopped_short":
+        if not steps:
+            raise FailureError("stopped_short: the part has no action to stop before")
+        undone = _phrase(steps[-1], "its last action")
+        failed = _trajectory(traj, steps[:-1])
+        rest: Trajectory = {**traj, "steps": steps[-1:]}
+        return FailurePlan(
+            kind,
+            failure["part"],
+            failed,
+            elements,
+            f"I could not finish the task: I stopped before {undone}.",
+            f"The previous attempt stopped before {undone}; finish it: {instruction}",
+            rest,
+            elements,
+        )
+    if kind == "lost_work":
+        if len(steps) < 2:
+            raise FailureError("lost_work: the part has no form to fill before it is submitted")
+        submit = _phrase(steps[-1], "submitting the form")
+        back: TrajectoryStep = {
+            "action": "back",
+            "element": None,
+            "value": None,
+            "memory": "Going back without submitting the form.",
+        }
+        return FailurePlan(
+            kind,
+            failure["part"],
+            _trajectory(traj, [*steps[:-1], back]),
+            elements,
+            f"I filled in the form but went back without {submit}, so nothing was saved.",
+            f"Nothing was saved: the form was left without {submit}. Do it again: {instruction}",
+            traj,
+            elements,
+        )
+    if sibling is None:
+        raise FailureError("wrong_value: no sibling trajectory")
+    change = _value_change(traj, sibling["traj"])
+    macro = REGISTRY.get(traj["macro"])
+    if macro is not None and macro.check == "answer" and change is not None:
+        # a question: say which value the wrong answer was made with
+        again = f'That answer was made with "{change[0]}", not "{change[1]}". {instruction}'
+    else:
+        again = instruction  # a filter, sort or search: the plain instruction, the page shows the value
+    return FailurePlan(
+        kind, failure["part"], sibling["traj"], sibling["elements"], None, again, traj, elements
+    )
+
+
+def _trajectory(traj: Trajectory, steps: list[TrajectoryStep]) -> Trajectory:
+    """The part's trajectory with other steps and no answer (a failed attempt answers nothing)."""
+    return {**traj, "steps": steps, "answer": None}
+
+
+@dataclass
+class FailureSeen:
+    """What the failed attempt left, read right after it: its own gate and any backend or clipboard change."""
+
+    gate_ok: bool
+    gate_detail: str
+    leftover: list[str]
+
+
+def leftover(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """The backend changes and clipboard writes made between two backend states, one line each."""
+    out = [
+        f"{c.get('op')} {c.get('table')} #{c.get('id')}"
+        for c in list(after.get("changes") or [])[len(before.get("changes") or []) :]
+    ]
+    out += [
+        f"clipboard {x!r}" for x in list(after.get("clipboard") or [])[len(before.get("clipboard") or []) :]
+    ]
+    return out
+
+
+def observe_failure(
+    part: Part, state: dict[str, Any], before: dict[str, Any], after: dict[str, Any]
+) -> FailureSeen:
+    """Gate `part` on the session's state right after its failed attempt (`state`, as the chain's gates read
+    it) and list what the attempt changed between the backend states `before` and `after`."""
+    ok, detail = gate(part["task"]["check"], part["task"].get("verifier") or {}, state)
+    return FailureSeen(bool(ok), str(detail), leftover(before, after))
+
+
+def verdict(seen: FailureSeen | None) -> str | None:
+    """Why a recovery chain is dropped though its final gates may pass, or None when its failure counts."""
+    if seen is None:
+        return "the failed attempt never ran"
+    if seen.gate_ok:
+        return f"the failure passed its gate: {seen.gate_detail}"
+    if seen.leftover:
+        return f"the failure left a change: {', '.join(seen.leftover)}"
+    return None
+
+
+def failure_problems(label: str, failure: Any, n_parts: int) -> list[str]:
+    """The shape problems of a chain line's `failure`; [] when it is well formed."""
+    if not isinstance(failure, dict):
+        return [f"{label}: failure {failure!r} is not an object {{part, kind, sibling?}}"]
+    out = []
+    part, kind = failure.get("part"), failure.get("kind")
+    if not isinstance(part, int) or isinstance(part, bool) or not 0 <= part < n_parts:
+        out.append(f"{label}: failure.part {part!r} is not a part index (0..{n_parts - 1})")
+    if kind not in KINDS:
+        out.append(f"{label}: failure.kind {kind!r} is not one of {', '.join(KINDS)}")
+    sib = failure.get("sibling")
+    if kind == "wrong_value" and not isinstance(sib, str):
+        out.append(f"{label}: failure.sibling {sib!r}: a wrong_value failure names a sibling trajectory")
+    if kind != "wrong_value" and sib is not None:
+        out.append(f"{label}: failure.sibling is only for a wrong_value failure")
+    return out
+
+
+def sibling_problems(label: str, part: Part, sibling: Part) -> list[str]:
+    """A wrong_value sibling must be another recording of the part's macro on its control and start page."""
+    a, b = part["task"], sibling["task"]
+    same = (a["site"], a["macro"], a["control"].get("control_id"), a["start"]["url"]) == (
+        b["site"],
+        b["macro"],
+        b["control"].get("control_id"),
+        b["start"]["url"],
+    )
+    if not same:
+        return [
+            f"{label}: failure.sibling {sibling['id']!r} is not the same macro on the same control and page"
+        ]
+    if a["instruction"] == b["instruction"]:
+        return [f"{label}: failure.sibling {sibling['id']!r} has the part's own instruction"]
+    return []
