@@ -21,6 +21,7 @@ from typing import Any
 from plandvc.io import InputError, dumps, publish_built, read_jsonl, write_json
 from plandvc.macros import FAMILIES, FAMILY_OF
 from plandvc.records import ChainResult
+from plandvc.rows.recovery import index_fields, recovery_counts
 from plandvc.rows.split import RULE, SplitChain, group_split, leak_check, prompt_fingerprint
 from plandvc.rows.validate import DEFAULT_IMAGE_SIZE, KINDS, Chain, Reason, check_chain
 
@@ -180,6 +181,7 @@ def _write(
                 "turns": len(ep["turns"]),
                 "split": assigned[chain.key].split,
                 "split_detail": assigned[chain.key].detail,
+                **index_fields(ep),
             }
         )
     splits = Counter(c["split"] for c in index)
@@ -210,6 +212,9 @@ def _write(
         "files": dict(sorted(files.items())),
         "dropped": [{"key": d.key, "kind": d.kind, "detail": d.detail} for d in dropped],
     }
+    recovery = recovery_counts(results, {c.key: c.rows for c in kept})
+    if recovery is not None:  # only a run with recovery chains has the key
+        manifest["recovery"] = recovery
     write_json(tmp / MANIFEST, manifest)
     return manifest
 
@@ -262,6 +267,8 @@ def metrics(
             sorted(Counter(error_kind(r.get("error")) for r in results if not r["ok"]).items())
         ),
     }
+    if "recovery" in manifest:
+        filt["recovery"] = manifest["recovery"]
     by_macro: dict[str, dict[str, Any]] = {}
     by_family = {f: {"delegations": 0, "chains": 0} for f in FAMILIES}
     for c in kept:

@@ -19,6 +19,7 @@ import orjson
 from plandvc.agent.schema import SCHEMA, errors, key_order_errors, schema_of
 from plandvc.records import Episode, Row, Turn
 from plandvc.rows.png import PngError, read_png_info
+from plandvc.rows.recovery import recovery_problem
 
 KINDS = ("missing_image", "bad_image", "bad_target", "turn_mismatch", "no_answer", "bad_episode", "duplicate")
 ROW_KEYS = ("task_id", "step", "segment", "macro", "family", "op", "delegated", "messages", "target")
@@ -228,6 +229,9 @@ def _check(chain_dir: Path, key: str, image_size: tuple[int, int] | None) -> Cha
             if name not in images:
                 images[name] = _check_image(chain_dir, name, t, image_size)
         final = _check_target(row, turn, schema)
+    problem = recovery_problem(episode, rows)
+    if problem is not None:
+        raise _Drop("turn_mismatch", problem)
     answer = episode.get("answer")
     if answer not in (None, "") and _normal(answer) not in _normal(final):
         raise _Drop(

@@ -400,7 +400,7 @@ async def run_chain(
             seen = team.failure_seen
             res["failed_gate"] = seen.gate_detail[:300] if seen is not None else ""
             why = verdict(seen)
-            if why is not None and res["ok"]:
+            if why is not None:  # the first reason: without a failure there is no recovery to keep
                 res["ok"], res["error"] = False, why[:300]
         out.rows, out.images = script.rows, script.images
         out.episode = episode_of(chain, parts, plan, played, params, env)

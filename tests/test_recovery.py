@@ -1,0 +1,381 @@
+"""Recovery chains: which parts may fail and how (chain-specs), and, in real Chromium on the real sites server,
+each failure kind failing its own gate at the failed attempt and passing after the planner's re-delegation;
+a failure that passes its gate, or leaves a change behind, drops the chain with that reason."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+import pytest_asyncio
+from bundled import NAMES, POOL_DIR, SITES_DIR, SPECS
+from chain_pools import rec
+
+from plandvc import io
+from plandvc.browser import Browser
+from plandvc.chains.items import pool_items
+from plandvc.chains.recovery import KINDS, TOGGLES, assign_failures, candidates, siblings_of
+from plandvc.chains.walk import chain_specs
+from plandvc.records import ChainSpec, ItemRecord, Part
+from plandvc.run.chain import ChainOutput, RunParams, SiteInfo, run_chain
+from plandvc.run.recovery import failure_problems
+from plandvc.run.runner import kept_runs, load_parts
+from plandvc.run.script import template_memory
+
+ROOT = Path(__file__).resolve().parents[1]
+HAS_POOL = (POOL_DIR / "kept.jsonl").exists()
+needs_pool = pytest.mark.skipif(not HAS_POOL, reason="the sample pool is not generated")
+
+
+def plandvc(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "plandvc", *map(str, args)], capture_output=True, text=True, timeout=300
+    )
+
+
+@pytest.fixture(scope="module")
+def items() -> list[ItemRecord]:
+    if not HAS_POOL:
+        pytest.skip("the sample pool is not generated")
+    return pool_items(POOL_DIR, SITES_DIR)[0]
+
+
+# ── chain-specs: which chains, which part, which kind ─────────────────────────
+
+
+def test_the_rules_choose_only_failures_that_can_be_recognised_and_undone() -> None:
+    recs = [
+        rec("a1", macro="filter_by_dropdown", control="status", instruction="Status A."),
+        rec("a2", macro="filter_by_dropdown", control="status", instruction="Status B."),
+        rec("a3", macro="filter_by_dropdown", control="status", instruction="Status A."),  # same value
+        rec("o1", macro="filter_by_options", control="chan", instruction="Web."),
+        rec("o2", macro="filter_by_options", control="chan", instruction="Phone."),
+        rec("c1", macro="create_entry", control="create", instruction="Create x."),
+        rec("c2", macro="create_entry", control="create", instruction="Create y."),
+        rec("e1", macro="edit_entry", control="edit", instruction="Edit x."),
+        rec("e2", macro="edit_entry", control="edit", instruction="Edit y."),
+        rec("k1", macro="count_entries", control="status", instruction="How many A?", answers=True),
+        rec("k2", macro="count_entries", control="status", instruction="How many B?", answers=True),
+        rec("p1", macro="copy_value", control="copy", instruction="Copy x."),
+        rec("p2", macro="copy_value", control="copy", instruction="Copy y."),
+        rec("n1", macro="open_entry", control="row", instruction="Open x."),
+        rec("n2", macro="open_entry", control="row", instruction="Open y."),
+        rec("s1", macro="search_by_text", control="q", instruction="Search x."),
+        rec("s2", macro="search_by_text", control="q", instruction="Search y."),
+        rec("z1", macro="sort_by_form", control="sort", instruction="Sort x."),
+    ]
+    sibs = siblings_of(recs)
+    kinds = {r["id"]: {k: s for k, s in candidates(r, sibs)} for r in recs}
+    assert kinds["a1"] == {"stopped_short": [], "wrong_value": ["a2"]}  # a3 says the same: not a wrong value
+    assert kinds["k1"] == {"stopped_short": [], "wrong_value": ["k2"]}
+    assert kinds["s1"] == {"stopped_short": [], "wrong_value": ["s2"]}
+    assert kinds["z1"] == {"stopped_short": []}  # no sibling: no wrong value to play
+    assert "filter_by_options" in TOGGLES and kinds["o1"] == {"stopped_short": []}
+    for form in ("c1", "e1"):  # a wrong entry or field would stay; a form can be lost
+        assert kinds[form] == {"stopped_short": [], "lost_work": []}
+    for other in ("p1", "n1"):  # the clipboard keeps a wrong copy; another entry's page is elsewhere
+        assert kinds[other] == {"stopped_short": []}
+
+
+def test_a_share_adds_failures_and_leaves_the_chains_as_they_are(items: list[ItemRecord]) -> None:
+    chains = chain_specs(items, 200, seed=3)
+    assert assign_failures(chains, items, 0.0, seed=3) == chains
+    got = assign_failures(chains, items, 0.5, seed=3)
+    assert got == assign_failures(chains, items, 0.5, seed=3)  # seeded
+    assert [{k: v for k, v in c.items() if k != "failure"} for c in got] == chains
+    failing = [c for c in got if "failure" in c]
+    assert 0.35 < len(failing) / len(chains) < 0.65
+    assert {c["failure"]["kind"] for c in failing} == set(KINDS)
+    by_id = {r["id"]: r for r in items}
+    sibs = siblings_of(items)
+    for c in failing:
+        f = c["failure"]
+        allowed = dict(candidates(by_id[c["parts"][f["part"]]["id"]], sibs))
+        assert f["kind"] in allowed
+        assert f.get("sibling") in (allowed[f["kind"]] or [None])
+
+
+@needs_pool
+def test_share_zero_writes_the_chains_of_a_run_without_recovery(tmp_path: Path) -> None:
+    """chain-specs with --recovery-share 0 is the walk's output byte for byte (the walk's draws are never
+    touched by the recovery draws), and a positive share changes only the chosen lines."""
+    items = tmp_path / "items.jsonl"
+    assert plandvc("pool-items", "--pool", POOL_DIR, "--sites", SITES_DIR, "--out", items).returncode == 0
+    outs = {}
+    for share in ("0", "0.3"):
+        out = tmp_path / f"chains-{share}.jsonl"
+        p = plandvc("chain-specs", "--items", items, "--out", out, "--n", "300", "--recovery-share", share)
+        assert p.returncode == 0, p.stderr
+        outs[share] = out.read_bytes()
+    walk = chain_specs(io.read_jsonl(items), 300, seed=0)
+    assert outs["0"] == b"".join(orjson.dumps(c) + b"\n" for c in walk)
+    lines0, lines3 = outs["0"].splitlines(), outs["0.3"].splitlines()
+    changed = [(a, b) for a, b in zip(lines0, lines3, strict=True) if a != b]
+    assert 0 < len(changed) < len(lines0)
+    for a, b in changed:
+        got = orjson.loads(b)
+        assert {k: v for k, v in got.items() if k != "failure"} == orjson.loads(a)
+
+
+def test_bad_recovery_input_is_one_line(tmp_path: Path) -> None:
+    p = plandvc("chain-specs", "--items", tmp_path / "x", "--out", tmp_path / "o", "--recovery-share", "1.5")
+    assert p.returncode != 0 and "Traceback" not in p.stderr and not (tmp_path / "o").exists()
+    assert "--recovery-share: must be in [0, 1], got 1.5" in p.stderr
+    assert failure_problems("c:1", {"part": 2, "kind": "wrong_value"}, 2) == [
+        "c:1: failure.part 2 is not a part index (0..1)",
+        "c:1: failure.sibling None: a wrong_value failure names a sibling trajectory",
+    ]
+    assert failure_problems("c:1", {"part": 0, "kind": "crashed", "sibling": "x"}, 1) == [
+        "c:1: failure.kind 'crashed' is not one of stopped_short, wrong_value, lost_work",
+        "c:1: failure.sibling is only for a wrong_value failure",
+    ]
+    assert failure_problems("c:1", {"part": 0, "kind": "lost_work"}, 1) == []
+
+
+def test_the_memory_after_a_failed_attempt_says_what_failed() -> None:
+    turns: list[Any] = [
+        {
+            "kind": "delegate",
+            "family": "Filter",
+            "instruction": "Sort.",
+            "macro": "sort_by_form",
+            "role": "normal",
+        },
+        {
+            "kind": "delegate",
+            "family": "Form",
+            "instruction": "Create x.",
+            "macro": "create_entry",
+            "fails": "lost_work",
+            "role": "normal",
+        },
+        {
+            "kind": "delegate",
+            "family": "Form",
+            "instruction": "Nothing was saved. Do it again: Create x.",
+            "macro": "create_entry",
+            "role": "after_failure",
+        },
+        {"kind": "done", "answer": None, "role": "normal"},
+    ]
+    assert template_memory(turns, 0).startswith("Checklist: 1) Sort. 2) Create x. Next: Filter: Sort.")
+    assert template_memory(turns, 2) == (
+        "The Form step is not done: its report says the form was left unsaved, so nothing changed. "
+        "Done: 1 of 2; left: 2. Next: Form: Nothing was saved. Do it again: Create x."
+    )
+    assert template_memory(turns, 3).endswith("All 2 checklist items are done.")
+
+
+# ── the run, in real Chromium ─────────────────────────────────────────────────
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def chromium() -> Any:
+    async with Browser() as b:
+        yield b
+
+
+def pick(items: list[ItemRecord], macro: str, sibling: bool = False) -> tuple[ItemRecord, ItemRecord | None]:
+    """The first record of `macro` (with a sibling of another instruction when asked) and that sibling."""
+    sibs = siblings_of(items)
+    for r in items:
+        if r["macro"] != macro:
+            continue
+        wrong = dict(candidates(r, sibs)).get("wrong_value")
+        if not sibling:
+            return r, None
+        if wrong:
+            return r, next(s for s in items if s["id"] == wrong[0])
+    raise LookupError(macro)
+
+
+def chain_of(r: ItemRecord, kind: str, sibling: ItemRecord | None = None) -> ChainSpec:
+    failure: Any = {"part": 0, "kind": kind}
+    if sibling is not None:
+        failure["sibling"] = sibling["id"]
+    return {
+        "key": f"rec-{r['id']}",
+        "site": r["site"],
+        "parts": [{"id": r["id"], "via": None}],
+        "failure": failure,
+    }
+
+
+async def run(
+    browser: Browser,
+    base: str,
+    chain: ChainSpec,
+    parts: list[Part] | None = None,
+    sibling: Part | None = None,
+) -> ChainOutput:
+    runs = kept_runs(POOL_DIR)
+    if parts is None:
+        parts, _ = load_parts(POOL_DIR, runs, chain)
+    sid = chain["failure"].get("sibling")
+    if sibling is None and sid:
+        sibling = load_parts(POOL_DIR, runs, {**chain, "parts": [{"id": sid, "via": None}]})[0][0]
+    info = SiteInfo(NAMES[chain["site"]], SPECS[chain["site"]].today)
+    session = await browser.new_session(base)
+    try:
+        return await run_chain(chain, parts, session, info, RunParams(), None, None, sibling)
+    finally:
+        await session.close()
+
+
+def rows_of(out: ChainOutput) -> list[dict[str, Any]]:
+    return [dict(r) for r in out.rows]
+
+
+def text_of(row: dict[str, Any]) -> str:
+    out = []
+    for m in row["messages"]:
+        c = m["content"]
+        out += [c] if isinstance(c, str) else [p.get("text", "") for p in c]
+    return "\n".join(out)
+
+
+CASES = [
+    (
+        "stopped_short",
+        "sort_by_form",
+        False,
+        "query: on /sites/",
+        "I could not finish the task: I stopped before",
+    ),
+    ("wrong_value", "filter_by_dropdown", True, "query: on /sites/", "finished in"),
+    ("wrong_value", "count_entries", True, "answer: expected", "finished in"),
+    ("lost_work", "create_entry", False, "entry_created: expected a new", "so nothing was saved"),
+    ("lost_work", "edit_entry", False, "entry_updated: expected an update", "so nothing was saved"),
+]
+
+
+@needs_pool
+@pytest.mark.slow
+@pytest.mark.asyncio(loop_scope="module")
+@pytest.mark.parametrize(("kind", "macro", "sib", "failed_gate", "report"), CASES)
+async def test_each_failure_fails_its_gate_then_the_redelegation_passes(
+    chromium: Browser,
+    base: str,
+    items: list[ItemRecord],
+    kind: str,
+    macro: str,
+    sib: bool,
+    failed_gate: str,
+    report: str,
+) -> None:
+    r, sibling = pick(items, macro, sib)
+    out = await run(chromium, base, chain_of(r, kind, sibling))
+    res = out.result
+    assert res["ok"], res
+    assert res["failure"] == kind
+    assert res["failed_gate"].startswith(failed_gate)  # the failed attempt's own gate failed, right then
+    assert " ok" in res["detail"] and res["error"] is None  # and the part's gate passes at the end
+    rows = rows_of(out)
+    assert [row["role"] for row in rows] == ["normal", "after_failure", "normal"]
+    assert [row["op"] for row in rows] == ["delegate", "delegate", "done"]
+    first = orjson.loads(rows[0]["target"])["action"][0]["delegate"]
+    assert first["instruction"] == r["instruction"]  # the failed attempt's own delegation is the right one
+    seen = text_of(rows[1])
+    assert report in seen  # the recovery turn sees the failed report
+    again = orjson.loads(rows[1]["target"])
+    assert again["action"][0]["delegate"]["family"] == r["family"]
+    assert again["memory"].startswith(f"The {r['family']} step is not done")
+    assert out.episode is not None and out.episode["failure"]["kind"] == kind
+    if kind == "wrong_value" and macro != "count_entries":
+        assert again["action"][0]["delegate"]["instruction"] == r["instruction"]  # the plain instruction
+    else:
+        assert again["action"][0]["delegate"]["instruction"] != r["instruction"]  # says what is wrong
+        assert again["action"][0]["delegate"]["instruction"].endswith(r["instruction"])
+
+
+@needs_pool
+@pytest.mark.slow
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_failure_that_passes_its_gate_drops_the_chain(
+    chromium: Browser, base: str, items: list[ItemRecord]
+) -> None:
+    """The part's recording gets a harmless last action (a scroll): stopping before it leaves the part done,
+    so the 'failure' passes its gate and the chain is dropped, though every gate passes at the end."""
+    r, _ = pick(items, "filter_by_dropdown")
+    chain = chain_of(r, "stopped_short")
+    parts, _ = load_parts(POOL_DIR, kept_runs(POOL_DIR), chain)
+    traj = parts[0]["traj"]
+    scroll = {"action": "scroll", "element": None, "value": 100, "memory": "Scrolling down."}
+    parts[0] = {**parts[0], "traj": {**traj, "steps": [*traj["steps"], scroll]}}
+    res = (await run(chromium, base, chain, parts)).result
+    assert not res["ok"]
+    assert res["error"].startswith("the failure passed its gate: query: /sites/")
+    assert "ok" in res["detail"]
+
+
+@needs_pool
+@pytest.mark.slow
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_failure_that_leaves_a_change_drops_the_chain(
+    chromium: Browser, base: str, items: list[ItemRecord]
+) -> None:
+    """A 'wrong value' on a form (never chosen: the site deletes nothing) saves another entry: the part's gate
+    fails at the attempt, but the entry stays, so the chain is dropped with that reason."""
+    sibs = siblings_of(items)
+    group = next(g for (_, macro, _, _), g in sorted(sibs.items()) if macro == "create_entry" and len(g) > 1)
+    part, other = group[0], group[1]
+    assert part["instruction"] != other["instruction"]
+    chain = chain_of(part, "wrong_value", other)
+    res = (await run(chromium, base, chain)).result
+    assert not res["ok"]
+    assert res["failed_gate"].startswith("entry_created: ")
+    assert res["error"].startswith("the failure left a change: create ")
+
+
+# ── run-chains and filter-rows on a sample ────────────────────────────────────
+
+PER_KIND = 6
+
+
+@needs_pool
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_recovery_chains_are_kept_and_their_rows_counted(tmp_path: Path, items: list[ItemRecord]) -> None:
+    """A sample of recovery chains of every kind through run-chains and filter-rows: at least 95 % kept per
+    kind, the rows counted by role; a row whose role disagrees with its turn drops the chain."""
+    chains: list[ChainSpec] = []
+    for n, kind in enumerate(KINDS):
+        walked = chain_specs(items, 60, seed=20 + n)
+        chains += [c for c in assign_failures(walked, items, 1.0, seed=n, kinds=[kind]) if "failure" in c][
+            :PER_KIND
+        ]
+    io.write_jsonl(tmp_path / "chains.jsonl", chains)
+    raw, rows, met = tmp_path / "raw", tmp_path / "rows", tmp_path / "metrics"
+    common = ["--pool", POOL_DIR, "--sites", SITES_DIR]
+    p = plandvc("run-chains", "--chains", tmp_path / "chains.jsonl", *common, "--out", raw,
+                "--cache", tmp_path / "cache", "--workers", "2", "--no-progress")  # fmt: skip
+    assert p.returncode == 0, p.stderr[-2000:]
+    p = plandvc("filter-rows", "--raw", raw, "--out", rows, "--metrics", met)
+    assert p.returncode == 0, p.stderr[-2000:]
+    recovery = io.read_json(met / "filter.json")["recovery"]
+    assert set(recovery["by_kind"]) == set(KINDS)
+    for kind, g in recovery["by_kind"].items():
+        assert g["chains_raw"] == PER_KIND and g["kept_rate"] >= 0.95, (kind, g)
+    assert recovery["rows_by_role"]["after_failure"] == recovery["chains_kept"]
+    manifest = io.read_json(rows / "manifest.json")
+    assert sorted(c["failure"] for c in manifest["chains"]) == sorted(c["failure"]["kind"] for c in chains)
+
+    # a row that lost its role no longer agrees with its turn: the chain is dropped as a turn mismatch
+    key = chains[0]["key"]
+    lines = (raw / key / "rows.jsonl").read_bytes().splitlines()
+    row = orjson.loads(lines[1])
+    del row["role"]
+    lines[1] = orjson.dumps(row)
+    (raw / key / "rows.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    p = plandvc("filter-rows", "--raw", raw, "--out", tmp_path / "rows2", "--metrics", tmp_path / "met2")
+    assert p.returncode == 0, p.stderr[-2000:]
+    dropped = io.read_json(tmp_path / "rows2" / "manifest.json")["dropped"]
+    assert [(d["key"], d["kind"]) for d in dropped] == [(key, "turn_mismatch")]
+    assert (
+        "row 1: role None but the turn's role is 'normal'" in dropped[0]["detail"]
+        or "role" in dropped[0]["detail"]
+    )
