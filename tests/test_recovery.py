@@ -48,25 +48,29 @@ def items() -> list[ItemRecord]:
 
 
 def test_the_rules_choose_only_failures_that_can_be_recognised_and_undone() -> None:
-    recs = [
-        rec("a1", macro="filter_by_dropdown", control="status", instruction="Status A."),
-        rec("a2", macro="filter_by_dropdown", control="status", instruction="Status B."),
-        rec("a3", macro="filter_by_dropdown", control="status", instruction="Status A."),  # same value
-        rec("o1", macro="filter_by_options", control="chan", instruction="Web."),
-        rec("o2", macro="filter_by_options", control="chan", instruction="Phone."),
-        rec("c1", macro="create_entry", control="create", instruction="Create x."),
-        rec("c2", macro="create_entry", control="create", instruction="Create y."),
-        rec("e1", macro="edit_entry", control="edit", instruction="Edit x."),
-        rec("e2", macro="edit_entry", control="edit", instruction="Edit y."),
-        rec("k1", macro="count_entries", control="status", instruction="How many A?", answers=True),
-        rec("k2", macro="count_entries", control="status", instruction="How many B?", answers=True),
-        rec("p1", macro="copy_value", control="copy", instruction="Copy x."),
-        rec("p2", macro="copy_value", control="copy", instruction="Copy y."),
-        rec("n1", macro="open_entry", control="row", instruction="Open x."),
-        rec("n2", macro="open_entry", control="row", instruction="Open y."),
-        rec("s1", macro="search_by_text", control="q", instruction="Search x."),
-        rec("s2", macro="search_by_text", control="q", instruction="Search y."),
-        rec("z1", macro="sort_by_form", control="sort", instruction="Sort x."),
+    table = {  # id: (macro, control, instruction)
+        "a1": ("filter_by_dropdown", "status", "Status A."),
+        "a2": ("filter_by_dropdown", "status", "Status B."),
+        "a3": ("filter_by_dropdown", "status", "Status A."),  # the same value as a1
+        "o1": ("filter_by_options", "chan", "Web."),
+        "o2": ("filter_by_options", "chan", "Phone."),
+        "c1": ("create_entry", "create", "Create x."),
+        "c2": ("create_entry", "create", "Create y."),
+        "e1": ("edit_entry", "edit", "Edit x."),
+        "e2": ("edit_entry", "edit", "Edit y."),
+        "k1": ("count_entries", "status", "How many A?"),
+        "k2": ("count_entries", "status", "How many B?"),
+        "p1": ("copy_value", "copy", "Copy x."),
+        "p2": ("copy_value", "copy", "Copy y."),
+        "n1": ("open_entry", "row", "Open x."),
+        "n2": ("open_entry", "row", "Open y."),
+        "s1": ("search_by_text", "q", "Search x."),
+        "s2": ("search_by_text", "q", "Search y."),
+        "z1": ("sort_by_form", "sort", "Sort x."),
+    }
+    recs: list[Any] = [
+        rec(i, macro=m, control=c, instruction=text, answers=m == "count_entries")
+        for i, (m, c, text) in table.items()
     ]
     sibs = siblings_of(recs)
     kinds = {r["id"]: {k: s for k, s in candidates(r, sibs)} for r in recs}
