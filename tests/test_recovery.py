@@ -368,6 +368,21 @@ def test_recovery_chains_are_kept_and_their_rows_counted(tmp_path: Path, items: 
     manifest = io.read_json(rows / "manifest.json")
     assert sorted(c["failure"] for c in manifest["chains"]) == sorted(c["failure"]["kind"] for c in chains)
 
+    # the viewer marks the failed step and its redo, and filters by failure kind
+    view = tmp_path / "view"
+    p = plandvc("view", "--dataset", rows, "--raw", raw, "--out", view)
+    assert p.returncode == 0, p.stderr[-2000:]
+    page = (view / "chains" / f"{chains[0]['key']}.html").read_text()
+    data = orjson.loads(page.split('id="view-data">')[1].split("</script>")[0])
+    turns = io.read_json(raw / chains[0]["key"] / "episode.json")["turns"]
+    failed = next(t for t, x in enumerate(turns) if "fails" in x)
+    assert data["recovery"] == {"kind": chains[0]["failure"]["kind"], "failed": failed, "redo": failed + 1}
+    assert 'id="recovery"' in page
+    index = (view / "index.html").read_text()
+    listed = orjson.loads(index.split('id="view-data">')[1].split("</script>")[0])
+    assert listed["facets"]["failure"] == sorted([*KINDS, "none"])
+    assert listed["failures"] == {c["key"]: c["failure"]["kind"] for c in chains}
+
     # a row that lost its role no longer agrees with its turn: the chain is dropped as a turn mismatch
     key = chains[0]["key"]
     lines = (raw / key / "rows.jsonl").read_bytes().splitlines()

@@ -100,6 +100,28 @@ class ChainView:
     problem: str | None
     prev: str | None
     next: str | None
+    recovery: Recovery | None = (
+        None  # a recovery chain's failed step and its redo (not in a page's JSON unless set)
+    )
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """A recovery chain's failure: its kind, the failed attempt's turn and the re-delegation's turn."""
+
+    kind: str
+    failed: int
+    redo: int
+
+
+def recovery_of(episode: dict[str, Any]) -> Recovery | None:
+    """The failure of a recovery chain's episode (the turn that `fails` and the next), or None."""
+    turns = episode.get("turns") if isinstance(episode.get("turns"), list) else []
+    failure = episode.get("failure")
+    at = [t for t, x in enumerate(turns or []) if isinstance(x, dict) and "fails" in x]
+    if not isinstance(failure, dict) or len(at) != 1:
+        return None
+    return Recovery(str(failure.get("kind")), at[0], at[0] + 1)
 
 
 @dataclass(frozen=True)
@@ -173,13 +195,16 @@ def macro_of_part(part_id: str, site: str) -> str | None:
     return middle if middle in FAMILY_OF else None
 
 
-def part_of_turns(via: list[str | None], n_turns: int) -> list[int | None]:
-    """The part each turn plays: a trip home comes before each part reached `via: home`; the done is None."""
+def part_of_turns(via: list[str | None], n_turns: int, redo: int | None = None) -> list[int | None]:
+    """The part each turn plays: a trip home comes before each part reached `via: home`; the done is None.
+    `redo`: a recovery chain's re-delegation turn, which plays the part its failed attempt (the turn before) did."""
     out: list[int | None] = []
     for i, v in enumerate(via):
         if v == "home":
             out.append(None)
         out.append(i)
+        if redo is not None and len(out) == redo:
+            out.append(i)
     out = out[:n_turns]
     return out + [None] * (n_turns - len(out))
 
@@ -283,12 +308,15 @@ def chain_view(src: ChainSource, out: Path, prompts: dict[str, Prompt]) -> Chain
     rows = src.rows or []
     turns: list[Any] = ep["turns"] if isinstance(ep.get("turns"), list) else []
     n_turns = max(len(turns), len(rows))
-    plays = part_of_turns(src.via, n_turns)
+    recovery = recovery_of(ep)
+    plays = part_of_turns(src.via, n_turns, recovery.redo if recovery else None)
     macros: list[Any] | None = ep["macros"] if isinstance(ep.get("macros"), list) else None
     instructions: dict[int, str] = {}
     for turn, plays_part in zip(turns, plays, strict=False):
-        if plays_part is not None and isinstance(turn, dict):
-            instructions[plays_part] = str(turn.get("instruction"))
+        if plays_part is not None and isinstance(turn, dict) and plays_part not in instructions:
+            instructions[plays_part] = str(
+                turn.get("instruction")
+            )  # a redo's corrective text is not the part's
     parts = []
     for i, pid in enumerate(src.parts):
         macro = str(macros[i]) if macros and i < len(macros) else macro_of_part(pid, src.site)
@@ -362,6 +390,7 @@ def chain_view(src: ChainSource, out: Path, prompts: dict[str, Prompt]) -> Chain
         problem=src.problem,
         prev=None,
         next=None,
+        recovery=recovery,
     )
 
 
@@ -482,6 +511,9 @@ def build(version: Version, sources: list[ChainSource], out: Path, raw_given: bo
         "status": [s for s in STATUSES if any(e.status == s for e in index)],
         "split": sorted({e.split or "none" for e in index}),
     }
+    kinds = {v.recovery.kind for v in linked if v.recovery is not None}
+    if kinds:  # only a version with recovery chains has the filter
+        facets["failure"] = sorted({*kinds, "none"})
     return Site(
         version=version,
         index=index,

@@ -60,19 +60,40 @@ def _asset(name: str) -> bytes:
 
 
 def index_page(
-    env: Environment, version: str, entries: list[IndexEntry], facets: dict[str, list[str]], raw_given: bool
+    env: Environment,
+    version: str,
+    entries: list[IndexEntry],
+    facets: dict[str, list[str]],
+    raw_given: bool,
+    failures: dict[str, str] | None = None,
 ) -> str:
-    data = {"version": version, "page_size": PAGE_SIZE, "facets": facets, "chains": entries}
+    data: dict[str, Any] = {"version": version, "page_size": PAGE_SIZE, "facets": facets, "chains": entries}
+    if (
+        failures
+    ):  # the recovery chains' failure kinds by key, for the failure filter (only when there are any)
+        data["failures"] = failures
     return env.get_template("index.html").render(
         root="", page="index", version=version, facets=facets, raw_given=raw_given, data=embed_json(data)
     )
 
 
 def chain_page(env: Environment, version: str, chain: ChainView, prompts: dict[str, Any]) -> str:
-    data = {"key": chain.key, "status": chain.status, "parts": chain.parts, "steps": chain.steps}
+    data: dict[str, Any] = {
+        "key": chain.key,
+        "status": chain.status,
+        "parts": chain.parts,
+        "steps": chain.steps,
+    }
+    if chain.recovery is not None:
+        data["recovery"] = chain.recovery
     return env.get_template("chain.html").render(
         root="../", page="chain", version=version, chain=chain, prompts=prompts, data=embed_json(data)
     )
+
+
+def recovery_kinds(chains: list[ChainView]) -> dict[str, str]:
+    """The failure kind of every recovery chain, by key."""
+    return {c.key: c.recovery.kind for c in chains if c.recovery is not None}
 
 
 def write_index(
@@ -93,7 +114,8 @@ def _render(site: Site, tmp: Path) -> None:
     for a in ASSETS:
         (tmp / "assets" / a).write_bytes(_asset(a))
     (tmp / "index.html").write_text(
-        index_page(env, name, site.index, site.facets, site.raw_given), encoding="utf-8"
+        index_page(env, name, site.index, site.facets, site.raw_given, recovery_kinds(site.chains)),
+        encoding="utf-8",
     )
     prompts = {p.sha256: p for p in site.prompts}
     for chain in site.chains:

@@ -17,6 +17,16 @@
     b.dataset.step = String(t);
     b.textContent = t + 1 + " " + (s.op === "done" ? "done" : s.delegated || s.op);
     b.title = s.action;
+    const rec = data.recovery;
+    if (rec && t === rec.failed) {
+      b.classList.add("failed-attempt");  // the delegation was right; its specialist failed (rec.kind)
+      b.textContent += " ✗";
+      b.title += " — this delegation's specialist failed: " + rec.kind;
+    } else if (rec && t === rec.redo) {
+      b.classList.add("after-failure");
+      b.textContent += " ↻";
+      b.title += " — the planner re-delegates after the failure";
+    }
     b.addEventListener("click", () => show(t));
     strip.appendChild(b);
   });

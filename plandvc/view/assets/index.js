@@ -40,6 +40,7 @@
     if (w.parts && String(c.parts) !== w.parts) return false;
     if (w.status && c.status !== w.status) return false;
     if (w.split && (c.split || "none") !== w.split) return false;
+    if (w.failure && ((data.failures || {})[c.key] || "none") !== w.failure) return false;
     if (w.q && !haystack(c).includes(w.q)) return false;
     return true;
   }
