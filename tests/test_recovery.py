@@ -398,3 +398,58 @@ def test_recovery_chains_are_kept_and_their_rows_counted(tmp_path: Path, items: 
         "row 1: role None but the turn's role is 'normal'" in dropped[0]["detail"]
         or "role" in dropped[0]["detail"]
     )
+
+
+@needs_pool
+def test_a_bad_failure_line_is_one_line_per_problem_before_any_chain(
+    tmp_path: Path, items: list[ItemRecord]
+) -> None:
+    """run-chains checks a failure's shape and its sibling (kept, same macro, control and page, another
+    instruction) before any browser starts, one line per problem, and writes nothing."""
+    drop, _ = pick(items, "filter_by_dropdown", sibling=False)
+    sort, _ = pick(items, "sort_by_form")
+    lines: list[Any] = [
+        chain_of(drop, "wrong_value", sort),  # another macro
+        {**chain_of(sort, "stopped_short"), "key": "k2", "failure": {"part": 3, "kind": "stopped_short"}},
+        {
+            **chain_of(sort, "wrong_value"),
+            "key": "k3",
+            "failure": {"part": 0, "kind": "wrong_value", "sibling": "nope"},
+        },
+    ]
+    io.write_jsonl(tmp_path / "chains.jsonl", lines)
+    out = tmp_path / "raw"
+    p = plandvc("run-chains", "--chains", tmp_path / "chains.jsonl", "--pool", POOL_DIR, "--sites", SITES_DIR,
+                "--out", out, "--cache", tmp_path / "cache", "--no-progress")  # fmt: skip
+    assert p.returncode != 0 and "Traceback" not in p.stderr and not out.exists()
+    where = tmp_path / "chains.jsonl"
+    assert (
+        f"{where}:1: key {lines[0]['key']!r}: failure.sibling {sort['id']!r} is not the same macro on the same "
+        "control and page" in p.stderr
+    )
+    assert f"{where}:2: key 'k2': failure.part 3 is not a part index (0..0)" in p.stderr
+    assert f"{where}:3: key 'k3': failure.sibling 'nope' is not a kept trajectory" in p.stderr
+
+
+@needs_pool
+@pytest.mark.slow
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_chain_without_a_failure_has_no_recovery_keys(
+    chromium: Browser, base: str, items: list[ItemRecord]
+) -> None:
+    r, _ = pick(items, "sort_by_form")
+    chain: Any = {k: v for k, v in chain_of(r, "stopped_short").items() if k != "failure"}
+    parts, _ = load_parts(POOL_DIR, kept_runs(POOL_DIR), chain)
+    info = SiteInfo(NAMES[chain["site"]], SPECS[chain["site"]].today)
+    session = await chromium.new_session(base)
+    try:
+        out = await run_chain(chain, parts, session, info, RunParams(), None)
+    finally:
+        await session.close()
+    assert out.result["ok"] and "failure" not in out.result and "failed_gate" not in out.result
+    assert out.episode is not None and "failure" not in out.episode
+    assert [sorted(t) for t in out.episode["turns"]] == [
+        ["family", "instruction", "kind", "macro"],
+        ["answer", "kind"],
+    ]
+    assert all("role" not in row for row in out.rows)
