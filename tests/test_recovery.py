@@ -219,7 +219,7 @@ async def run(
     runs = kept_runs(POOL_DIR)
     if parts is None:
         parts, _ = load_parts(POOL_DIR, runs, chain)
-    sid = chain["failure"].get("sibling")
+    sid = chain.get("failure", {}).get("sibling")
     if sibling is None and sid:
         sibling = load_parts(POOL_DIR, runs, {**chain, "parts": [{"id": sid, "via": None}]})[0][0]
     info = SiteInfo(NAMES[chain["site"]], SPECS[chain["site"]].today)
@@ -439,13 +439,7 @@ async def test_a_chain_without_a_failure_has_no_recovery_keys(
 ) -> None:
     r, _ = pick(items, "sort_by_form")
     chain: Any = {k: v for k, v in chain_of(r, "stopped_short").items() if k != "failure"}
-    parts, _ = load_parts(POOL_DIR, kept_runs(POOL_DIR), chain)
-    info = SiteInfo(NAMES[chain["site"]], SPECS[chain["site"]].today)
-    session = await chromium.new_session(base)
-    try:
-        out = await run_chain(chain, parts, session, info, RunParams(), None)
-    finally:
-        await session.close()
+    out = await run(chromium, base, chain)
     assert out.result["ok"] and "failure" not in out.result and "failed_gate" not in out.result
     assert out.episode is not None and "failure" not in out.episode
     assert [sorted(t) for t in out.episode["turns"]] == [
