@@ -447,3 +447,40 @@ async def test_a_chain_without_a_failure_has_no_recovery_keys(
         ["answer", "kind"],
     ]
     assert all("role" not in row for row in out.rows)
+
+
+# ── the planner evaluation on held-out recovery chains ────────────────────────
+
+
+@needs_pool
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_held_out_recovery_turns_are_scored_apart_and_the_oracle_recovers(tmp_path: Path) -> None:
+    """eval-specs with every held-out chain a recovery chain: the teacher-forced scores report the
+    `after_failure` turns apart (the oracle gets all, always-done none), and in the closed loop the
+    specialist fails on cue, so the oracle succeeds only because it re-delegates."""
+    from plandvc.eval.closed import LoopConfig
+    from plandvc.eval.run import EvalConfig, evaluate
+    from plandvc.eval.specs import SpecsConfig, eval_specs, load_held_out
+
+    cfg = SpecsConfig(POOL_DIR, SITES_DIR, tmp_path / "eval", n=6, seed=1, recovery_share=1.0, workers=2,
+                      cache=tmp_path / "cache")  # fmt: skip
+    summary = eval_specs(cfg)
+    held = load_held_out(tmp_path / "eval")
+    assert summary["held_out"] == len(held) >= 5 and sum(summary["recovery"].values()) == len(held)
+    redo = sum(t.role == "after_failure" for c in held for t in c.turns)
+    assert redo == len(held) and all(c.failure is not None for c in held)
+
+    def run(reference: str, mode: str) -> dict[str, Any]:
+        out = tmp_path / f"{reference}-{mode}"
+        ev = EvalConfig(tmp_path / "eval", out / "run", out / "eval.json", LoopConfig(POOL_DIR, SITES_DIR),
+                        mode=mode, reference=reference)  # fmt: skip
+        return evaluate(ev)
+
+    oracle = run("oracle", "both")
+    tf = oracle["teacher_forced"]
+    assert tf["by_role"]["after_failure"] == {"turns": redo, "correct": redo, "accuracy": 1.0}
+    assert tf["step_accuracy"] == 1.0
+    assert oracle["closed_loop"]["success_rate"] == 1.0
+    done = run("always-done", "teacher-forced")["teacher_forced"]
+    assert done["by_role"]["after_failure"]["correct"] == 0

@@ -39,6 +39,13 @@ from plandvc.run.chain import RunParams
     show_default=True,
     help="P(end on a question when one can)",
 )
+@click.option(
+    "--recovery-share",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    show_default=True,
+    help="share of held-out chains whose one part fails at its first attempt (recovery turns are scored apart)",
+)
 @options.run_params("--budget", "--planner-turns")
 @options.workers(default=1)
 @options.cache(
@@ -53,6 +60,7 @@ def eval_specs_cmd(
     sizes: str,
     tries: int,
     answer_share: float,
+    recovery_share: float,
     budget: int,
     planner_turns: int,
     workers: int,
@@ -78,6 +86,7 @@ def eval_specs_cmd(
             sizes=parse_sizes(sizes),
             tries=tries,
             answer_share=answer_share,
+            recovery_share=recovery_share,
             params=RunParams(budget=budget, planner_turns=planner_turns),
             workers=workers,
             cache=cache,

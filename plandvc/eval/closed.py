@@ -26,6 +26,7 @@ from plandvc.pool.load import load_part
 from plandvc.records import ChainSpec, Part
 from plandvc.replay import Replayer, ReplayModel
 from plandvc.run.chain import VERSION, ScriptedTeam, SiteInfo, Step, build_steps, gate_each
+from plandvc.run.recovery import FailingReplayer, plan_failure
 
 ENDS = (
     "success",
@@ -66,7 +67,11 @@ class EvalTeam(ScriptedTeam):
         if problems:
             raise OffScript(turn, "; ".join(problems))
         step = self.steps[i]
-        rp = Replayer(step.traj, step.elements, self.session)
+        rp = (
+            Replayer(step.traj, step.elements, self.session)
+            if step.report is None
+            else FailingReplayer(step.traj, step.elements, self.session, step.report)  # fails on cue
+        )
         self.replayers.append(rp)
         return ReplayModel(rp, self.session)
 
@@ -93,6 +98,15 @@ def load_chain_parts(pool: Path, chain: HeldOut) -> list[Part]:
     return [load_part(pool, runs[pid], pid) for pid in chain.parts]
 
 
+def load_sibling(pool: Path, chain: HeldOut) -> Part | None:
+    """A held-out recovery chain's wrong-value sibling from the pool, or None."""
+    sid = chain.failure.get("sibling") if chain.failure is not None else None
+    if sid is None:
+        return None
+    runs = {r["id"]: r["run"] for r in read_jsonl(pool / "kept.jsonl")}
+    return load_part(pool, runs[sid], sid)
+
+
 async def run_episode(
     chain: HeldOut,
     parts: list[Part],
@@ -102,6 +116,7 @@ async def run_episode(
     budget: int,
     planner_turns: int,
     timeout: float,
+    sibling: Part | None = None,
 ) -> Episode:
     """One held-out chain in the closed loop on a fresh `session`; never raises (but cancellation)."""
     from plandvc.pool.prep import prepare
@@ -111,7 +126,10 @@ async def run_episode(
         "site": chain.site,
         "parts": [{"id": p, "via": v} for p, v in zip(chain.parts, chain.via, strict=True)],
     }
-    steps = build_steps(spec, parts, site)
+    failure = None
+    if chain.failure is not None:  # the specialist fails on cue; the planner under test must re-delegate
+        failure = plan_failure(chain.failure, parts[chain.failure["part"]], sibling)
+    steps = build_steps(spec, parts, site, failure)
     team = EvalTeam(session, steps, [t for t in chain.turns if t.kind == "delegate"], budget)
     planner = Planner(
         session, chain.request, model, team, version=VERSION, today=site.today, max_turns=planner_turns
@@ -180,13 +198,14 @@ async def closed_loop(
         for chain in chains:
             site = SiteInfo(site_name(cfg.sites, chain.site), specs[chain.site].today)
             parts = load_chain_parts(cfg.pool, chain)
+            sibling = load_sibling(cfg.pool, chain)
             session = await browser.new_session(base)
             try:
                 model = PlannerModel(client, images=cfg.images)
                 timeout = cfg.timeout_base + cfg.timeout_per_turn * len(chain.turns)
                 out.append(
                     await run_episode(
-                        chain, parts, session, site, model, cfg.budget, cfg.planner_turns, timeout
+                        chain, parts, session, site, model, cfg.budget, cfg.planner_turns, timeout, sibling
                     )
                 )
             finally:

@@ -80,7 +80,16 @@ def teacher_metrics(replies: list[TurnReply]) -> dict[str, Any]:
         "by_family": _group([(r.turn.group, r.score.correct) for r in replies]),
         "by_macro": _group([(r.turn.macro or "done", r.score.correct) for r in replies]),
         "by_turn": _group([(str(r.turn_index), r.score.correct) for r in replies]),
+        **by_role(replies),
     }
+
+
+def by_role(replies: list[TurnReply]) -> dict[str, Any]:
+    """Accuracy on recovery chains' turns by role (`after_failure`: the re-delegation after a failed
+    attempt), only when the held-out chains have any."""
+    if not any(r.turn.role for r in replies):
+        return {}
+    return {"by_role": _group([(r.turn.role or "normal", r.score.correct) for r in replies])}
 
 
 def episode_record(e: Episode) -> dict[str, Any]:

@@ -11,7 +11,8 @@ The folder (published atomically):
 - `items.jsonl`, `chains.jsonl`: the test-site records and the walked chains;
 - `raw/`: run-chains' output for those chains (rows, screenshots, episodes, results);
 - `specs.jsonl`: one line per held-out chain, sorted by key: `{key, site, parts, via, request, answer,
-  turns: [{kind, family, instruction, macro, answer}]}`;
+  turns: [{kind, family, instruction, macro, answer, role?}], failure?}` (a held-out recovery chain, made
+  with `recovery_share` as chain-specs makes them, has its `failure` and every turn's `role`);
 - `summary.json`: the counts (records, chains walked, held out, dropped by reason, turns by kind).
 """
 
@@ -25,9 +26,10 @@ from typing import Any
 
 from plandvc import io
 from plandvc.chains.items import pool_items
+from plandvc.chains.recovery import assign_failures
 from plandvc.chains.walk import chain_specs
 from plandvc.memory.text import answer_text
-from plandvc.records import Episode, Via
+from plandvc.records import ChainFailure, Episode, Via
 from plandvc.rows.validate import Reason, check_chain
 from plandvc.run.chain import RunParams
 
@@ -41,6 +43,7 @@ class Turn:
     instruction: str | None
     macro: str | None
     answer: Any = None
+    role: str | None = None  # in a recovery chain: "normal" or "after_failure"
 
     @property
     def group(self) -> str:
@@ -60,6 +63,7 @@ class HeldOut:
     answer: Any
     turns: list[Turn]
     dir: Path
+    failure: ChainFailure | None = None  # a held-out recovery chain's planned failure
 
     @property
     def asks(self) -> bool:
@@ -77,6 +81,7 @@ class SpecsConfig:
     sizes: tuple[int, ...] = (2, 3, 4)
     tries: int = 40
     answer_share: float = 0.5
+    recovery_share: float = 0.0
     params: RunParams = field(default_factory=RunParams)
     workers: int = 1
     cache: Path = Path(".plandvc/cache/eval_chains")
@@ -85,7 +90,7 @@ class SpecsConfig:
 
 def spec_line(episode: Episode) -> dict[str, Any]:
     """A held-out chain's line in specs.jsonl, from its episode.json."""
-    return {
+    line: dict[str, Any] = {
         "key": episode["task_id"],
         "site": episode["site"],
         "parts": episode["parts"],
@@ -99,10 +104,14 @@ def spec_line(episode: Episode) -> dict[str, Any]:
                 "instruction": t.get("instruction"),
                 "macro": t.get("macro"),
                 "answer": t.get("answer"),
+                **({"role": t["role"]} if "role" in t else {}),
             }
             for t in episode["turns"]
         ],
     }
+    if "failure" in episode:
+        line["failure"] = episode["failure"]
+    return line
 
 
 def eval_specs(cfg: SpecsConfig) -> dict[str, Any]:
@@ -117,6 +126,7 @@ def eval_specs(cfg: SpecsConfig) -> dict[str, Any]:
     chains = chain_specs(
         records, cfg.n, cfg.sizes, seed=cfg.seed, tries=cfg.tries, answer_share=cfg.answer_share
     )
+    chains = assign_failures(chains, records, cfg.recovery_share, seed=cfg.seed)
     tmp = cfg.out.with_name(f".{cfg.out.name}.tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
@@ -161,6 +171,9 @@ def eval_specs(cfg: SpecsConfig) -> dict[str, Any]:
         "turns_by_kind": dict(sorted(Counter(t["kind"] for t in turns).items())),
         "seed": cfg.seed,
     }
+    recovering = Counter(x["failure"]["kind"] for x in lines if "failure" in x)
+    if recovering:  # only with held-out recovery chains
+        summary["recovery"] = dict(sorted(recovering.items()))
     io.write_json(tmp / "summary.json", summary)
     io.publish_dir(tmp, cfg.out)
     return summary
@@ -173,7 +186,14 @@ def load_held_out(specs: Path) -> list[HeldOut]:
     for n, line in enumerate(io.read_jsonl(path), 1):
         try:
             turns = [
-                Turn(t["kind"], t.get("family"), t.get("instruction"), t.get("macro"), t.get("answer"))
+                Turn(
+                    t["kind"],
+                    t.get("family"),
+                    t.get("instruction"),
+                    t.get("macro"),
+                    t.get("answer"),
+                    t.get("role"),
+                )
                 for t in line["turns"]
             ]
             held = HeldOut(
@@ -185,6 +205,7 @@ def load_held_out(specs: Path) -> list[HeldOut]:
                 answer=line["answer"],
                 turns=turns,
                 dir=specs / "raw" / line["key"],
+                failure=line.get("failure"),
             )
         except (KeyError, TypeError) as e:
             raise io.InputError(f"{path}:{n}: not a held-out chain ({type(e).__name__}: {e})") from None
