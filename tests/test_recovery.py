@@ -368,6 +368,19 @@ def test_recovery_chains_are_kept_and_their_rows_counted(tmp_path: Path, items: 
     manifest = io.read_json(rows / "manifest.json")
     assert sorted(c["failure"] for c in manifest["chains"]) == sorted(c["failure"]["kind"] for c in chains)
 
+    # the exports carry each example's role and weight in each format's convention; the card says how
+    exp = tmp_path / "exports"
+    p = plandvc("export", "--rows", rows, "--out", exp, "--metrics", tmp_path / "exp-metrics")
+    assert p.returncode == 0, p.stderr[-2000:]
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(next((exp / "hf" / "data").glob("train-*.parquet")), columns=["role", "weight"])
+    assert set(table.column("role").to_pylist()) == {"normal", "after_failure"}
+    assert set(table.column("weight").to_pylist()) == {1.0}
+    line = orjson.loads((exp / "openai" / "train.jsonl").read_bytes().splitlines()[0])
+    assert line["messages"][-1]["role"] == "assistant" and line["messages"][-1]["weight"] == 1
+    assert "## Recovery turns" in (exp / "hf" / "README.md").read_text()
+
     # the viewer marks the failed step and its redo, and filters by failure kind
     view = tmp_path / "view"
     p = plandvc("view", "--dataset", rows, "--raw", raw, "--out", view)

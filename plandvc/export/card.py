@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 
 from plandvc.export.common import FormatReport
+from plandvc.export.recovery import card_lines
 from plandvc.export.source import Version
 from plandvc.macros import FAMILY_OF
 from plandvc.rows.split import Leaks
@@ -306,12 +307,17 @@ def _split_and_leaks(version: Version, leaks: Leaks) -> list[str]:
 def _limitations(version: Version) -> list[str]:
     """What the rows are not, and how many kept chains no split holds."""
     excluded = sum(c.split == "excluded" for c in version.chains)
+    teach = (
+        "  the rows teach the delegation format and order, and recovery only from failures made by construction."
+        if any(e.role for e in version.examples)
+        else "  the rows teach the delegation format and order, not recovery from a wrong step."
+    )
     return [
         "## Known limitations",
         "",
         "- The sites are synthetic back-office sites served on loopback; their pages are simpler than the web.",
         "- The planner's replies are scripted from the chain's known decomposition, not sampled from a model:",
-        "  the rows teach the delegation format and order, not recovery from a wrong step.",
+        teach,
         "- Chains are 2-4 parts of one site; the request is the parts' instructions joined (or merged by a",
         "  memory model when one was configured).",
         f"- {excluded} kept chains are in no split, because they share a part with val.",
@@ -331,6 +337,7 @@ def body(
             *_counts(version),
             *_kept_rate(version, prov),
             *_split_and_leaks(version, leaks),
+            *card_lines([e.role for e in version.examples]),
             *_limitations(version),
         ]
     )

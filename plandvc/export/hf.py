@@ -28,6 +28,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from plandvc.export.common import ExportParams, FormatReport, full_messages, shards
+from plandvc.export.recovery import meta
 from plandvc.export.source import Example, Message, Version
 
 _PART = pa.struct([("type", pa.string()), ("text", pa.string())])
@@ -104,6 +105,7 @@ def trl_columns(example: Example, images: list[Any]) -> dict[str, Any]:
         "macro": example.macro,
         "op": example.op,
         "delegated": example.delegated,
+        **meta(example.role),
     }
 
 
@@ -129,17 +131,20 @@ def _row_groups(records: list[dict[str, Any]], params: ExportParams) -> list[lis
     return groups
 
 
-def schema() -> pa.Schema:
-    """The table schema with the `datasets` features in its metadata."""
-    meta = {"huggingface": json.dumps({"info": {"features": FEATURES}}, sort_keys=False)}
-    return SCHEMA.with_metadata(meta)
+def schema(roles: bool = False) -> pa.Schema:
+    """The table schema with the `datasets` features in its metadata; `roles`: with the recovery columns."""
+    sch, features = SCHEMA, FEATURES
+    if roles:
+        sch = sch.append(pa.field("role", pa.string())).append(pa.field("weight", pa.float32()))
+        features = {**features, "role": _value("string"), "weight": _value("float32")}
+    return sch.with_metadata({"huggingface": json.dumps({"info": {"features": features}}, sort_keys=False)})
 
 
 def write(version: Version, out: Path, params: ExportParams) -> FormatReport:
     """Write the Parquet files of every split under `out/data/`."""
     report = FormatReport("hf")
     (out / "data").mkdir(parents=True, exist_ok=True)
-    sch = schema()
+    sch = schema(any(e.role for e in version.examples))
     for split, examples in version.by_split.items():
         report.examples[split] = len(examples)
         parts = shards(examples, params.shard_rows)

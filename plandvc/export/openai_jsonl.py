@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from plandvc.export.common import ExportParams, FormatReport, full_messages
+from plandvc.export.recovery import WEIGHT
 from plandvc.export.source import Example, ExportError, Version
 from plandvc.io import dumps, write_bytes
 
@@ -64,6 +65,8 @@ def record(version: Version, example: Example, params: ExportParams) -> dict[str
             for p in m.parts
         ]
         messages.append({"role": m.role, "content": content})
+    if example.role is not None:  # a recovery version: the target's loss weight (plandvc.export.recovery)
+        messages[-1]["weight"] = int(WEIGHT)
     return {"messages": messages}
 
 

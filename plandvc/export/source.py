@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
@@ -65,6 +65,7 @@ class Example:
     prompt: tuple[Message, ...]
     completion: str
     images: tuple[str, ...]  # the image file names, in the order their placeholders appear
+    role: str | None = None  # in a version with recovery chains: "normal" or "after_failure" (else None)
 
     @property
     def id(self) -> str:
@@ -180,6 +181,7 @@ def _chain_examples(root: Path, entry: dict[str, Any], files: dict[str, str]) ->
                 prompt=messages,
                 completion=target,
                 images=names,
+                role=row.get("role"),
             )
         )
         prints.append(prompt_fingerprint(row["messages"], images))
@@ -230,4 +232,6 @@ def load_version(root: str | Path) -> Version:
         if split in SPLITS:
             examples.extend(ex)
     examples.sort(key=lambda e: (e.key, e.step))
+    if any(e.role for e in examples):  # a version with recovery chains: every example has a role
+        examples = [replace(e, role=e.role or "normal") for e in examples]
     return Version(root, root.name, manifest, chains, examples, prompt_prints)
