@@ -4,8 +4,10 @@ a failure that passes its gate, or leaves a change behind, drops the chain with 
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,8 @@ import pytest
 import pytest_asyncio
 from bundled import NAMES, POOL_DIR, SITES_DIR, SPECS
 from chain_pools import rec
+from playwright.async_api import Page
+from view_pages import Watch, in_chromium, open_ready
 
 from plandvc import io
 from plandvc.browser import Browser
@@ -340,40 +344,82 @@ async def test_a_failure_that_leaves_a_change_drops_the_chain(
 PER_KIND = 6
 
 
-@needs_pool
-@pytest.mark.slow
-@pytest.mark.timeout(900)
-def test_recovery_chains_are_kept_and_their_rows_counted(tmp_path: Path, items: list[ItemRecord]) -> None:
-    """A sample of recovery chains of every kind through run-chains and filter-rows: at least 95 % kept per
-    kind, the rows counted by role; a row whose role disagrees with its turn drops the chain."""
+@dataclass(frozen=True)
+class Sample:
+    """A sample of recovery chains of every kind through run-chains, filter-rows and view (one per module)."""
+
+    chains: list[ChainSpec]
+    raw: Path
+    rows: Path
+    metrics: Path
+    view: Path
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory, items: list[ItemRecord]) -> Sample:
+    d = tmp_path_factory.mktemp("recovery")
     chains: list[ChainSpec] = []
     for n, kind in enumerate(KINDS):
         walked = chain_specs(items, 60, seed=20 + n)
-        chains += [c for c in assign_failures(walked, items, 1.0, seed=n, kinds=[kind]) if "failure" in c][
-            :PER_KIND
-        ]
-    io.write_jsonl(tmp_path / "chains.jsonl", chains)
-    raw, rows, met = tmp_path / "raw", tmp_path / "rows", tmp_path / "metrics"
-    common = ["--pool", POOL_DIR, "--sites", SITES_DIR]
-    p = plandvc("run-chains", "--chains", tmp_path / "chains.jsonl", *common, "--out", raw,
-                "--cache", tmp_path / "cache", "--workers", "2", "--no-progress")  # fmt: skip
+        chosen = [c for c in assign_failures(walked, items, 1.0, seed=n, kinds=[kind]) if "failure" in c]
+        chains += chosen[:PER_KIND]
+    io.write_jsonl(d / "chains.jsonl", chains)
+    got = Sample(chains, d / "raw", d / "rows", d / "metrics", d / "view")
+    p = plandvc("run-chains", "--chains", d / "chains.jsonl", "--pool", POOL_DIR, "--sites", SITES_DIR,
+                "--out", got.raw, "--cache", d / "cache", "--workers", "2", "--no-progress")  # fmt: skip
     assert p.returncode == 0, p.stderr[-2000:]
-    p = plandvc("filter-rows", "--raw", raw, "--out", rows, "--metrics", met)
+    p = plandvc("filter-rows", "--raw", got.raw, "--out", got.rows, "--metrics", got.metrics)
     assert p.returncode == 0, p.stderr[-2000:]
-    recovery = io.read_json(met / "filter.json")["recovery"]
+    p = plandvc("view", "--dataset", got.rows, "--raw", got.raw, "--out", got.view)
+    assert p.returncode == 0, p.stderr[-2000:]
+    return got
+
+
+@needs_pool
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_recovery_chains_are_kept_and_their_rows_counted(sample: Sample) -> None:
+    """At least 95 % of the sample's recovery chains kept per kind (run-chains, then filter-rows' checks),
+    and the rows counted by role in filter.json and the manifest."""
+    recovery = io.read_json(sample.metrics / "filter.json")["recovery"]
     assert set(recovery["by_kind"]) == set(KINDS)
     for kind, g in recovery["by_kind"].items():
         assert g["chains_raw"] == PER_KIND and g["kept_rate"] >= 0.95, (kind, g)
     assert recovery["rows_by_role"]["after_failure"] == recovery["chains_kept"]
-    manifest = io.read_json(rows / "manifest.json")
-    assert sorted(c["failure"] for c in manifest["chains"]) == sorted(c["failure"]["kind"] for c in chains)
+    manifest = io.read_json(sample.rows / "manifest.json")
+    assert manifest["recovery"] == recovery
+    assert sorted(c["failure"] for c in manifest["chains"]) == sorted(
+        c["failure"]["kind"] for c in sample.chains
+    )
 
-    # the exports carry each example's role and weight in each format's convention; the card says how
-    exp = tmp_path / "exports"
-    p = plandvc("export", "--rows", rows, "--out", exp, "--metrics", tmp_path / "exp-metrics")
+
+@needs_pool
+@pytest.mark.slow
+def test_a_row_whose_role_is_not_its_turns_drops_the_chain(sample: Sample, tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    shutil.copytree(sample.raw, raw)
+    key = sample.chains[0]["key"]
+    lines = (raw / key / "rows.jsonl").read_bytes().splitlines()
+    row = orjson.loads(lines[1])
+    del row["role"]
+    lines[1] = orjson.dumps(row)
+    (raw / key / "rows.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    p = plandvc("filter-rows", "--raw", raw, "--out", tmp_path / "rows", "--metrics", tmp_path / "metrics")
     assert p.returncode == 0, p.stderr[-2000:]
+    dropped = io.read_json(tmp_path / "rows" / "manifest.json")["dropped"]
+    assert [(d["key"], d["kind"]) for d in dropped] == [(key, "turn_mismatch")]
+    role = io.read_json(raw / key / "episode.json")["turns"][1]["role"]
+    assert dropped[0]["detail"] == f"row 1: role None but the turn's role is {role!r}"
+
+
+@needs_pool
+@pytest.mark.slow
+def test_the_exports_carry_each_examples_role_and_weight(sample: Sample, tmp_path: Path) -> None:
     import pyarrow.parquet as pq
 
+    exp = tmp_path / "exports"
+    p = plandvc("export", "--rows", sample.rows, "--out", exp, "--metrics", tmp_path / "metrics")
+    assert p.returncode == 0, p.stderr[-2000:]
     table = pq.read_table(next((exp / "hf" / "data").glob("train-*.parquet")), columns=["role", "weight"])
     assert set(table.column("role").to_pylist()) == {"normal", "after_failure"}
     assert set(table.column("weight").to_pylist()) == {1.0}
@@ -381,36 +427,40 @@ def test_recovery_chains_are_kept_and_their_rows_counted(tmp_path: Path, items: 
     assert line["messages"][-1]["role"] == "assistant" and line["messages"][-1]["weight"] == 1
     assert "## Recovery turns" in (exp / "hf" / "README.md").read_text()
 
-    # the viewer marks the failed step and its redo, and filters by failure kind
-    view = tmp_path / "view"
-    p = plandvc("view", "--dataset", rows, "--raw", raw, "--out", view)
-    assert p.returncode == 0, p.stderr[-2000:]
-    page = (view / "chains" / f"{chains[0]['key']}.html").read_text()
-    data = orjson.loads(page.split('id="view-data">')[1].split("</script>")[0])
-    turns = io.read_json(raw / chains[0]["key"] / "episode.json")["turns"]
-    failed = next(t for t, x in enumerate(turns) if "fails" in x)
-    assert data["recovery"] == {"kind": chains[0]["failure"]["kind"], "failed": failed, "redo": failed + 1}
-    assert 'id="recovery"' in page
-    index = (view / "index.html").read_text()
-    listed = orjson.loads(index.split('id="view-data">')[1].split("</script>")[0])
-    assert listed["facets"]["failure"] == sorted([*KINDS, "none"])
-    assert listed["failures"] == {c["key"]: c["failure"]["kind"] for c in chains}
 
-    # a row that lost its role no longer agrees with its turn: the chain is dropped as a turn mismatch
-    key = chains[0]["key"]
-    lines = (raw / key / "rows.jsonl").read_bytes().splitlines()
-    row = orjson.loads(lines[1])
-    del row["role"]
-    lines[1] = orjson.dumps(row)
-    (raw / key / "rows.jsonl").write_bytes(b"\n".join(lines) + b"\n")
-    p = plandvc("filter-rows", "--raw", raw, "--out", tmp_path / "rows2", "--metrics", tmp_path / "met2")
-    assert p.returncode == 0, p.stderr[-2000:]
-    dropped = io.read_json(tmp_path / "rows2" / "manifest.json")["dropped"]
-    assert [(d["key"], d["kind"]) for d in dropped] == [(key, "turn_mismatch")]
-    assert (
-        "row 1: role None but the turn's role is 'normal'" in dropped[0]["detail"]
-        or "role" in dropped[0]["detail"]
-    )
+def view_data(page: Path) -> Any:
+    return orjson.loads(page.read_text().split('id="view-data">')[1].split("</script>")[0])
+
+
+@needs_pool
+@pytest.mark.slow
+@in_chromium
+async def test_the_viewer_marks_the_failed_step_and_filters_recovery_chains(
+    sample: Sample, file_page: tuple[Page, Watch]
+) -> None:
+    pg, watch = file_page
+    chain = sample.chains[0]
+    turns = io.read_json(sample.raw / chain["key"] / "episode.json")["turns"]
+    failed = next(t for t, x in enumerate(turns) if "fails" in x)
+    page = sample.view / "chains" / f"{chain['key']}.html"
+    assert view_data(page)["recovery"] == {
+        "kind": chain["failure"]["kind"],
+        "failed": failed,
+        "redo": failed + 1,
+    }
+    await open_ready(pg, page)
+    tabs = await pg.locator("#strip .tab").all_inner_texts()
+    assert tabs[failed].endswith("✗") and tabs[failed + 1].endswith("↻")
+    assert sum(t.endswith(("✗", "↻")) for t in tabs) == 2
+    assert chain["failure"]["kind"] in await pg.locator("#recovery").inner_text()
+    listed = view_data(sample.view / "index.html")
+    assert listed["facets"]["failure"] == sorted([*KINDS, "none"])
+    assert listed["failures"] == {c["key"]: c["failure"]["kind"] for c in sample.chains}
+    for kind in KINDS:
+        await open_ready(pg, sample.view / "index.html", f"#failure={kind}")
+        keys = await pg.locator("table.chains tbody tr").evaluate_all("rs => rs.map(r => r.dataset.key)")
+        assert sorted(keys) == sorted(c["key"] for c in sample.chains if c["failure"]["kind"] == kind)
+    watch.assert_clean()
 
 
 @needs_pool
