@@ -5,9 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from plandvc.export.source import Example, ExportError, Message, Part
+from plandvc.io import InputError
+from plandvc.rows.version import Example, Message, Part
 
 FORMATS = ("hf", "llamafactory", "openai", "wds")
+
+
+class ExportError(InputError):
+    """A version that cannot be exported in a format as it is, or an export asked for wrongly: one line."""
 
 
 @dataclass(frozen=True)

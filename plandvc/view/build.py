@@ -23,7 +23,8 @@ from urllib.parse import quote
 import orjson
 
 from plandvc.macros import FAMILY_OF
-from plandvc.view.read import FAILED, STATUSES, ChainSource, SplitInfo, Version
+from plandvc.rows.version import DatasetVersion, SplitInfo
+from plandvc.view.read import FAILED, STATUSES, ChainSource
 
 SECTIONS = ("user_request", "agent_history", "browser_state", "step_info")
 _SECTION = re.compile(r"<(user_request|agent_history|browser_state|step_info)>\n?(.*?)\n?</\1>", re.S)
@@ -154,7 +155,7 @@ class Stats:
 class Site:
     """Everything the writer needs, built from the sources."""
 
-    version: Version
+    version: DatasetVersion
     index: list[IndexEntry]
     chains: list[ChainView]
     prompts: list[Prompt]
@@ -413,7 +414,7 @@ def histogram(values: list[int], bins: int = 16) -> Histogram | None:
     )
 
 
-def stats(version: Version, views: list[ChainView], index: list[IndexEntry], raw_given: bool) -> Stats:
+def stats(version: DatasetVersion, views: list[ChainView], index: list[IndexEntry], raw_given: bool) -> Stats:
     """Counts by site, macro, family, parts and via (by status), failure reasons, prompt lengths, the split."""
     by: dict[str, dict[str, Counter[str]]] = {
         k: {} for k in ("site", "macro", "family", "parts", "via", "reason")
@@ -438,8 +439,7 @@ def stats(version: Version, views: list[ChainView], index: list[IndexEntry], raw
             for s in v.steps:
                 chars.append(s.chars)
     statuses = Counter(e.status for e in index)
-    manifest = version.manifest
-    counts = manifest.get("counts") or {}
+    counts = version.manifest.counts
     return Stats(
         version=version.name,
         chains=len(index),
@@ -458,13 +458,13 @@ def stats(version: Version, views: list[ChainView], index: list[IndexEntry], raw
         ),
         reasons=sorted(_bars(by["reason"]), key=lambda b: (-b.total, b.label)),
         prompt_chars=histogram(chars),
-        split=version.split,
+        split=version.manifest.split,
         split_counts=dict(sorted(Counter(e.split or "none" for e in index if e.status == "kept").items())),
         raw_given=raw_given,
     )
 
 
-def build(version: Version, sources: list[ChainSource], out: Path, raw_given: bool) -> Site:
+def build(version: DatasetVersion, sources: list[ChainSource], out: Path, raw_given: bool) -> Site:
     """Every page's data, in key order (see the module doc)."""
     prompts: dict[str, Prompt] = {}
     views = [chain_view(s, out, prompts) for s in sources]
