@@ -491,3 +491,52 @@ def test_an_empty_dataset_is_an_error_unless_allowed(tmp_path: Path) -> None:
     assert not (tmp_path / "exp").exists()
     p = plandvc("export", "--rows", tmp_path / "rows", "--out", tmp_path / "exp", "--allow-empty")
     assert p.returncode == 0, p.stderr
+
+
+# ── the same rule for make-pool and filter-rows' metrics ────────────────────
+
+
+def test_make_pool_never_writes_into_a_foreign_folder(tmp_path: Path) -> None:
+    """make-pool wrote runs/, kept.jsonl and pool_ids.txt into any folder; the committed pool stays its own."""
+    from plandvc.pool.recorder import is_pool
+
+    out = tmp_path / "mine"
+    before = user_folder(out)
+    p = plandvc("make-pool", "--sites", SITES, "--out", out, "--limit", "1", "--ports", "1")
+    assert p.returncode != 0
+    assert f"--out {out}: exists and is not a previous output of make-pool" in one_line(p)
+    assert tree(out) == before
+    assert is_pool(POOL) or not POOL.exists()
+
+
+def test_filter_rows_never_replaces_a_foreign_metrics_file(tmp_path: Path) -> None:
+    """filter-rows overwrote any file named like one of its metrics in --metrics."""
+    raw = tmp_path / "raw"
+    make_version(tmp_path / "first", CHAINS[:1], SIZE)
+    shutil.copytree(tmp_path / "first" / "raw", raw)
+    metrics = tmp_path / "metrics"
+    metrics.mkdir()
+    (metrics / "by_site.json").write_text("[1, 2]\n")
+    p = plandvc(
+        "filter-rows", "--raw", raw, "--out", tmp_path / "rows", "--metrics", metrics, "--image-size", "any"
+    )
+    assert p.returncode == 1
+    assert (
+        f"--metrics {metrics / 'by_site.json'}: exists and is not a previous output of filter-rows"
+        in one_line(p)
+    )
+    assert (metrics / "by_site.json").read_text() == "[1, 2]\n" and not (tmp_path / "rows").exists()
+    (metrics / "by_site.json").unlink()
+    for _ in range(2):  # its own metrics are replaced
+        p = plandvc(
+            "filter-rows",
+            "--raw",
+            raw,
+            "--out",
+            tmp_path / "rows",
+            "--metrics",
+            metrics,
+            "--image-size",
+            "any",
+        )
+        assert p.returncode == 0, p.stderr

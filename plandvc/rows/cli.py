@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 
-from plandvc.io import InputError, check_output_dir, check_writable, read_jsonl
+from plandvc.io import InputError, check_output_dir, check_output_json, read_jsonl
 from plandvc.rows.dataset import METRIC_FILES, RESULTS
 from plandvc.rows.dataset import filter_rows as run_filter
 from plandvc.rows.version import DatasetVersion
+
+
+def _is_metric(name: str) -> Callable[[object], bool]:
+    """A recogniser of filter-rows' own metric file `name`: the plot is a list, the others objects, and
+    filter.json has its counts."""
+    if name == "plot_by_site.json":
+        return lambda found: isinstance(found, list)
+    if name == "filter.json":
+        return lambda found: isinstance(found, dict) and {"chains_raw", "kept_rate"} <= found.keys()
+    return lambda found: isinstance(found, dict)
 
 
 def check_inputs(raw: Path, out: Path, metrics_dir: Path, allow_empty: bool) -> None:
@@ -19,7 +30,7 @@ def check_inputs(raw: Path, out: Path, metrics_dir: Path, allow_empty: bool) -> 
         raise InputError(f"{raw / RESULTS}: no chains (--allow-empty publishes an empty dataset)")
     check_output_dir(out, DatasetVersion.owns, "filter-rows")
     for name in METRIC_FILES:
-        check_writable(metrics_dir / name, "--metrics")
+        check_output_json(metrics_dir / name, _is_metric(name), "filter-rows", "--metrics")
 
 
 def _size(value: str) -> tuple[int, int] | None:
