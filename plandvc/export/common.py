@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from plandvc.io import InputError
-from plandvc.rows.version import Example, Message, Part
+from plandvc.rows.examples import Example, Message, Part
 
 FORMATS = ("hf", "llamafactory", "openai", "wds")
 

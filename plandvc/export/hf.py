@@ -28,7 +28,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from plandvc.export.common import ExportParams, FormatReport, full_messages, shards
-from plandvc.rows.version import DatasetVersion, Example, Message
+from plandvc.rows.examples import Example, Message
+from plandvc.rows.version import DatasetVersion
 
 _PART = pa.struct([("type", pa.string()), ("text", pa.string())])
 _MESSAGE = pa.struct([("role", pa.string()), ("content", pa.list_(_PART))])

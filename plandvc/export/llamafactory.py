@@ -27,7 +27,8 @@ from typing import Any
 
 from plandvc.export.common import ExportError, ExportParams, FormatReport, check_placeholders, full_messages
 from plandvc.io import dumps, write_bytes, write_json
-from plandvc.rows.version import DatasetVersion, Example
+from plandvc.rows.examples import Example
+from plandvc.rows.version import DatasetVersion
 
 IMAGE_TOKEN = "<image>"
 TAGS = {

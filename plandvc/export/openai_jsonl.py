@@ -17,7 +17,8 @@ from typing import Any
 
 from plandvc.export.common import ExportError, ExportParams, FormatReport, full_messages
 from plandvc.io import dumps, write_bytes
-from plandvc.rows.version import DatasetVersion, Example
+from plandvc.rows.examples import Example
+from plandvc.rows.version import DatasetVersion
 
 DATA_URL = "data:image/png;base64,"
 MAX_IMAGE_EXAMPLES = 50_000  # examples with images in one training file

@@ -21,7 +21,8 @@ from typing import Any
 from plandvc.export.common import ExportParams, FormatReport, shards
 from plandvc.export.hf import trl_columns
 from plandvc.io import dumps
-from plandvc.rows.version import DatasetVersion, Example
+from plandvc.rows.examples import Example
+from plandvc.rows.version import DatasetVersion
 
 
 def sample_json(example: Example) -> dict[str, Any]:

@@ -18,7 +18,9 @@ from typing import Any
 from plandvc.io import InputError, read_json, read_jsonl
 from plandvc.records import ChainResult
 from plandvc.rows.dataset import error_kind, read_results
-from plandvc.rows.version import ChainEntry, DatasetVersion, DroppedEntry, row_problem
+from plandvc.rows.examples import row_problem
+from plandvc.rows.manifest import ChainEntry, DroppedEntry
+from plandvc.rows.version import DatasetVersion
 
 KEPT, DROPPED, FAILED = "kept", "dropped", "failed"
 STATUSES = (KEPT, DROPPED, FAILED)
