@@ -7,8 +7,26 @@ import time
 import click
 
 from plandvc.export.common import FORMATS, ExportParams
+from plandvc.export.run import ExportOutcome
 from plandvc.export.run import export as run_export
 from plandvc.io import InputError
+
+
+def _report(done: ExportOutcome, out: str, start: float) -> None:
+    """One stderr line per format and a summary line."""
+    for name, rep in sorted(done.reports.items()):
+        click.echo(
+            f"export {name}: {rep.examples.get('train', 0)} train / {rep.examples.get('val', 0)} val, "
+            f"{len(rep.files)} files, {rep.bytes:,} bytes, {done.seconds[name]:.1f}s",
+            err=True,
+        )
+    m = done.metrics
+    click.echo(
+        f"export: {m['examples']['train']} train / {m['examples']['val']} val examples, leak check "
+        f"{m['leak']['shared_parts']} parts / {m['leak']['shared_prompts']} prompts shared, "
+        f"{time.perf_counter() - start:.1f}s -> {out}",
+        err=True,
+    )
 
 
 @click.command("export")
@@ -97,16 +115,4 @@ def export(
         )
     except InputError as e:
         raise click.ClickException(str(e)) from None
-    for name, rep in sorted(done.reports.items()):
-        click.echo(
-            f"export {name}: {rep.examples.get('train', 0)} train / {rep.examples.get('val', 0)} val, "
-            f"{len(rep.files)} files, {rep.bytes:,} bytes, {done.seconds[name]:.1f}s",
-            err=True,
-        )
-    m = done.metrics
-    click.echo(
-        f"export: {m['examples']['train']} train / {m['examples']['val']} val examples, leak check "
-        f"{m['leak']['shared_parts']} parts / {m['leak']['shared_prompts']} prompts shared, "
-        f"{time.perf_counter() - start:.1f}s -> {out}",
-        err=True,
-    )
+    _report(done, out, start)
