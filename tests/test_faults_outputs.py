@@ -540,3 +540,28 @@ def test_filter_rows_never_replaces_a_foreign_metrics_file(tmp_path: Path) -> No
             "any",
         )
         assert p.returncode == 0, p.stderr
+
+
+def test_outputs_are_recognised_by_their_own_index_with_no_marker(rows: Path, tmp_path: Path) -> None:
+    """A DVC-pulled subset of an export (one format folder) is still the export's own; a folder holding a
+    stranger's file beside it is not. Nothing beside the outputs is left (the lock file goes)."""
+    from plandvc.export.run import is_export
+    from plandvc.view.write import is_view
+
+    out = tmp_path / "exp"
+    assert plandvc(*export_args(rows, out, "--formats", "hf")).returncode == 0
+    assert is_export(out)
+    for name in ("README.md", "llamafactory", "openai", "wds"):
+        shutil.rmtree(out / name) if (out / name).is_dir() else (out / name).unlink()
+    assert is_export(out)  # only hf/ pulled
+    (out / "notes.txt").write_text("mine\n")
+    assert not is_export(out)
+    (out / "notes.txt").unlink()
+    (out / "hf" / "README.md").write_text("my own card\n")
+    assert not is_export(out)
+    view = tmp_path / "view"
+    assert plandvc("view", "--dataset", rows, "--out", view).returncode == 0
+    assert is_view(view)
+    (view / "view.json").write_text('{"mine": 1}\n')
+    assert not is_view(view)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["exp", "rows", "view"]
