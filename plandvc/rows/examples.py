@@ -14,7 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from jsonschema import Draft202012Validator
+
 from plandvc.rows.manifest import JSON, ChainEntry, VersionError
+from plandvc.rows.shape import shape_error
 
 
 @dataclass(frozen=True)
@@ -76,37 +79,70 @@ class VersionChain:
     rows: int
 
 
+_PART = {
+    "type": "object",
+    "required": ["type"],
+    "properties": {"type": {"type": "string"}},
+    "allOf": [
+        {
+            "if": {"properties": {"type": {"const": "text"}}},
+            "then": {"required": ["text"], "properties": {"text": {"type": "string"}}},
+        },
+        {
+            "if": {"properties": {"type": {"const": "image_url"}}},
+            "then": {
+                "required": ["image_url"],
+                "properties": {
+                    "image_url": {
+                        "type": "object",
+                        "required": ["url"],
+                        "properties": {"url": {"type": "string"}},
+                    }
+                },
+            },
+        },
+    ],
+}
+ROW: dict[str, object] = {
+    "type": "object",
+    "required": ["step", "target", "messages"],
+    "properties": {
+        "step": {"type": "integer"},
+        "target": {"type": "string"},
+        "messages": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["role", "content"],
+                "properties": {
+                    "role": {"type": "string"},
+                    "content": {"anyOf": [{"type": "string"}, {"type": "array", "items": _PART}]},
+                },
+            },
+        },
+    },
+}
+_ROWS = Draft202012Validator(ROW)
+
+
 def row_problem(row: JSON) -> str | None:
-    """Why a rows.jsonl line is not a planner row (None when it is one): an object with an integer step,
-    a string target and messages that are objects with a role and a string or list content."""
-    if not isinstance(row, dict):
-        return "not an object"
-    if not isinstance(row.get("step"), int) or not isinstance(row.get("target"), str):
-        return "needs an integer 'step' and a string 'target'"
-    messages = row.get("messages")
-    if not isinstance(messages, list) or not all(
-        isinstance(m, dict) and isinstance(m.get("role"), str) and isinstance(m.get("content"), str | list)
-        for m in messages
-    ):
-        return "'messages' must be a list of {role, content}"
-    return None
+    """Why a rows.jsonl line is not a planner row (None when it is one): an object with an integer step, a
+    string target and messages of {role, content}, a content a string or a list of text / image_url parts."""
+    return shape_error(ROW, _ROWS, row)
 
 
-def _parts(where: str, content: JSON, images: Mapping[str, str]) -> tuple[Part, ...]:
-    """A message's content as Parts; image parts must name a file of the chain."""
+def _parts(where: str, content: str | list[dict[str, Any]], images: Mapping[str, str]) -> tuple[Part, ...]:
+    """A message's content as Parts (its shape checked); image parts must name a file of the chain."""
     if isinstance(content, str):
         return (Part("text", content),)
-    if not isinstance(content, list):
-        raise VersionError(f"{where}: content is neither a string nor a list of parts")
     out = []
     for part in content:
-        kind = part.get("type") if isinstance(part, dict) else None
-        if isinstance(part, dict) and kind == "text" and isinstance(part.get("text"), str):
+        kind = part["type"]
+        if kind == "text":
             out.append(Part("text", part["text"]))
-        elif isinstance(part, dict) and kind == "image_url":
-            ref = part.get("image_url")
-            url = ref.get("url") if isinstance(ref, dict) else None
-            if not isinstance(url, str) or url not in images:
+        elif kind == "image_url":
+            url = part["image_url"]["url"]
+            if url not in images:
                 raise VersionError(f"{where}: image {url!r} is not a file of the chain (manifest.json)")
             out.append(Part("image", url))
         elif kind in ("image", "input_image"):
@@ -116,10 +152,11 @@ def _parts(where: str, content: JSON, images: Mapping[str, str]) -> tuple[Part, 
     return tuple(out)
 
 
-def _example(row: JSON, where: str, entry: ChainEntry, images: Mapping[str, str]) -> Example:
-    problem = row_problem(row)
-    if problem is not None or not isinstance(row, dict):
+def _example(line: JSON, where: str, entry: ChainEntry, images: Mapping[str, str]) -> Example:
+    problem = row_problem(line)
+    if problem is not None:
         raise VersionError(f"{where}: not a planner row ({problem})")
+    row: dict[str, Any] = line  # type: ignore[assignment]  # its shape is checked
     messages = tuple(
         Message(m["role"], _parts(f"{where}: message {i}", m["content"], images))
         for i, m in enumerate(row["messages"])

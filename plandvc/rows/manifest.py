@@ -12,10 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
+
+from jsonschema import Draft202012Validator
 
 from plandvc.io import InputError
+from plandvc.rows.shape import check_shape
 from plandvc.rows.split import SPLITS
-from plandvc.rows.validate import check_key
+from plandvc.rows.validate import KEY_CHARS
 
 MANIFEST = "manifest.json"
 FILE_CHARS = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*")  # a file of a chain folder: no slash, no leading dot
@@ -71,20 +75,80 @@ class Manifest:
     dropped: tuple[DroppedEntry, ...]
 
 
-def read_split(manifest: Mapping[str, JSON]) -> SplitInfo:
+KEY = {
+    "type": "string",
+    "pattern": f"^{KEY_CHARS.pattern}$",
+    "x-error": "key {value} is not a chain folder name (A-Z a-z 0-9 _ - only)",
+    "x-parent": True,
+}
+NAMES = {"type": ["array", "null"], "items": {"type": ["string", "integer"]}}
+CHAIN = {
+    "type": "object",
+    "required": ["key", "site"],
+    "x-error": "not a chain record (an object with 'key' and 'site')",
+    "properties": {
+        "key": KEY,
+        "site": {"type": "string"},
+        "parts": NAMES,
+        "macros": NAMES,
+        "split": {
+            "enum": [*SPLIT_NAMES, None],
+            "x-error": "split {value} is not one of train, val, excluded",
+        },
+        "split_detail": {"type": ["string", "null"]},
+    },
+}
+SCHEMA: dict[str, object] = {
+    "type": "object",
+    "x-error": "not a dataset manifest (an object with 'chains', 'counts' and 'dropped')",
+    "required": ["chains", "counts", "dropped"],
+    "properties": {
+        "chains": {
+            "type": "array",
+            "items": CHAIN,
+            "x-error": "not a dataset manifest (no list 'chains')",
+            "x-parent": True,
+        },
+        "counts": {
+            "type": "object",
+            "x-error": "not a dataset manifest (no dict 'counts')",
+            "x-parent": True,
+        },
+        "dropped": {
+            "type": "array",
+            "x-error": "not a dataset manifest (no list 'dropped')",
+            "x-parent": True,
+            "items": {
+                "type": "object",
+                "required": ["key"],
+                "x-error": "not a dropped-chain record",
+                "properties": {"key": KEY},
+            },
+        },
+        "files": {
+            "type": "object",
+            "propertyNames": {
+                "pattern": f"^[A-Za-z0-9_-]+/{FILE_CHARS.pattern}$",
+                "x-error": "{value} is not a file of a chain folder (<key>/<file>)",
+            },
+            "additionalProperties": {"type": "string"},
+        },
+        "split": {"type": "object", "properties": {"val_share": {"type": ["number", "null"]}}},
+        "image_size": {"type": ["array", "null"], "items": {"type": "integer"}},
+    },
+}
+_VALIDATOR = Draft202012Validator(SCHEMA)
+
+
+def read_split(manifest: Mapping[str, Any]) -> SplitInfo:
     """The one place that knows where a version keeps its split rule and leak check (keep it that way)."""
-    found = manifest.get("split")
-    split: dict[str, JSON] = found if isinstance(found, dict) else {}
-    leak: JSON = None
-    for where in (manifest, split, manifest.get("counts")):
-        if isinstance(where, dict):
-            leak = next((where[n] for n in ("leak_check", "leaks", "leak") if where.get(n) is not None), None)
-        if leak is not None:
-            break
+    split: dict[str, Any] = manifest.get("split") or {}
+    places = (manifest, split, manifest.get("counts") or {})
+    leak = next((p[n] for p in places for n in ("leak_check", "leaks", "leak") if p.get(n) is not None), None)
     share, rule = split.get("val_share"), split.get("rule")
     return SplitInfo(
         rule=str(rule) if rule is not None else None,
-        val_share=float(share) if isinstance(share, int | float) else None,
+        val_share=float(share) if share is not None else None,
         fields={
             k: v for k, v in sorted(split.items()) if k not in ("rule", "val_share", "leak_check", "leak")
         },
@@ -92,66 +156,40 @@ def read_split(manifest: Mapping[str, JSON]) -> SplitInfo:
     )
 
 
-def strings(value: JSON) -> tuple[str, ...]:
-    """A JSON list as a tuple of strings (anything else: empty)."""
-    return tuple(map(str, value)) if isinstance(value, list) else ()
-
-
-def _chain_entry(c: JSON, where: str) -> ChainEntry:
-    if not isinstance(c, dict):
-        raise VersionError(f"{where}: not a chain record (an object with 'key' and 'site')")
-    key = check_key(c.get("key"), where)
-    if not isinstance(c.get("site"), str):
-        raise VersionError(f"{where}: chain {key} has no string 'site'")
-    split = c.get("split")
-    if split is not None and split not in SPLIT_NAMES:
-        raise VersionError(f"{where}: chain {key} has split {split!r} (train, val or excluded)")
-    return ChainEntry(
-        key,
-        c["site"],
-        strings(c.get("parts")),
-        strings(c.get("macros")),
-        split,
-        str(c.get("split_detail") or ""),
-    )
-
-
-def _files(files: JSON, keys: set[str], where: str) -> dict[str, str]:
-    if not isinstance(files, dict):
-        raise VersionError(f"{where}: files: not an object of path -> sha256")
-    for rel, sha in files.items():
-        key, _, name = rel.partition("/")
-        if key not in keys or not FILE_CHARS.fullmatch(name) or not isinstance(sha, str):
-            raise VersionError(f"{where}: files: {rel!r} is not a file of a chain folder (<key>/<file>)")
-    return dict(files)
+def strings(value: list[object] | None) -> tuple[str, ...]:
+    """A JSON list as a tuple of strings (None: empty)."""
+    return tuple(map(str, value or ()))
 
 
 def parse_manifest(m: JSON, where: str) -> Manifest:
     """The typed manifest; anything that is not one is a VersionError naming `where` and the entry."""
-    if not isinstance(m, dict):
-        raise VersionError(f"{where}: not a dataset manifest (not a JSON object)")
-    for name, kind in (("chains", list), ("counts", dict), ("dropped", list)):
-        if not isinstance(m.get(name), kind):
-            raise VersionError(f"{where}: not a dataset manifest (no {kind.__name__} {name!r})")
-    chains = tuple(_chain_entry(c, f"{where}: chains[{n}]") for n, c in enumerate(m["chains"]))
+    check_shape(SCHEMA, _VALIDATOR, m, where, VersionError)
+    manifest: dict[str, Any] = m  # type: ignore[assignment]  # its shape is checked
+    chains = tuple(
+        ChainEntry(
+            c["key"],
+            c["site"],
+            strings(c.get("parts")),
+            strings(c.get("macros")),
+            c.get("split"),
+            c.get("split_detail") or "",
+        )
+        for c in manifest["chains"]
+    )
     keys = {c.key for c in chains}
     if len(keys) != len(chains):
         raise VersionError(f"{where}: chains: a key appears twice")
-    dropped = []
-    for n, d in enumerate(m["dropped"]):
-        if not isinstance(d, dict):
-            raise VersionError(f"{where}: dropped[{n}]: not a dropped-chain record")
-        dropped.append(
-            DroppedEntry(
-                check_key(d.get("key"), f"{where}: dropped[{n}]"), str(d.get("kind")), str(d.get("detail"))
-            )
-        )
-    size = m.get("image_size")
+    files: dict[str, str] = manifest.get("files") or {}
+    outside = next((rel for rel in files if rel.partition("/")[0] not in keys), None)
+    if outside is not None:
+        raise VersionError(f"{where}: files: {outside!r} is not a file of a chain folder (<key>/<file>)")
     return Manifest(
-        counts={str(k): v for k, v in m["counts"].items() if isinstance(v, int)},
-        split=read_split(m),
-        image_size=tuple(int(v) for v in size) if isinstance(size, list) else (),
+        counts=dict(manifest["counts"]),
+        split=read_split(manifest),
+        image_size=tuple(manifest.get("image_size") or ()),
         chains=chains,
-        files=_files(m.get("files", {}), keys, where),
-        dropped=tuple(dropped),
+        files=dict(files),
+        dropped=tuple(
+            DroppedEntry(d["key"], str(d.get("kind")), str(d.get("detail"))) for d in manifest["dropped"]
+        ),
     )
