@@ -27,11 +27,13 @@ from typing import Any
 
 import openai
 import orjson
+from jsonschema import Draft202012Validator
 
 from plandvc.agent.schema import RESPONSE_FORMAT
 from plandvc.io import InputError
 from plandvc.memory import server
 from plandvc.memory.server import transient, why
+from plandvc.rows.shape import shape_error
 
 REFUSED = (400, 422)
 
@@ -74,24 +76,36 @@ def planner_base(url: str) -> str:
     return base
 
 
+COMPLETION: dict[str, object] = {  # what is read of a chat completion: the first choice's message content
+    "type": "object",
+    "required": ["choices"],
+    "properties": {
+        "choices": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["message"],
+                "properties": {
+                    "message": {"type": "object", "properties": {"content": {"type": ["string", "null"]}}}
+                },
+            },
+        }
+    },
+}
+_COMPLETIONS = Draft202012Validator(COMPLETION)
+
+
 def completion_text(body: bytes) -> str:
     """The first choice's message content of a chat completion body ("" when there is no choice)."""
     try:
         reply = orjson.loads(body)
     except orjson.JSONDecodeError:
         raise NotACompletion(f"not a chat completion (not JSON: {body[:40]!r})") from None
-    choices = reply.get("choices") if isinstance(reply, dict) else None
-    if not isinstance(choices, list):
-        raise NotACompletion("not a chat completion (no list 'choices')")
-    if not choices:
-        return ""
-    message = choices[0].get("message") if isinstance(choices[0], dict) else None
-    content = message.get("content") if isinstance(message, dict) else None
-    if content is not None and not isinstance(content, str):
-        raise NotACompletion("not a chat completion (the message content is not a string)")
-    if message is None:
-        raise NotACompletion("not a chat completion (the choice has no message)")
-    return content or ""
+    problem = shape_error(COMPLETION, _COMPLETIONS, reply)
+    if problem is not None:
+        raise NotACompletion(f"not a chat completion ({problem})")
+    choices = reply["choices"]
+    return (choices[0]["message"].get("content") or "") if choices else ""
 
 
 class PlannerClient:
