@@ -565,3 +565,21 @@ def test_outputs_are_recognised_by_their_own_index_with_no_marker(rows: Path, tm
     (view / "view.json").write_text('{"mine": 1}\n')
     assert not is_view(view)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["exp", "rows", "view"]
+
+
+def test_the_committed_outputs_are_recognised_as_their_commands_own() -> None:
+    """The checkout's metrics/*.json and data/pool were written by earlier plandvc versions, with no marker:
+    each is recognised by its own content, so `dvc repro` replaces them."""
+    from plandvc import io
+    from plandvc.eval.run import is_eval_metrics
+    from plandvc.export.run import _is_export_metrics
+    from plandvc.pool.recorder import is_pool
+    from plandvc.rows.cli import _is_metric
+    from plandvc.rows.dataset import METRIC_FILES
+
+    metrics = ROOT / "metrics"
+    assert is_eval_metrics(io.read_json(metrics / "eval.json"))
+    assert _is_export_metrics(io.read_json(metrics / "export.json"))
+    assert all(_is_metric(n)(io.read_json(metrics / n)) for n in METRIC_FILES)
+    assert not _is_metric("filter.json")(io.read_json(metrics / "by_site.json"))
+    assert is_pool(POOL)
