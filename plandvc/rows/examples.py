@@ -1,5 +1,5 @@
 """A dataset version's rows as the exporters read them: typed `Example`s (a prompt of `Message`s made of
-text and image `Part`s, and the completion), checked once when `plandvc.rows.version.DatasetVersion` reads
+text and image `ContentPart`s, and the completion), checked once when `plandvc.rows.version.DatasetVersion` reads
 them.
 
 A row's `messages` are OpenAI chat messages whose image parts name a PNG of the chain by file name; its
@@ -21,7 +21,7 @@ from plandvc.rows.shape import shape_error
 
 
 @dataclass(frozen=True)
-class Part:
+class ContentPart:
     """One piece of a message's content: a text, or an image given by the chain's file name."""
 
     kind: Literal["text", "image"]
@@ -33,7 +33,7 @@ class Message:
     """A chat message of a row's prompt: its role and its content in order."""
 
     role: str
-    parts: tuple[Part, ...]
+    parts: tuple[ContentPart, ...]
 
     @property
     def text_only(self) -> bool:
@@ -131,20 +131,22 @@ def row_problem(row: JSON) -> str | None:
     return shape_error(ROW, _ROWS, row)
 
 
-def _parts(where: str, content: str | list[dict[str, Any]], images: Mapping[str, str]) -> tuple[Part, ...]:
+def _parts(
+    where: str, content: str | list[dict[str, Any]], images: Mapping[str, str]
+) -> tuple[ContentPart, ...]:
     """A message's content as Parts (its shape checked); image parts must name a file of the chain."""
     if isinstance(content, str):
-        return (Part("text", content),)
+        return (ContentPart("text", content),)
     out = []
     for part in content:
         kind = part["type"]
         if kind == "text":
-            out.append(Part("text", part["text"]))
+            out.append(ContentPart("text", part["text"]))
         elif kind == "image_url":
             url = part["image_url"]["url"]
             if url not in images:
                 raise VersionError(f"{where}: image {url!r} is not a file of the chain (manifest.json)")
-            out.append(Part("image", url))
+            out.append(ContentPart("image", url))
         elif kind in ("image", "input_image"):
             raise VersionError(f"{where}: an image placeholder with no image (more placeholders than images)")
         else:
