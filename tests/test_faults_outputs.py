@@ -583,3 +583,17 @@ def test_the_committed_outputs_are_recognised_as_their_commands_own() -> None:
     assert all(_is_metric(n)(io.read_json(metrics / n)) for n in METRIC_FILES)
     assert not _is_metric("filter.json")(io.read_json(metrics / "by_site.json"))
     assert is_pool(POOL)
+
+
+def test_a_second_evaluation_to_one_out_says_another_is_writing(tmp_path: Path) -> None:
+    """Two evaluations to one OUT deleted each other's build folder; the second now stops in one line."""
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    out = tmp_path / "run"
+    with open(tmp_path / ".run.lock", "a+b") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # what a running evaluation holds
+        p = plandvc("eval-planner", "--specs", specs, "--pool", POOL, "--sites", SITES, "--out", out,
+                    "--metrics", tmp_path / "eval.json")  # fmt: skip
+    assert p.returncode == 1
+    assert f"another eval-planner is writing {out}" in one_line(p)
+    assert not out.exists() and not (tmp_path / "eval.json").exists()

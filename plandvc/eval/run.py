@@ -101,13 +101,14 @@ def evaluate(cfg: EvalConfig) -> dict[str, Any]:
     if cfg.planner_url.strip():
         planner_base(cfg.planner_url)
     check_outputs(cfg)
-    if not cfg.planner_url.strip() and not cfg.reference:
-        return write_skipped(cfg)
-    chains = load_held_out(cfg.specs)
-    if cfg.limit:
-        chains = chains[: cfg.limit]
-    with planner_endpoint(cfg, chains) as (url, model):
-        return asyncio.run(_evaluate(cfg, chains, url, model))
+    with io.exclusive(cfg.out, COMMAND):
+        if not cfg.planner_url.strip() and not cfg.reference:
+            return write_skipped(cfg)
+        chains = load_held_out(cfg.specs)
+        if cfg.limit:
+            chains = chains[: cfg.limit]
+        with planner_endpoint(cfg, chains) as (url, model):
+            return asyncio.run(_evaluate(cfg, chains, url, model))
 
 
 async def _evaluate(cfg: EvalConfig, chains: list[HeldOut], url: str, model: str) -> dict[str, Any]:

@@ -115,10 +115,16 @@ is_specs_out = io.owned_folder(
 
 
 def eval_specs(cfg: SpecsConfig) -> dict[str, Any]:
-    """Walk, run and check the held-out chains into `cfg.out`; returns the summary (also written)."""
+    """Walk, run and check the held-out chains into `cfg.out`; returns the summary (also written). OUT is
+    checked first and held (`io.exclusive`) while it is built."""
+    io.check_output_dir(cfg.out, is_specs_out, COMMAND)
+    with io.exclusive(cfg.out, COMMAND):
+        return _eval_specs(cfg)
+
+
+def _eval_specs(cfg: SpecsConfig) -> dict[str, Any]:
     from plandvc.run.runner import RunConfig, run_chains
 
-    io.check_output_dir(cfg.out, is_specs_out, COMMAND)
     records, report = pool_items(cfg.pool, cfg.sites, qa=True, held_out=True)
     if not records:
         raise io.InputError(
