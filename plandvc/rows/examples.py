@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict, cast
 
 from jsonschema import Draft202012Validator
 
@@ -79,6 +79,30 @@ class VersionChain:
     rows: int
 
 
+class ContentRecord(TypedDict, total=False):
+    """A part of a message's content as written: text, or an image by file name (`ROW` checks it)."""
+
+    type: str
+    text: str
+    image_url: dict[str, str]
+
+
+class MessageRecord(TypedDict):
+    role: str
+    content: str | list[ContentRecord]
+
+
+class RowRecord(TypedDict, total=False):
+    """A rows.jsonl line as the exporters read it (`ROW` checks it)."""
+
+    step: int
+    target: str
+    messages: list[MessageRecord]
+    macro: str | None
+    op: str
+    delegated: str | None
+
+
 _PART = {
     "type": "object",
     "required": ["type"],
@@ -132,7 +156,7 @@ def row_problem(row: JSON) -> str | None:
 
 
 def _parts(
-    where: str, content: str | list[dict[str, Any]], images: Mapping[str, str]
+    where: str, content: str | list[ContentRecord], images: Mapping[str, str]
 ) -> tuple[ContentPart, ...]:
     """A message's content as Parts (its shape checked); image parts must name a file of the chain."""
     if isinstance(content, str):
@@ -158,7 +182,7 @@ def _example(line: JSON, where: str, entry: ChainEntry, images: Mapping[str, str
     problem = row_problem(line)
     if problem is not None:
         raise VersionError(f"{where}: not a planner row ({problem})")
-    row: dict[str, Any] = line  # type: ignore[assignment]  # its shape is checked
+    row = cast(RowRecord, line)  # its shape is checked
     messages = tuple(
         Message(m["role"], _parts(f"{where}: message {i}", m["content"], images))
         for i, m in enumerate(row["messages"])

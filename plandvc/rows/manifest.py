@@ -10,9 +10,9 @@ absolute paths never leave the version), a split that is not train, val or exclu
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from jsonschema import Draft202012Validator
 
@@ -30,6 +30,35 @@ JSON = object  # a value parsed from JSON, not yet checked
 
 class VersionError(InputError):
     """A dataset version that cannot be read as one: the message is one line naming the file and the entry."""
+
+
+class ChainRecord(TypedDict, total=False):
+    """A chain of the manifest's index, as written (`SCHEMA` checks it)."""
+
+    key: str
+    site: str
+    parts: list[str] | None
+    macros: list[str] | None
+    turns: int
+    split: str | None
+    split_detail: str | None
+
+
+class DroppedRecord(TypedDict, total=False):
+    key: str
+    kind: str
+    detail: str
+
+
+class ManifestRecord(TypedDict, total=False):
+    """manifest.json as written (`SCHEMA` checks it)."""
+
+    counts: dict[str, int]
+    split: dict[str, object]
+    image_size: list[int] | None
+    chains: list[ChainRecord]
+    files: dict[str, str]
+    dropped: list[DroppedRecord]
 
 
 @dataclass(frozen=True)
@@ -156,7 +185,7 @@ def read_split(manifest: Mapping[str, Any]) -> SplitInfo:
     )
 
 
-def strings(value: list[object] | None) -> tuple[str, ...]:
+def strings(value: Sequence[object] | None) -> tuple[str, ...]:
     """A JSON list as a tuple of strings (None: empty)."""
     return tuple(map(str, value or ()))
 
@@ -164,7 +193,7 @@ def strings(value: list[object] | None) -> tuple[str, ...]:
 def parse_manifest(m: JSON, where: str) -> Manifest:
     """The typed manifest; anything that is not one is a VersionError naming `where` and the entry."""
     check_shape(SCHEMA, _VALIDATOR, m, where, VersionError)
-    manifest: dict[str, Any] = m  # type: ignore[assignment]  # its shape is checked
+    manifest = cast(ManifestRecord, m)  # its shape is checked
     chains = tuple(
         ChainEntry(
             c["key"],
@@ -185,7 +214,7 @@ def parse_manifest(m: JSON, where: str) -> Manifest:
         raise VersionError(f"{where}: files: {outside!r} is not a file of a chain folder (<key>/<file>)")
     return Manifest(
         counts=dict(manifest["counts"]),
-        split=read_split(manifest),
+        split=read_split(cast(Mapping[str, Any], manifest)),
         image_size=tuple(manifest.get("image_size") or ()),
         chains=chains,
         files=dict(files),

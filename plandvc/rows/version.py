@@ -21,12 +21,19 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
 
 from plandvc.io import InputError, read_json, read_jsonl, write_json
 from plandvc.records import ChainResult
 from plandvc.rows.examples import Contents, Example, VersionChain, chain_examples
-from plandvc.rows.manifest import MANIFEST, ChainEntry, Manifest, VersionError, parse_manifest, strings
+from plandvc.rows.manifest import (
+    MANIFEST,
+    ChainEntry,
+    ChainRecord,
+    Manifest,
+    VersionError,
+    parse_manifest,
+    strings,
+)
 from plandvc.rows.png import PngError, read_png_info
 from plandvc.rows.split import RULE, SPLITS, SplitChain, group_split, leak_check, prompt_fingerprint
 from plandvc.rows.validate import Chain
@@ -189,7 +196,7 @@ def _copy(src: Path, dst: Path) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _entry(chain: Chain, split: str, detail: str) -> dict[str, Any]:
+def _entry(chain: Chain, split: str, detail: str) -> ChainRecord:
     """A kept chain's record in the manifest's index."""
     ep = chain.episode
     return {
@@ -207,7 +214,7 @@ def _counts(
     results: list[ChainResult],
     kept: list[Chain],
     dropped: list[Dropped],
-    index: list[dict[str, Any]],
+    index: list[ChainRecord],
     files: int,
 ) -> dict[str, int]:
     splits = Counter(c["split"] for c in index)
