@@ -25,6 +25,7 @@ class InputError(Exception):
 
 
 MAX_PROBLEMS_SHOWN = 30
+DVC_IGNORE = ".gitignore"  # DVC writes one beside the outputs it tracks: it belongs to no command
 
 
 def raise_problems(problems: list[str]) -> None:
@@ -220,7 +221,7 @@ def owned_folder(names: Iterable[str], index: str, is_index: Callable[[Any], boo
     file (JSON, or JSON Lines when it ends in .jsonl) is one `is_index` recognises. The index is the output's
     own manifest, so an output is recognised with no marker file added to it (its bytes stay a function of
     its inputs) and outputs written before this rule existed are recognised the same way."""
-    allowed = frozenset(names)
+    allowed = frozenset(names) | {DVC_IGNORE}
 
     def is_ours(folder: Path) -> bool:
         if any(p.name not in allowed for p in folder.iterdir()):
@@ -271,7 +272,7 @@ def check_output_dir(
     p = Path(path)
     if p.exists() and not p.is_dir():
         raise InputError(f"{what} {p}: is a file, not a folder")
-    if p.is_dir() and any(p.iterdir()) and not is_ours(p):
+    if p.is_dir() and any(q.name != DVC_IGNORE for q in p.iterdir()) and not is_ours(p):
         raise InputError(
             f"{what} {p}: exists and is not a previous output of {command}; "
             "remove it or choose another folder (nothing was written)"

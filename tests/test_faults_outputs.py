@@ -597,3 +597,15 @@ def test_a_second_evaluation_to_one_out_says_another_is_writing(tmp_path: Path) 
     assert p.returncode == 1
     assert f"another eval-planner is writing {out}" in one_line(p)
     assert not out.exists() and not (tmp_path / "eval.json").exists()
+
+
+def test_dvcs_gitignore_beside_the_export_is_no_stranger(rows: Path, tmp_path: Path) -> None:
+    """`dvc repro export` finds data/exports/<v>/ holding only DVC's .gitignore (the format folders are
+    its outputs): that folder is the export's to write, twice."""
+    out = tmp_path / "exp"
+    out.mkdir()
+    (out / ".gitignore").write_text("/hf\n/llamafactory\n/openai\n/wds\n/README.md\n")
+    for _ in range(2):
+        p = plandvc(*export_args(rows, out, "--formats", "openai"))
+        assert p.returncode == 0, p.stderr
+    assert (out / ".gitignore").read_text().startswith("/hf\n")

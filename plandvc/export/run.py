@@ -108,6 +108,8 @@ def is_export(out: Path) -> bool:
     """Whether folder `out` is a previous export: only README.md and format folders, every README.md a card
     this module writes (a dataset card, or the note of a format not asked for)."""
     for entry in out.iterdir():
+        if entry.name == io.DVC_IGNORE:  # DVC's list of the format folders it tracks
+            continue
         if entry.name == README:
             if not entry.is_file() or not entry.read_bytes().startswith(CARD_START):
                 return False
