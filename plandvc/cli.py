@@ -24,6 +24,8 @@ COMMANDS = {
     "view": "plandvc.view.cli:view",
     "eval-specs": "plandvc.eval.cli:eval_specs_cmd",
     "eval-planner": "plandvc.eval.cli:eval_planner_cmd",
+    "push": "plandvc.remote:push",
+    "pull": "plandvc.remote:pull",
 }
 
 
