@@ -90,12 +90,13 @@ lock: setup ## re-pin requirements.lock with hashes from requirements.in, and th
 	$(BIN)/uv pip compile --python-version 3.11 --generate-hashes requirements.in -o requirements.lock
 	-$(MAKE) docker-pin
 
-# push/pull need the venv (dvc and its s3/ssh plugins), not Chromium; a failure is one line (docs/REMOTES.md)
+# push/pull need the venv (dvc and its s3/ssh plugins), not Chromium; a failure is one line (docs/REMOTES.md);
+# JOBS=n sets the parallel transfers
 push: $(STAMP) ## dvc push the outputs (remote from .dvc/config or PLANDVC_REMOTE); one line when it fails
-	@$(BIN)/python -m plandvc push $(if $(PLANDVC_REMOTE),-r $(PLANDVC_REMOTE))
+	@$(BIN)/python -m plandvc push $(if $(PLANDVC_REMOTE),-r $(PLANDVC_REMOTE)) $(if $(JOBS),-j $(JOBS))
 
 pull: $(STAMP) ## dvc pull the outputs (remote from .dvc/config or PLANDVC_REMOTE); one line when it fails
-	@$(BIN)/python -m plandvc pull $(if $(PLANDVC_REMOTE),-r $(PLANDVC_REMOTE))
+	@$(BIN)/python -m plandvc pull $(if $(PLANDVC_REMOTE),-r $(PLANDVC_REMOTE)) $(if $(JOBS),-j $(JOBS))
 
 # The image (docker/plandvc-docker.sh does the work): DOCKER=docker|podman; DOCKER_BASE=local builds on a
 # debootstrapped debian:bookworm-slim (no registry reachable), DOCKER_BASE=pinned on the Dockerfile's digest.

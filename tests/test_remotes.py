@@ -12,6 +12,7 @@ import hashlib
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -324,3 +325,265 @@ def test_ssh_wrong_key_and_closed_port_are_one_line(project, sftp: SFTPStore, tm
         f"Error: remote 'store' (ssh://trainer@127.0.0.1:{closed}/store) is unreachable: "
         f"cannot connect to 127.0.0.1:{closed} (Connection refused)"
     )
+
+
+# ---------------------------------------------------------------- the trainer's path
+
+
+def readme_trainer() -> tuple[list[str], str]:
+    """The trainer's commands in the README: the lines of its second bash block and its python block."""
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Getting a dataset version (trainers)", 1)[1].split("\n## ", 1)[0]
+    bash = re.findall(r"```bash\n(.*?)```", section, re.S)
+    python = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(bash) == 2 and len(python) == 1, "the section has the project's and the trainer's blocks"
+    return [ln for ln in bash[1].splitlines() if ln.strip()], python[0]
+
+
+def tag_version(work: Path, tag: str, env: dict[str, str]) -> dict[str, str]:
+    """make push, then tag the commit and push it to origin; the sha256 of the tag's hf export by path."""
+    make(work, "push", env)
+    run(work, "git", "tag", tag, env=env)
+    run(work, "git", "push", "-q", "origin", "HEAD", tag, env=env)
+    hf = work / "data" / "exports" / "v1" / "hf"
+    return {p.relative_to(hf).as_posix(): sha(p) for p in sorted(hf.rglob("*")) if p.is_file()}
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_a_trainer_gets_each_tag_from_the_remote_as_the_readme_says(
+    project, s3: S3Store, tmp_path: Path
+) -> None:
+    """A bare repo plays the public repo: rows-v1 (3 chains) and rows-v2 (5 chains) are pushed to S3. In an
+    empty folder the README's `dvc get` and python lines load rows-v1 with `datasets` (as many rows as the
+    manifest, no warning); the example script does the same for both tags, each with its own bytes."""
+    work, origin = project
+    home = home_with(tmp_path)
+    env = env_for(home)
+    use_s3(work, s3, env, "trainer")
+    v1 = tag_version(work, "rows-v1", env)
+    add_chains(work, [("library", ["a3", "c2"], 7), ("fleet", ["b2", "e2"], 9)])
+    run(work, "dvc", "add", "-q", "data/raw", env=env)
+    run(work, "dvc", "repro", env=env)
+    run(work, "git", "add", "-A", env=env)
+    run(work, "git", "commit", "-qm", "rows v2: two more chains", env=env)
+    v2 = tag_version(work, "rows-v2", env)
+    assert v1 != v2
+
+    trainer_env = env_for(home, s3.env)
+    bash, python = readme_trainer()
+    setup = [ln for ln in bash if ln.startswith(("pip install", "export "))]
+    assert setup == [
+        "pip install dvc dvc-s3 datasets",
+        "export AWS_ACCESS_KEY_ID=AKIA... AWS_SECRET_ACCESS_KEY=...",
+    ]
+    commands = [ln for ln in bash if ln not in setup]
+    assert commands == [f"dvc get {README_URL} data/exports/v1/hf --rev rows-v1"]
+    empty = tmp_path / "trainer"
+    empty.mkdir()
+    for line in commands:  # as written, the repo's URL being the bare repo here
+        run(empty, "bash", "-c", line.replace(README_URL, str(origin)), env=trainer_env)
+    got = {
+        p.relative_to(empty / "hf").as_posix(): sha(p)
+        for p in sorted((empty / "hf").rglob("*"))
+        if p.is_file()
+    }
+    assert got == v1
+    done = run(empty, sys.executable, "-c", python.replace(README_URL, str(origin)), env=trainer_env)
+    assert "malformed" not in done.stderr and "Ignoring" not in done.stderr, done.stderr
+
+    example = (ROOT / "examples" / "train_from_remote.py").read_text()
+    body = [
+        ln.strip()
+        for ln in python.splitlines()
+        if ln.strip() and not ln.startswith(("import", "from", "REPO, REV ="))
+    ]
+    assert all(f"    {ln}\n" in example for ln in body), "the example runs the README's python lines"
+    for tag, want in (("rows-v1", v1), ("rows-v2", v2)):
+        folder = tmp_path / f"example-{tag}"
+        folder.mkdir()
+        t0 = time.monotonic()
+        done = run(
+            folder,
+            sys.executable,
+            str(ROOT / "examples" / "train_from_remote.py"),
+            str(origin),
+            tag,
+            env=trainer_env,
+        )
+        got = {
+            p.relative_to(folder / "hf").as_posix(): sha(p)
+            for p in sorted((folder / "hf").rglob("*"))
+            if p.is_file()
+        }
+        assert got == want, f"{tag}: the bytes of that tag"
+        assert "malformed" not in done.stderr and "Ignoring" not in done.stderr, done.stderr
+        print(
+            f"\n$ python examples/train_from_remote.py <repo> {tag}  ({time.monotonic() - t0:.1f} s)\n{done.stdout}"
+        )
+
+
+# ---------------------------------------------------------------- what a user hits
+
+
+def one_error_line(p: subprocess.CompletedProcess[str]) -> str:
+    """The command failed and said exactly one line (besides make's own `make: ***` line)."""
+    assert p.returncode != 0, p.stdout
+    lines = [ln for ln in p.stderr.splitlines() if ln.strip() and not ln.startswith("make: ***")]
+    assert len(lines) == 1, p.stderr
+    return lines[0]
+
+
+def table(command: str, p: subprocess.CompletedProcess[str], seconds: float) -> None:
+    print(f"\n| {command} | {p.returncode} | {one_error_line(p)} | {seconds:.1f} s |")
+
+
+def timed_make(repo: Path, target: str, env: dict[str, str], **vars_: str):
+    t0 = time.monotonic()
+    p = make(repo, target, env, check=False, **vars_)
+    return p, time.monotonic() - t0
+
+
+def test_s3_unreachable_refused_and_missing_bucket_are_one_line_each(
+    project, s3: S3Store, tmp_path: Path
+) -> None:
+    work, origin = project
+    home = home_with(tmp_path)
+    env = env_for(home)
+    use_s3(work, s3, env, "failures")
+    make(work, "push", env)
+    clone = fresh_clone(origin, tmp_path / "clone", env)
+    good = env_for(home, s3.env)
+
+    closed = free_port()
+    run(
+        clone,
+        "dvc",
+        "remote",
+        "modify",
+        "--local",
+        "store",
+        "endpointurl",
+        f"http://127.0.0.1:{closed}",
+        env=env,
+    )
+    p, seconds = timed_make(clone, "pull", good)
+    assert one_error_line(p) == (
+        f"Error: remote 'store' (http://127.0.0.1:{closed}) is unreachable: "
+        f"cannot connect to 127.0.0.1:{closed} (Connection refused)"
+    )
+    assert seconds < 30, "a closed port is said at once, not after DVC's retries"
+    table("make pull (endpoint's port closed)", p, seconds)
+    (clone / ".dvc" / "config.local").unlink()
+
+    wrong = env_for(home, {**s3.env, "AWS_SECRET_ACCESS_KEY": "not-the-secret"})
+    p, seconds = timed_make(clone, "pull", wrong)
+    refused = (
+        "Error: remote 'store' refused the credentials (403 Forbidden): set the key with `dvc remote modify "
+        "--local` or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY (docs/REMOTES.md)"
+    )
+    assert one_error_line(p) == refused
+    table("make pull (wrong secret key)", p, seconds)
+    run(work, "dvc", "remote", "modify", "--local", "store", "access_key_id", "AKIANOTAKEY", env=env)
+    p, seconds = timed_make(work, "push", env)
+    assert one_error_line(p) == refused
+    table("make push (unknown access key)", p, seconds)
+
+    run(clone, "dvc", "remote", "modify", "--local", "store", "url", "s3://no-such-bucket/plandvc", env=env)
+    p, seconds = timed_make(clone, "pull", good)
+    assert one_error_line(p) == (
+        f"Error: remote 'store': bucket 'no-such-bucket' does not exist at {s3.endpoint}; "
+        "create it or fix the remote's url"
+    )
+    table("make pull (bucket missing)", p, seconds)
+    assert not [
+        p for out in OUTPUTS for p in (clone / out).rglob("*") if p.is_file() and p.name != ".gitignore"
+    ], "a failed pull writes no output"
+    run(clone, "dvc", "remote", "modify", "--local", "store", "url", f"s3://{s3.bucket}/failures", env=env)
+    make(clone, "pull", good)
+    assert outputs(clone) == outputs(work)
+
+
+def test_s3_push_killed_then_rerun_ends_complete(project, s3: S3Store, tmp_path: Path) -> None:
+    """`make push` (one transfer at a time) is killed with SIGKILL, process group and all, once some of
+    the objects are on the remote; the rerun pushes the rest and a fresh clone pulls every byte."""
+    work, origin = project
+    home = home_with(tmp_path)
+    env = env_for(home)
+    use_s3(work, s3, env, "killed")
+    want = outputs(work)
+    cmd = ["make", "--no-print-directory", "-o", f"{VENV}/.plandvc-setup", "push", f"VENV={VENV}", "JOBS=1"]
+    proc = subprocess.Popen(
+        cmd, cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not [k for k in s3.objects() if k.startswith("killed/files/")]:
+            assert proc.poll() is None, "the push ended before any object landed"
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        os.killpg(proc.pid, signal.SIGKILL)
+        assert proc.wait(30) == -signal.SIGKILL
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(30)
+    partial = [k for k in s3.objects() if k.startswith("killed/")]
+    status = run(work, "dvc", "status", "-c", env=env, check=False)
+    assert "missing" in status.stdout or "new" in status.stdout, status.stdout
+    rerun = make(work, "push", env)
+    pushed = re.search(r"(\d+) files? pushed", rerun.stdout)
+    assert pushed, rerun.stdout
+    complete = [k for k in s3.objects() if k.startswith("killed/")]
+    assert set(partial) < set(complete)
+    print(
+        f"\n| make push, SIGKILL after {len(partial)} objects, then make push | -9, then 0 | {pushed.group(0)} |"
+    )
+    clone = fresh_clone(origin, tmp_path / "clone", env)
+    make(clone, "pull", env_for(home, s3.env))
+    assert outputs(clone) == want
+    assert (
+        "Cache and remote 'store' are in sync."
+        in run(clone, "dvc", "status", "-c", env=env_for(home, s3.env)).stdout
+    )
+
+
+def test_a_pull_onto_a_full_disk_is_one_line_and_leaves_nothing_half_written(
+    project, s3: S3Store, tmp_path: Path
+) -> None:
+    """The clone's DVC cache is a 64 KiB tmpfs (a mount namespace of the test's own, no root needed): the pull
+    fails with one line, every output file it left is whole, and a pull with room restores every byte."""
+    work, origin = project
+    home = home_with(tmp_path)
+    env = env_for(home)
+    use_s3(work, s3, env, "diskfull")
+    make(work, "push", env)
+    want = outputs(work)
+    clone = fresh_clone(origin, tmp_path / "clone", env)
+    (clone / ".dvc" / "cache").mkdir(exist_ok=True)
+    good = env_for(home, s3.env)
+    make_pull = f"exec make --no-print-directory -o {VENV}/.plandvc-setup pull VENV={VENV}"
+    t0 = time.monotonic()
+    p = run(
+        clone, "unshare", "--mount", "--map-root-user", "sh", "-c",
+        f"mount -t tmpfs -o size=64k tmpfs .dvc/cache && {make_pull}", env=good, check=False,
+    )  # fmt: skip
+    line = one_error_line(p)
+    assert re.fullmatch(
+        r"Error: pull: no space left on device on this machine \(\d+ files not pulled\); free space and rerun "
+        r"`make pull`",
+        line,
+    ), line
+    table("make pull (cache on a full 64 KiB disk)", p, time.monotonic() - t0)
+    left = {
+        q.relative_to(clone).as_posix(): sha(q)
+        for out in OUTPUTS
+        for q in (clone / out).rglob("*")
+        if q.is_file() and q.name != ".gitignore"
+    }
+    assert all(want[f] == h for f, h in left.items()), "a file the failed pull left is whole"
+    assert len(left) < len(want)
+    make(clone, "pull", good)
+    assert outputs(clone) == want
