@@ -117,7 +117,8 @@ docker-gen: docker-build ## dvc repro inside the image (repo mounted at /repo, f
 docker-run: docker-build ## run CMD inside the image, e.g. make docker-run CMD="plandvc --help"
 	@$(DOCKER_SH) run $(CMD)
 
-docker-test: setup ## the image tests: podman builds it from a local base, runs plandvc and Chromium in it
+docker-test: setup ## the image tests: installs podman/debootstrap/runc when missing, builds from a local base, runs plandvc and Chromium in it (fails, never skips)
+	@DOCKER=podman docker/plandvc-docker.sh tools
 	$(BIN)/python -m pytest -m docker tests/test_docker.py $(PYTEST_ARGS)
 
 docker-pin: ## refresh the Dockerfile's base digest and chromium version pins (needs a registry)

@@ -25,8 +25,6 @@ from plandvc.contract.pool import check_pool
 ROOT = Path(__file__).resolve().parents[1]
 POOL, SITES = ROOT / "data" / "pool", ROOT / "data" / "sites"
 
-pytestmark = pytest.mark.skipif(not (POOL / "kept.jsonl").exists(), reason="no sample pool")
-
 
 def run(*args: str) -> tuple[int, str, str]:
     r = CliRunner().invoke(cli, list(args), catch_exceptions=False)

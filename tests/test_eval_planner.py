@@ -32,8 +32,6 @@ ROOT = Path(__file__).resolve().parents[1]
 POOL, SITES = ROOT / "data" / "pool", ROOT / "data" / "sites"
 N = 12
 
-pytestmark = pytest.mark.skipif(not (POOL / "kept.jsonl").exists(), reason="the sample pool is not generated")
-
 
 def specs_config(root: Path, out: str) -> SpecsConfig:
     return SpecsConfig(POOL, SITES, root / out, n=N, seed=0, workers=2, cache=root / "cache")

@@ -31,9 +31,6 @@ from plandvc.chains.walk import chain_specs
 ROOT = Path(__file__).resolve().parents[1]
 POOL, SITES = ROOT / "data" / "pool", ROOT / "data" / "sites"
 
-pytestmark = pytest.mark.skipif(not (POOL / "kept.jsonl").exists(), reason="the sample pool is not generated")
-
-
 # ── helpers ────────────────────────────────────────────────────────────────
 
 
