@@ -4,9 +4,9 @@ when the remote cannot be used.
 DVC alone hangs for minutes on a remote whose port is closed (its S3 client retries) and answers a refused
 key, a missing bucket or a full disk with a traceback-like "unexpected error" or one line per file. So the
 remote's host is probed first (a TCP connect, a few seconds) and DVC's error output is reduced to the one
-line that names the cause. The data path is DVC's own: it uploads each object whole (S3 PUT, SSH write-aside
-then rename) and checks a pulled file's hash before it is linked into the workspace, so a failed or killed
-transfer leaves nothing half-written and a rerun completes it.
+line that names the cause. The data path is DVC's own: it uploads each object whole (an S3 PUT; over SSH a
+file written aside, then renamed) and downloads into its cache the same way before it links a file into the
+workspace, so a failed or killed transfer leaves nothing half-written and a rerun completes it.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ class Remote:
 
 def dvc_config(root: Path):  # -> dvc.config.Config
     """The DVC config of the project that holds `root` (all levels merged; `load_one` reads one)."""
-    from dvc.config import Config
+    from dvc.config import Config, ConfigError
     from dvc.exceptions import NotDvcRepoError
     from dvc.repo import Repo
 
@@ -71,6 +71,8 @@ def dvc_config(root: Path):  # -> dvc.config.Config
         return Config(dvc_dir=Repo.find_dvc_dir(str(root)))
     except NotDvcRepoError:
         raise RemoteError(f"{root} is not in a DVC project (no .dvc folder above it)") from None
+    except ConfigError as e:  # a key DVC does not know, a file it cannot parse: its one-line message
+        raise RemoteError(str(e)) from None
 
 
 def configured_remote(root: Path, name: str | None) -> Remote:
