@@ -286,6 +286,7 @@ asyncio.run(main(sys.argv[1] if len(sys.argv) > 1 else ""))
 
 @pytest.mark.docker
 @pytest.mark.slow
+@pytest.mark.timeout(2400)  # the first one builds the image (its fixture): up to 30 min
 def test_plandvc_runs_inside_the_image_with_the_repos_code(image: str) -> None:
     done = run_in_image("plandvc", "--help")
     assert done.returncode == 0, done.stderr
@@ -298,6 +299,7 @@ def test_plandvc_runs_inside_the_image_with_the_repos_code(image: str) -> None:
 
 @pytest.mark.docker
 @pytest.mark.slow
+@pytest.mark.timeout(2400)  # the first one builds the image (its fixture): up to 30 min
 def test_files_written_inside_belong_to_the_caller_and_failures_surface(image: str) -> None:
     scratch = REPO / ".plandvc" / f"docker-test-{os.getpid()}"
     scratch.parent.mkdir(exist_ok=True)
@@ -313,6 +315,7 @@ def test_files_written_inside_belong_to_the_caller_and_failures_surface(image: s
 
 @pytest.mark.docker
 @pytest.mark.slow
+@pytest.mark.timeout(2400)  # the first one builds the image (its fixture): up to 30 min
 def test_chromium_inside_starts_and_renders(image: str) -> None:
     site = ""
     if (REPO / "plandvc" / "sites" / "cli.py").exists() and (
@@ -338,6 +341,7 @@ def test_chromium_inside_starts_and_renders(image: str) -> None:
 
 @pytest.mark.docker
 @pytest.mark.slow
+@pytest.mark.timeout(2400)  # the first one builds the image (its fixture): up to 30 min
 def test_run_chains_inside_the_image_matches_the_native_run(image: str) -> None:
     """A few chains run natively and inside the image: the same bytes, but for the image id each records."""
     from plandvc import io
