@@ -21,7 +21,8 @@ from typing import Any
 from plandvc import io
 from plandvc.browser.chromium import Browser
 from plandvc.browser.session import SCREENSHOT_PARAMS
-from plandvc.run.runner import free_ports, kept_runs, load_parts
+from plandvc.ports import free_ports
+from plandvc.run.runner import kept_runs, load_parts
 from plandvc.sites.servers import Servers
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 PKG = Path(__file__).resolve().parents[1] / "plandvc"
 LEAVES = (
+    "errors",
     "io",
     "macros",
     "ports",

@@ -30,17 +30,10 @@ from run_helpers import browsers_of, differing, finished, processes, subset, tre
 from plandvc import io
 from plandvc.chains.items import pool_items
 from plandvc.chains.walk import chain_specs
+from plandvc.run.actor import ActorInfo
 from plandvc.run.chain import RunParams
-from plandvc.run.ray_engine import (
-    ONE_HOST_ENV,
-    SESSION_SOCKET_TAIL,
-    ActorInfo,
-    RayUnavailable,
-    dispatch_deadline,
-    on_loopback,
-    same_environment,
-    temp_dir,
-)
+from plandvc.run.ray_cluster import ONE_HOST_ENV, SESSION_SOCKET_TAIL, RayUnavailable, on_loopback, temp_dir
+from plandvc.run.ray_engine import dispatch_deadline, same_environment
 
 ROOT = Path(__file__).resolve().parents[1]
 POOL, SITES = ROOT / "data" / "pool", ROOT / "data" / "sites"

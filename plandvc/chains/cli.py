@@ -82,18 +82,15 @@ def pool_items(pool: Path, sites: Path, out: Path, ids: Path | None, qa: bool, a
     Example:
         plandvc pool-items --pool data/pool --sites data/sites --out data/items.jsonl
     """
-    try:
-        check_output_file(out, is_item, "pool-items")
-        read_site_split(sites)
-        check_ids(ids if ids is not None else pool / "pool_ids.txt", pool)
-        records, report = load_pool_items(pool, sites, ids=ids, qa=qa)
-        if not records and not allow_empty:
-            raise InputError(
-                f"{pool}: no usable trajectory ({report['kept']} kept, {report['chosen']} chosen); "
-                "--allow-empty writes an empty items file"
-            )
-    except InputError as e:
-        raise click.ClickException(str(e)) from None
+    check_output_file(out, is_item, "pool-items")
+    read_site_split(sites)
+    check_ids(ids if ids is not None else pool / "pool_ids.txt", pool)
+    records, report = load_pool_items(pool, sites, ids=ids, qa=qa)
+    if not records and not allow_empty:
+        raise InputError(
+            f"{pool}: no usable trajectory ({report['kept']} kept, {report['chosen']} chosen); "
+            "--allow-empty writes an empty items file"
+        )
     write_jsonl(out, records)
     click.echo(
         f"pool-items: {report['records']} records from {report['chosen']} chosen of {report['kept']} kept",
@@ -180,27 +177,24 @@ def chain_specs(
     Example:
         plandvc chain-specs --items data/items.jsonl --out data/chains.jsonl --n 1500 --seed 0
     """
-    try:
-        size_list = parse_sizes(sizes)
-        if n < 1:
-            raise InputError(f"--n: must be at least 1, got {n}")
-        if tries < 1:
-            raise InputError(f"--tries: must be at least 1, got {tries}")
-        if not 0.0 <= answer_share <= 1.0:
-            raise InputError(f"--answer-share: must be in [0, 1], got {answer_share}")
-        check_output_file(out, is_chain, "chain-specs")
-        items = read_items(items_path)
-        if not items and not allow_empty:
-            raise InputError(f"{items_path}: no items (--allow-empty writes an empty chains file)")
-        chains = walk_chains(
-            items, n, size_list, seed=seed, tries=tries, answer_share=answer_share, home_rule=home_rule
+    size_list = parse_sizes(sizes)
+    if n < 1:
+        raise InputError(f"--n: must be at least 1, got {n}")
+    if tries < 1:
+        raise InputError(f"--tries: must be at least 1, got {tries}")
+    if not 0.0 <= answer_share <= 1.0:
+        raise InputError(f"--answer-share: must be in [0, 1], got {answer_share}")
+    check_output_file(out, is_chain, "chain-specs")
+    items = read_items(items_path)
+    if not items and not allow_empty:
+        raise InputError(f"{items_path}: no items (--allow-empty writes an empty chains file)")
+    chains = walk_chains(
+        items, n, size_list, seed=seed, tries=tries, answer_share=answer_share, home_rule=home_rule
+    )
+    if not chains and not allow_empty:
+        raise InputError(
+            f"{items_path}: {len(items)} items make no chain (--allow-empty writes an empty chains file)"
         )
-        if not chains and not allow_empty:
-            raise InputError(
-                f"{items_path}: {len(items)} items make no chain (--allow-empty writes an empty chains file)"
-            )
-    except InputError as e:
-        raise click.ClickException(str(e)) from None
     write_jsonl(out, chains)
     s = summarise(chains, {r["id"] for r in items if r["answers"]})
     click.echo(

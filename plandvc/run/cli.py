@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
-import sys
 from pathlib import Path
 
 import click
 
-from plandvc import io
 from plandvc.ports import PORTS
 from plandvc.run import options
 from plandvc.run.chain import RunParams
-from plandvc.run.runner import EXIT_INFRA, InfrastructureError, RunConfig
+from plandvc.run.runner import RunConfig
 from plandvc.run.runner import run_chains as run
 
 
@@ -130,21 +127,7 @@ def run_chains(
         engine=engine,
         allow_empty=allow_empty,
     )
-    try:
-        summary = run(cfg)
-    except io.InputError as e:
-        raise click.ClickException(str(e)) from None
-    except InfrastructureError as e:
-        click.echo(f"run-chains: {e}", err=True)
-        sys.exit(EXIT_INFRA)
-    except KeyboardInterrupt:
-        click.echo(
-            "run-chains: interrupted; finished chains are kept in the cache for the next run", err=True
-        )
-        sys.exit(130)
-    except asyncio.CancelledError as e:  # SIGTERM
-        click.echo("run-chains: terminated; finished chains are kept in the cache for the next run", err=True)
-        raise SystemExit(143) from e
+    summary = run(cfg)
     click.echo(
         f"run-chains: {summary['ok']} ok, {summary['failed']} failed of {summary['chains']} "
         f"({summary['reused']} reused) in {summary['wall_s']}s with {summary['workers']} workers",

@@ -25,6 +25,7 @@ RUN_CODE: tuple[str, ...] = (
     "plandvc/agent",
     "plandvc/browser",
     "plandvc/checks.py",
+    "plandvc/errors.py",
     "plandvc/io.py",
     "plandvc/macros.py",
     "plandvc/memory",

@@ -37,7 +37,11 @@ def code_hash(root: Path | None = None) -> str:
     return h.hexdigest()
 
 
-def environment(chromium_version: str | None, chromium_binary: str | None = None) -> dict[str, Any]:
+# what the rows were made with (recorded in each episode and fingerprinted): name -> version or None
+Environment = dict[str, str | None]
+
+
+def environment(chromium_version: str | None, chromium_binary: str | None = None) -> Environment:
     """What the rows were made with: plandvc, Playwright and Chromium versions, which Chromium executable
     (`chromium-headless-shell` or `chromium`, by name), the image when known."""
     return {
