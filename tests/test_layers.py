@@ -85,3 +85,77 @@ def test_an_upward_import_is_caught(tmp_path: Path) -> None:
     assert upward_imports(copy) == [
         "plandvc/pool/upward.py imports plandvc.run.runner, which is downstream of it"
     ]
+
+
+def module_name(path: Path, pkg: Path) -> str:
+    """`plandvc/run/engine.py` -> `plandvc.run.engine` (a package is its `__init__`)."""
+    parts = path.relative_to(pkg.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph(pkg: Path = PKG) -> dict[str, set[str]]:
+    """Module -> the plandvc modules it imports (at the top, inside a function or for type checking alike):
+    `from plandvc.run import runner` counts as `plandvc.run.runner`, `from plandvc.io import x` as
+    `plandvc.io`; the package `plandvc` itself (its version) is no edge."""
+    paths = {module_name(p, pkg): p for p in sorted(pkg.rglob("*.py"))}
+
+    def known(name: str) -> str:
+        while name not in paths:
+            name = name.rpartition(".")[0]
+        return name
+
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        out = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("plandvc"):
+                out |= {known(f"{node.module}.{a.name}") for a in node.names}
+            elif isinstance(node, ast.Import):
+                out |= {known(a.name) for a in node.names if a.name.startswith("plandvc")}
+        graph[name] = out - {name, "plandvc"}
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every group of modules that import each other, directly or round a loop (the strongly connected
+    components of more than one module, or one importing itself), each sorted."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        order[v] = low[v] = len(order)
+        stack.append(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in order:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], order[w])
+        if low[v] == order[v]:
+            group = stack[stack.index(v) :]
+            del stack[stack.index(v) :]
+            if len(group) > 1 or v in graph.get(v, ()):
+                cycles.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in order:
+            visit(v)
+    return sorted(cycles)
+
+
+def test_no_module_imports_itself_round_a_loop() -> None:
+    assert import_cycles(import_graph()) == []
+
+
+def test_an_import_cycle_is_caught(tmp_path: Path) -> None:
+    """The check fails on a loop: a copy of the package whose engine interface imports the runner back."""
+    import shutil
+
+    copy = tmp_path / "plandvc"
+    shutil.copytree(PKG, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    with (copy / "run" / "engine.py").open("a") as f:
+        f.write("\n\ndef _late() -> None:\n    from plandvc.run import runner  # noqa: F401\n")
+    cycles = import_cycles(import_graph(copy))
+    assert len(cycles) == 1 and {"plandvc.run.engine", "plandvc.run.runner"} <= set(cycles[0]), cycles
