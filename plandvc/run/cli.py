@@ -10,7 +10,7 @@ import click
 from plandvc.ports import PORTS
 from plandvc.run import options
 from plandvc.run.chain import RunParams
-from plandvc.run.runner import RunConfig
+from plandvc.run.runner import RunConfig, RunSummary
 from plandvc.run.runner import run_chains as run
 
 
@@ -107,8 +107,6 @@ def run_chains(
         RAY_ADDRESS=head:6379 plandvc run-chains --engine ray --workers 16 \\
             --chains data/chains.jsonl --pool data/pool --sites data/sites --out data/raw
     """
-    if memory_url and not memory_model:
-        raise click.BadParameter("--memory-model is needed with --memory-url", param_hint="--memory-model")
     params = RunParams(budget, planner_turns, timeout_base, timeout_per_turn, memory_url, memory_model)
     cfg = RunConfig(
         chains=chains,
@@ -127,7 +125,11 @@ def run_chains(
         engine=engine,
         allow_empty=allow_empty,
     )
-    summary = run(cfg)
+    _report(run(cfg))
+
+
+def _report(summary: RunSummary) -> None:
+    """The run's last lines: what it did, and its failures by kind."""
     click.echo(
         f"run-chains: {summary['ok']} ok, {summary['failed']} failed of {summary['chains']} "
         f"({summary['reused']} reused) in {summary['wall_s']}s with {summary['workers']} workers",

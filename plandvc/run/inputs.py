@@ -97,9 +97,8 @@ def load_jobs(
     jobs = []
     for n, chain in enumerate(chains, 1):
         where = f"{chains_path}:{n}"
-        shape = chain_problems(where, chain)
-        problems += shape
-        if shape:
+        if shape := chain_problems(where, chain):
+            problems += shape
             continue
         key, site = chain["key"], chain["site"]
         label = f"{where}: key {key!r}"

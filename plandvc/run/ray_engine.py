@@ -43,7 +43,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from plandvc.records import ChainSpec
 from plandvc.run.actor import ActorInfo, ActorSetupError, ChainWorker, Dispatched, Job
@@ -63,6 +63,8 @@ DEADLINE_ENV = "PLANDVC_RAY_DEADLINE"  # seconds: overrides every dispatch's dea
 REVIVE_ENV = "PLANDVC_RAY_REVIVE"  # seconds: overrides REVIVE_TIMEOUT_S (tests)
 HANG_ENV = "PLANDVC_RAY_TEST_HANG"  # test-only: the first dispatch of this chain key blocks its actor
 
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
 # a Ray actor handle: its methods' `.remote` are made by Ray at run time, so they have no static type
 ActorHandle = Any
 

@@ -100,6 +100,10 @@ def plan_run(cfg: RunConfig) -> RunPlan:
     from plandvc.browser.errors import ChromiumMissingError
     from plandvc.sites.spec import load_sites, site_name
 
+    if cfg.params.memory_url and not cfg.params.memory_model:
+        raise io.InputError(
+            "--memory-model: needed with --memory-url (the memory model's name on that server)"
+        )
     chromium = Path(chromium_path(headless=not cfg.headful))
     if not (chromium.is_file() and os.access(chromium, os.X_OK)):
         raise io.InputError(str(ChromiumMissingError(str(chromium))))
