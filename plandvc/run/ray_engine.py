@@ -35,6 +35,7 @@ output is byte-identical to `--engine local`, and a run resumes from either engi
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import os
 import sys
@@ -43,7 +44,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from plandvc.records import ChainSpec
 from plandvc.run.actor import ActorInfo, ActorSetupError, ChainWorker, Dispatched, Job
@@ -64,7 +65,6 @@ REVIVE_ENV = "PLANDVC_RAY_REVIVE"  # seconds: overrides REVIVE_TIMEOUT_S (tests)
 HANG_ENV = "PLANDVC_RAY_TEST_HANG"  # test-only: the first dispatch of this chain key blocks its actor
 
 T = TypeVar("T")
-T_co = TypeVar("T_co", covariant=True)
 # a Ray actor handle: its methods' `.remote` are made by Ray at run time, so they have no static type
 ActorHandle = Any
 
@@ -291,7 +291,13 @@ class RayEngine:
         self.ray = None
 
 
-async def _await(ref: Any) -> Any:
+class ObjectRef(Protocol[T]):
+    """What the engine uses of a Ray ObjectRef: its value as a concurrent future."""
+
+    def future(self) -> concurrent.futures.Future[T]: ...
+
+
+async def _await(ref: ObjectRef[T]) -> T:
     """An ObjectRef's value in asyncio."""
     return await asyncio.wrap_future(ref.future())
 
