@@ -8,6 +8,7 @@ descriptor) stay `dict[str, Any]`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal, NotRequired, TypedDict
 
 Via = Literal["page", "home"] | None
@@ -80,32 +81,45 @@ class Trajectory(TypedDict):
     end: str
 
 
+class ElementDescriptor(TypedDict):
+    """A line of elements.json: an element as recorded (`plandvc.browser.snapshot.Element.descriptor`), found
+    again on a live page by its stable attributes, text and label (`plandvc.replay.find`)."""
+
+    tag: str
+    attrs: Mapping[str, str | None]
+    role: NotRequired[str]
+    text: NotRequired[str]
+    label: NotRequired[str]
+    box: NotRequired[list[int]]
+
+
 class Replayable(TypedDict):
     """A trajectory and the elements its steps point into: what a replayer plays (a part's, or the trip
     home of `plandvc.macros.home_trajectory`)."""
 
     trajectory: Trajectory
-    elements: list[dict[str, Any]]
+    elements: list[ElementDescriptor]
 
 
 class Part(TypedDict):
-    """A kept part of the pool as `plandvc.pool.load.load_part` returns it; `dir` is relative to the pool."""
+    """A kept part of the pool as `plandvc.pool.store.Pool.part` returns it, its files checked against the
+    schemas; `dir` is relative to the pool."""
 
     id: str
     run: str
     dir: str
     task: Task
     traj: Trajectory
-    elements: list[dict[str, Any]]
+    elements: list[ElementDescriptor]
 
 
 class KeptLine(TypedDict):
-    """A line of kept.jsonl."""
+    """A line of kept.jsonl (`site` and `macro` may be left out)."""
 
     id: str
     run: str
-    site: str
-    macro: str
+    site: NotRequired[str]
+    macro: NotRequired[str]
 
 
 class ItemRecord(TypedDict):

@@ -10,15 +10,33 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from plandvc.browser.actions import ACTIONS, perform, reply_action
 from plandvc.browser.protocol import SessionProtocol, SessionRecord
 from plandvc.macros import home_trajectory as home_trajectory  # run-chains takes the trip home from here
-from plandvc.records import Trajectory, TrajectoryStep
+from plandvc.records import ElementDescriptor, Trajectory, TrajectoryStep
 from plandvc.urls import url_path
 
-Descriptor = dict[str, Any]
+Descriptor = ElementDescriptor
+
+
+class LiveElement(Protocol):
+    """An element of a live snapshot (`plandvc.browser.snapshot.Element`): its index and its descriptor."""
+
+    @property
+    def index(self) -> int: ...
+    def descriptor(self) -> ElementDescriptor: ...
+
+
+class LivePage(Protocol):
+    """A live snapshot (`plandvc.browser.snapshot.Snapshot`): its URL and its elements in index order."""
+
+    @property
+    def url(self) -> str: ...
+    @property
+    def elements(self) -> Sequence[LiveElement]: ...
+
 
 # attributes that, when recorded, the live element must carry with the same value (or, for data-home, at all)
 _REQUIRED = {
@@ -35,19 +53,20 @@ _MIN_EVIDENCE = 20  # an element must be identified by more than its tag, role a
 class ElementNotFound(Exception):
     """A recorded element has no match on the live page; says which step and what it looked for."""
 
-    def __init__(self, step: int, descriptor: Descriptor, url: str, why: str = "") -> None:
+    def __init__(self, step: int, descriptor: Descriptor | None, url: str, why: str = "") -> None:
         self.step, self.descriptor, self.url = step, descriptor, url
-        want = _describe(descriptor)
+        want = describe(descriptor) if descriptor is not None else "a recorded element"
         super().__init__(f"step {step}: no element like {want} on {url}" + (f" ({why})" if why else ""))
 
 
-def _describe(d: Descriptor) -> str:
+def describe(d: Descriptor) -> str:
+    """A descriptor as one short line, `<tag attr='v'>text`, for error messages."""
     attrs = " ".join(f"{k}={v!r}" for k, v in sorted((d.get("attrs") or {}).items()))
     text = d.get("text") or d.get("label") or ""
     return f"<{d.get('tag')} {attrs}>{text}".replace(" >", ">")
 
 
-def _norm(s: Any) -> str:
+def _norm(s: str | None) -> str:
     return " ".join(str(s or "").split()).casefold()
 
 
@@ -68,8 +87,10 @@ def score(want: Descriptor, have: Descriptor) -> float | None:
         evidence += 60 + (5 if wa["href"] == ha["href"] else 0)
     if wa.get("id"):
         evidence += 25 if wa["id"] == ha.get("id") else -25
-    for key, gain, loss in (("text", 30, 10), ("label", 20, 15)):
-        w, h = _norm(want.get(key)), _norm(have.get(key))
+    for w, h, gain, loss in (
+        (_norm(want.get("text")), _norm(have.get("text")), 30, 10),
+        (_norm(want.get("label")), _norm(have.get("label")), 20, 15),
+    ):
         if w:
             evidence += gain if w == h else -loss
     if "value" in wa:
@@ -96,8 +117,8 @@ def find(want: Descriptor, live: Sequence[Descriptor]) -> int | None:
 # ── the replayer ──────────────────────────────────────────────────────────────
 
 
-def _live(snapshot: Any) -> list[Descriptor]:
-    return [e.descriptor() if hasattr(e, "descriptor") else dict(e) for e in snapshot.elements]
+def _live(snapshot: LivePage) -> list[Descriptor]:
+    return [e.descriptor() for e in snapshot.elements]
 
 
 class Replayer:
@@ -135,7 +156,7 @@ class Replayer:
         s = self.session
         return (len(s.events), len(s.seen)) if s is not None else (0, 0)
 
-    def next_action(self, snapshot: Any) -> dict[str, Any]:
+    def next_action(self, snapshot: LivePage) -> dict[str, Any]:
         """The next step as the specialist's reply `{memory, action: [{name: params}]}`."""
         if self._marks is None:
             self._marks = self._mark()
@@ -153,7 +174,7 @@ class Replayer:
         self.cursor += 1
         return {"memory": str(step.get("memory") or ""), "action": [action]}
 
-    def _action(self, step: TrajectoryStep, n: int, snapshot: Any) -> dict[str, Any]:
+    def _action(self, step: TrajectoryStep, n: int, snapshot: LivePage) -> dict[str, Any]:
         name, value = step["action"], step.get("value")
         if name not in ACTIONS:
             raise ValueError(f"step {n}: unknown recorded action {name!r}")
@@ -161,14 +182,12 @@ class Replayer:
             return reply_action(name, value, None)
         k = step.get("element")
         if not isinstance(k, int) or not 0 <= k < len(self.elements):
-            raise ElementNotFound(
-                n, {"element": k}, getattr(snapshot, "url", "?"), "no such recorded element"
-            )
+            raise ElementNotFound(n, None, snapshot.url, f"no recorded element {k!r}")
         want = self.elements[k]
         i = find(want, _live(snapshot))
         if i is None:
-            raise ElementNotFound(n, want, getattr(snapshot, "url", "?"))
-        index = snapshot.elements[i].index if hasattr(snapshot.elements[i], "index") else i
+            raise ElementNotFound(n, want, snapshot.url)
+        index = snapshot.elements[i].index
         return reply_action(name, value, index)
 
 

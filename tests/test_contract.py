@@ -19,8 +19,8 @@ from jsonschema import Draft202012Validator
 
 from plandvc.chains.items import pool_items
 from plandvc.cli import cli
-from plandvc.contract.files import SCHEMAS, schema, validate
 from plandvc.contract.pool import check_pool
+from plandvc.pool.schema import SCHEMAS, schema, validate
 
 ROOT = Path(__file__).resolve().parents[1]
 POOL, SITES = ROOT / "data" / "pool", ROOT / "data" / "sites"

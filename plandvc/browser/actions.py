@@ -3,8 +3,8 @@ whether it targets an element, which parameter a recorded step's `value` fills, 
 
 Every user of the vocabulary reads this table: the specialist's reply schema (`plandvc.agent.schema`), the
 specialist loop and the replay loop (`perform`), the replayer turning a recorded step into a reply
-(`reply_action`), the scripted executor recording and doing its steps, the pool loader's check of a
-trajectory's steps (`NAMES`, `targets_element`), and the run's timings (`NAMES`). `done` ends a specialist's
+(`reply_action`), the scripted executor recording and doing its steps, and the run's timings
+(`NAMES`); the pool's trajectory schema lists the same names. `done` ends a specialist's
 step and is not a browser action: its parameters are `DONE_PARAMS`.
 
 A reply's action is `{name: params}`; a recorded step (trajectory.json) is `{action, element, value, memory}`

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from plandvc.records import ElementDescriptor
+
 SNAPSHOT_JS = (Path(__file__).with_name("snapshot.js")).read_text()
 
 # attribute order in rendered lines (the stable attributes snapshot.js keeps)
@@ -69,7 +71,7 @@ class Element:
             checked=d.get("checked"),
         )
 
-    def descriptor(self) -> dict[str, Any]:
+    def descriptor(self) -> ElementDescriptor:
         """The record stored in elements.json: enough to find the same element again on a live page."""
         return {
             "tag": self.tag,

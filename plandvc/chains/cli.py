@@ -12,6 +12,7 @@ from plandvc.chains.items import read_site_split
 from plandvc.chains.walk import HOME_RULES, summarise
 from plandvc.chains.walk import chain_specs as walk_chains
 from plandvc.io import InputError, check_output_file, raise_problems, read_jsonl, write_jsonl
+from plandvc.pool.store import Pool, read_ids
 from plandvc.records import ItemRecord
 
 # the keys of an items.jsonl record the walk reads, and their types
@@ -45,10 +46,8 @@ def is_chain(record: dict[str, Any]) -> bool:
 
 def check_ids(ids_path: Path, pool: Path) -> None:
     """Every id of the ids file names a kept trajectory of the pool; else one line per unknown id."""
-    from plandvc.chains.items import read_ids
-
     read_ids(ids_path)  # a missing or unreadable file: one line
-    kept = {r.get("id") for r in read_jsonl(pool / "kept.jsonl") if isinstance(r, dict)}
+    kept = Pool.open(pool)
     problems = []
     for n, line in enumerate(ids_path.read_text(encoding="utf-8").splitlines(), 1):
         problems += [

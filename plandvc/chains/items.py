@@ -5,7 +5,7 @@ trajectory.json, elements.json}`. The kept trajectories chosen are those in the 
 trajectory of the two question macros: the executor pool leaves those out, but here they only end a chain.
 Test sites never appear. Trajectories the chain rules cannot use (mid-chain starts, a history macro, an unknown
 macro) are dropped and counted by reason; files that cannot be read or break the pool contract
-(`plandvc.contract`, the same validation as `check-pool`) are named with every problem and counted, never a
+(`plandvc.pool.store.Pool`, the same validation as `check-pool`) are named with every problem and counted, never a
 crash.
 """
 
@@ -15,11 +15,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from plandvc.contract.files import read_kept, read_part
 from plandvc.io import InputError
 from plandvc.macros import FAMILY_OF, FLAGGED_ROLES, MACROS, QA_MACROS
-from plandvc.pool.load import read_ids
-from plandvc.records import ItemRecord
+from plandvc.pool.store import Pool, read_ids
+from plandvc.records import ItemRecord, Task, Trajectory
 from plandvc.sites.spec import read_split
 from plandvc.urls import url_path
 
@@ -49,7 +48,7 @@ def _get(obj: Any, dotted: str, file: str, kind: type | tuple[type, ...] | None 
 
 
 def make_record(
-    tid: str, run: str, rel: str, task: dict[str, Any], traj: dict[str, Any], train: set[str], test: set[str]
+    tid: str, run: str, rel: str, task: Task, traj: Trajectory, train: set[str], test: set[str]
 ) -> Record:
     """The record of one trajectory; raises Dropped (a rule) or InputError (bad content)."""
     tf, jf = f"{rel}/task.json", f"{rel}/trajectory.json"
@@ -118,7 +117,8 @@ def pool_items(
     chosen_ids = set(read_ids(ids if ids is not None else pool / "pool_ids.txt"))
     if not (pool / "kept.jsonl").is_file():
         raise InputError(f"{pool / 'kept.jsonl'}: file not found")
-    kept, bad_lines = read_kept(pool)
+    store = Pool.scan(pool)
+    kept, bad_lines = store.kept, store.problems
     records: list[Record] = []
     dropped: Counter[str] = Counter()
     unreadable: list[dict[str, str]] = []
@@ -128,12 +128,12 @@ def pool_items(
     unreadable += [{"file": f, "error": "; ".join(errs)} for f, errs in by_line.items()]
     unknown_macros: list[str] = []
     chosen = 0
-    for _, row in kept:
+    for row in kept:
         tid, run = row["id"], row["run"]
         if not (tid in chosen_ids or (qa and row.get("macro") in QA_MACROS)):
             continue
         chosen += 1
-        part = read_part(pool, run, tid)
+        part = store.check(tid)
         rel = part.dir
         unknown = [
             f"{rel}/{name}: macro {v['macro']!r}"
@@ -144,11 +144,12 @@ def pool_items(
             dropped["unknown_macro"] += 1  # a rule, not bad content: a pool may hold macros chains never use
             unknown_macros += unknown
             continue
-        if part.problems:
+        good = part.part
+        if good is None:
             unreadable.append({"file": rel, "error": "; ".join(p.line() for p in part.problems)})
             continue
         try:
-            records.append(make_record(tid, run, rel, part.task, part.traj, train, test))
+            records.append(make_record(tid, run, rel, good["task"], good["traj"], train, test))
         except Dropped as d:
             dropped["train_site" if held_out and str(d) == "test_site" else str(d)] += 1
         except InputError as e:

@@ -17,7 +17,7 @@ from plandvc.browser import Element, Session
 from plandvc.browser.actions import ACTIONS, perform, reply_action
 from plandvc.macros import HOME_MEMORY, recorded_home_done
 from plandvc.pool.tasks import detail_path, fmt, list_path
-from plandvc.records import Task, TrajectoryStep
+from plandvc.records import ElementDescriptor, Task, TrajectoryStep
 from plandvc.sites.spec import Control, Page, Spec, Table
 
 Pick = Callable[[Any], bool]  # a predicate over a snapshot Element
@@ -32,7 +32,7 @@ class Recording:
     """What the executor did: steps over recorded elements, its done text, answer and final page."""
 
     steps: list[TrajectoryStep] = field(default_factory=list)
-    elements: list[dict[str, Any]] = field(default_factory=list)
+    elements: list[ElementDescriptor] = field(default_factory=list)
     done: str = ""
     answer: str | None = None
     end: str = ""
