@@ -1,5 +1,5 @@
 """The records that cross module boundaries, typed: the JSON formats of the pool, the chain stages and the run
-(docs/ARCHITECTURE.md gives each format and its rules). TypedDicts, because these records are read from and
+(docs/FORMATS.md gives each format and its rules). TypedDicts, because these records are read from and
 written to JSON as they are: a loader returns one, a writer dumps it, and nothing converts in between.
 
 Nested parts a reader passes through without looking inside (a check's fields, a control's prep, an element

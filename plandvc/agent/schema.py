@@ -143,7 +143,7 @@ def canonical(obj: Any, schema: dict[str, Any]) -> Any:
     return obj
 
 
-# ── the specialist's actions (docs/ARCHITECTURE.md, "Actions") ───────────────────────────────────────────────
+# ── the specialist's actions (docs/STAGES.md, "Actions, the trip home and replay") ───────────────────────────────────────────────
 
 # the browser actions' parameters from their one table, then done's
 SPECIALIST_ACTIONS: dict[str, dict[str, Any]] = {n: dict(a.params) for n, a in ACTIONS.items()} | {

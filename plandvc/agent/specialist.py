@@ -23,7 +23,7 @@ from plandvc.browser.protocol import ActionSession, SessionRecord
 
 class SessionLike(ActionSession, SessionRecord, Protocol):
     """The part of a browser session the agent drives: the specialist actions, the page as a snapshot and as
-    a screenshot, and the session's record a replayed specialist reads (docs/ARCHITECTURE.md, "Browser
+    a screenshot, and the session's record a replayed specialist reads (docs/STAGES.md, "Browser
     harness")."""
 
     async def snapshot(self) -> SnapshotLike: ...

@@ -14,7 +14,7 @@ from plandvc.browser.snapshot import Snapshot
 
 
 class ActionSession(Protocol):
-    """The specialist actions, by element index of the current snapshot (docs/ARCHITECTURE.md, "Actions")."""
+    """The specialist actions, by element index of the current snapshot (docs/STAGES.md, "Actions, the trip home and replay")."""
 
     async def click(self, index: int) -> object: ...
     async def input(self, index: int, text: str) -> object: ...

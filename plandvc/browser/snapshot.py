@@ -2,6 +2,16 @@
 
 `snapshot.js` lists them in DOM order and tags each with `data-pdx="<index>"`; this module turns its JSON
 into `Snapshot` / `Element` and renders the browser-use style lines the planner and specialists read.
+
+A page drawn mid-parse: when Chromium draws a frame while the parser is inside an option's text (the page's
+bytes reached the renderer in two pieces and the renderer drew in between), it sizes the `<select>` for that
+partial text and keeps that width after the rest arrives (it does not re-measure a select when an option's
+text grows); seen once as the sort's Order select drawn 9 px narrower. Waiting cannot help (the width stays
+wrong until the next document), so the first snapshot of each document, after `load`, takes every select (but
+the focused one) out of the layout and puts it back: its box and pixels are then those of a page drawn once,
+after parsing. tests/test_browser_render.py delivers a page split inside "Descending", draws a frame in
+between, shows the stale width, then that the snapshot's box and the screenshot's bytes equal the page
+delivered whole.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A chain is 2–4 records of one site. Each part after the first is reached by `next_via` ("page": it starts on the
 page the previous part stays on; "home": it starts on the home page, reached by a trip home). Parts act on
 different controls with pairwise disjoint scopes and only the last may answer. One `random.Random(seed)` drives
-the walk in one fixed order of draws, so a seed names one list of chains (docs/ARCHITECTURE.md, "The chain
+the walk in one fixed order of draws, so a seed names one list of chains (docs/STAGES.md, "The chain
 rules", states the rules and the order of draws).
 
 The home rule (`home_rule`): a URL-state part (a filter or a sort) is checked on the query of the chain's last
