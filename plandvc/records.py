@@ -22,12 +22,15 @@ class Start(TypedDict):
     keep: bool
 
 
+Answer = str | int | float | None  # a question's answer: text, or a number
+
+
 class Control(TypedDict):
     """The control a task uses, its role (the control kind, `link`, `home`, ...) and its prep."""
 
     control_id: str
     role: str
-    prep: dict[str, Any]
+    prep: dict[str, Any]  # {} or {"create": {table, page, fields}}: plandvc.pool.prep
 
 
 class TaskDraft(TypedDict):
@@ -63,7 +66,7 @@ class TrajectoryStep(TypedDict):
 
     action: str
     element: int | None
-    value: Any
+    value: str | int | float | None
     memory: str
 
 
@@ -77,7 +80,7 @@ class Trajectory(TypedDict):
     history_macro: str | None
     steps: list[TrajectoryStep]
     done: str
-    answer: Any
+    answer: Answer
     end: str
 
 
@@ -181,7 +184,7 @@ class Turn(TypedDict):
     family: NotRequired[str]
     instruction: NotRequired[str]
     macro: NotRequired[str]
-    answer: NotRequired[Any]
+    answer: NotRequired[Answer]
 
 
 class Row(TypedDict):

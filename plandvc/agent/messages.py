@@ -158,7 +158,46 @@ def retry_messages(messages: Messages, reply: str, problems: list[str]) -> Messa
 _FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.S)
 
 
-def parse_reply(text: str, schema: dict[str, Any]) -> tuple[Any, list[str]]:
+ParamValue = str | int | float | bool | None  # an action parameter's value (the reply schemas' scalars)
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A reply that fits its schema (planner's or specialist's), read once: the memory and its one action,
+    `name` with its `params`."""
+
+    memory: str
+    name: str
+    params: dict[str, ParamValue]
+
+    def text(self, key: str) -> str:
+        """A string parameter (`family`, `instruction`, done's `text`)."""
+        value = self.params[key]
+        if not isinstance(value, str):
+            raise TypeError(f"{self.name}.{key}: {value!r} is not a string")
+        return value
+
+    def flag(self, key: str) -> bool:
+        """A boolean parameter (done's `success`)."""
+        value = self.params[key]
+        if not isinstance(value, bool):
+            raise TypeError(f"{self.name}.{key}: {value!r} is not a boolean")
+        return value
+
+
+def read_reply(obj: object) -> Reply:
+    """`obj`, a parsed reply in which `parse_reply` found no problem (`{memory, action: [{name: params}]}`), as a
+    Reply; a TypeError when it is not of that shape."""
+    if isinstance(obj, dict) and isinstance(obj.get("memory"), str) and isinstance(obj.get("action"), list):
+        actions = obj["action"]
+        if len(actions) == 1 and isinstance(actions[0], dict) and len(actions[0]) == 1:
+            ((name, params),) = actions[0].items()
+            if isinstance(name, str) and isinstance(params, dict):
+                return Reply(obj["memory"], name, dict(params))
+    raise TypeError(f"not a reply of one action: {str(obj)[:80]}")
+
+
+def parse_reply(text: str, schema: dict[str, Any]) -> tuple[object, list[str]]:
     """The reply as JSON and what breaks `schema` in it; `(None, [reason])` when it does not parse."""
     raw = (text or "").strip()
     fenced = _FENCE.match(raw)
