@@ -57,7 +57,7 @@ def test_a_part_loads_whole(pool: Path) -> None:
         ("task.json", None, "file not found"),
         ("trajectory.json", b'{"steps": [', "not valid JSON"),
         ("task.json", b"[1, 2]", "is not of type 'object'"),
-        ("task.json", b'{"task_id": "x"}', "task.json: check: missing (and 7 more"),
+        ("task.json", b'{"task_id": "x"}', "task.json: check: missing (and 6 more"),
     ],
 )
 def test_a_missing_or_malformed_file_is_named(

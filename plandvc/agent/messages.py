@@ -11,7 +11,7 @@ import base64
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict, cast
 from urllib.parse import urlsplit
 
 from plandvc.agent.schema import errors
@@ -185,16 +185,19 @@ class Reply:
         return value
 
 
+class _ValidReply(TypedDict):
+    """What both reply schemas guarantee: `{memory, action: [{name: params}]}`, exactly one action."""
+
+    memory: str
+    action: list[dict[str, dict[str, ParamValue]]]
+
+
 def read_reply(obj: object) -> Reply:
-    """`obj`, a parsed reply in which `parse_reply` found no problem (`{memory, action: [{name: params}]}`), as a
-    Reply; a TypeError when it is not of that shape."""
-    if isinstance(obj, dict) and isinstance(obj.get("memory"), str) and isinstance(obj.get("action"), list):
-        actions = obj["action"]
-        if len(actions) == 1 and isinstance(actions[0], dict) and len(actions[0]) == 1:
-            ((name, params),) = actions[0].items()
-            if isinstance(name, str) and isinstance(params, dict):
-                return Reply(obj["memory"], name, dict(params))
-    raise TypeError(f"not a reply of one action: {str(obj)[:80]}")
+    """`obj`, a parsed reply in which `parse_reply` found no problem, as a Reply (the schema checked its shape,
+    so it is not checked again here)."""
+    valid = cast(_ValidReply, obj)
+    ((name, params),) = valid["action"][0].items()
+    return Reply(valid["memory"], name, dict(params))
 
 
 def parse_reply(text: str, schema: dict[str, Any]) -> tuple[object, list[str]]:

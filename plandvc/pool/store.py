@@ -77,26 +77,34 @@ class PartCheck:
         )
 
 
-def _cross_file(task_id: str, rel: str, task: object, traj: object, elements: object) -> list[Problem]:
-    """What no single schema sees: the ids are the folder's, site and macro agree, and every step's element is
-    an index of elements.json."""
+def _cross_file(
+    task_id: str,
+    rel: str,
+    task: Task | None,
+    traj: Trajectory | None,
+    elements: list[ElementDescriptor] | None,
+) -> list[Problem]:
+    """What no single schema sees, between the files that fit theirs (None: a file that does not): the ids are
+    the folder's, site and macro agree, and every step's element is an index of elements.json."""
     out: list[Problem] = []
     tf, jf = f"{rel}/task.json", f"{rel}/trajectory.json"
-    t = task if isinstance(task, dict) else {}
-    if isinstance(t.get("task_id"), str) and t["task_id"] != task_id:
-        out.append(Problem(tf, "task_id", f"{t['task_id']!r} is not its folder's id {task_id!r}"))
-    if not isinstance(traj, dict):
+    if task is not None and task["task_id"] != task_id:
+        out.append(Problem(tf, "task_id", f"{task['task_id']!r} is not its folder's id {task_id!r}"))
+    if traj is None:
         return out
-    if isinstance(traj.get("task_id"), str) and traj["task_id"] != task_id:
+    if traj["task_id"] != task_id:
         out.append(Problem(jf, "task_id", f"{traj['task_id']!r} is not its folder's id {task_id!r}"))
-    for key in ("site", "macro"):
-        if key in t and key in traj and t[key] != traj[key]:
-            out.append(Problem(jf, key, f"{traj[key]!r} differs from task.json's {t[key]!r}"))
-    steps = traj.get("steps")
-    if isinstance(steps, list) and isinstance(elements, list):
-        for n, st in enumerate(steps):
-            el = st.get("element") if isinstance(st, dict) else None
-            if isinstance(el, int) and not isinstance(el, bool) and el >= len(elements):
+    if task is not None:
+        for key, have, want in (
+            ("site", traj["site"], task["site"]),
+            ("macro", traj["macro"], task["macro"]),
+        ):
+            if have != want:
+                out.append(Problem(jf, key, f"{have!r} differs from task.json's {want!r}"))
+    if elements is not None:
+        for n, st in enumerate(traj["steps"]):
+            el = st.get("element")
+            if el is not None and el >= len(elements):
                 why = f"{el} is not an index of elements.json ({len(elements)})"
                 out.append(Problem(jf, f"steps[{n}].element", why))
     return out
@@ -200,13 +208,23 @@ class Pool:
         rel = self.dir_of(task_id)
         problems: list[Problem] = []
         values: dict[str, object] = {}
+        fits: dict[str, object] = {}  # the values that fit their schema
         for name, kind in SCHEMA_OF.items():
             file = f"{rel}/{name}"
             value, bad = read(self.root / file, file)
-            problems += bad or validate(kind, value, file)
+            bad = bad or validate(kind, value, file)
+            problems += bad
             values[name] = value
+            if not bad:
+                fits[name] = value
         task, traj, elements = (values[name] for name in PART_FILES)
-        problems += _cross_file(task_id, rel, task, traj, elements)
+        problems += _cross_file(
+            task_id,
+            rel,
+            cast(Task | None, fits.get("task.json")),
+            cast(Trajectory | None, fits.get("trajectory.json")),
+            cast(list[ElementDescriptor] | None, fits.get("elements.json")),
+        )
         checked = PartCheck(
             task_id, self._run[task_id], rel, task, traj, elements, tuple(sorted(set(problems)))
         )
