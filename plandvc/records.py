@@ -96,6 +96,17 @@ class ElementDescriptor(TypedDict):
     box: NotRequired[list[int]]
 
 
+class Event(TypedDict):
+    """An action a session did (`Session.events`): the action, its element's one-line summary (`target`, ""
+    for none), its value, and the page it was done on (`url`, path?query)."""
+
+    type: Literal["action"]
+    action: str
+    target: str
+    value: str | int | float | None
+    url: str
+
+
 class Replayable(TypedDict):
     """A trajectory and the elements its steps point into: what a replayer plays (a part's, or the trip
     home of `plandvc.macros.home_trajectory`)."""

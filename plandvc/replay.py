@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from plandvc.browser.actions import ACTIONS, perform, reply_action
 from plandvc.browser.protocol import SessionProtocol, SessionRecord
 from plandvc.macros import home_trajectory as home_trajectory  # run-chains takes the trip home from here
-from plandvc.records import ElementDescriptor, Trajectory, TrajectoryStep
+from plandvc.records import Answer, ElementDescriptor, Event, Trajectory, TrajectoryStep
 from plandvc.urls import url_path
 
 Descriptor = ElementDescriptor
@@ -133,24 +133,21 @@ class Replayer:
         self.steps: list[TrajectoryStep] = list(traj.get("steps") or [])
         self.cursor = 0
         self.finished = False
-        self.answer: Any = None
+        self.answer: Answer = None
         self._marks: tuple[int, int] | None = None
         self._ends: tuple[int, int] | None = None
 
     @property
-    def events(self) -> list[dict[str, Any]]:
-        return self._slice("events", 0)
+    def events(self) -> list[Event]:
+        if self.session is None or self._marks is None:
+            return []
+        return self.session.events[self._marks[0] : self._ends[0] if self._ends else None]
 
     @property
     def seen(self) -> list[str]:
-        return self._slice("seen", 1)
-
-    def _slice(self, name: str, k: int) -> list[Any]:
         if self.session is None or self._marks is None:
             return []
-        items = getattr(self.session, name)
-        end = self._ends[k] if self._ends else len(items)
-        return list(items[self._marks[k] : end])
+        return self.session.seen[self._marks[1] : self._ends[1] if self._ends else None]
 
     def _mark(self) -> tuple[int, int]:
         s = self.session
