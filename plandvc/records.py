@@ -96,6 +96,17 @@ class ElementDescriptor(TypedDict):
     box: NotRequired[list[int]]
 
 
+ParamValue = str | int | float | bool | None  # an action parameter's value (the reply schemas' scalars)
+
+
+class ReplyRecord(TypedDict):
+    """A model's reply as the planner's and the specialist's schemas shape it: the memory and exactly one action
+    `{name: params}` (`plandvc.agent.messages.Reply` once read)."""
+
+    memory: str
+    action: list[dict[str, dict[str, ParamValue]]]
+
+
 class Event(TypedDict):
     """An action a session did (`Session.events`): the action, its element's one-line summary (`target`, ""
     for none), its value, and the page it was done on (`url`, path?query)."""

@@ -15,7 +15,15 @@ from typing import Any, Protocol
 from plandvc.browser.actions import ACTIONS, perform, reply_action
 from plandvc.browser.protocol import SessionProtocol, SessionRecord
 from plandvc.macros import home_trajectory as home_trajectory  # run-chains takes the trip home from here
-from plandvc.records import Answer, ElementDescriptor, Event, Trajectory, TrajectoryStep
+from plandvc.records import (
+    Answer,
+    ElementDescriptor,
+    Event,
+    ParamValue,
+    ReplyRecord,
+    Trajectory,
+    TrajectoryStep,
+)
 from plandvc.urls import url_path
 
 Descriptor = ElementDescriptor
@@ -153,7 +161,7 @@ class Replayer:
         s = self.session
         return (len(s.events), len(s.seen)) if s is not None else (0, 0)
 
-    def next_action(self, snapshot: LivePage) -> dict[str, Any]:
+    def next_action(self, snapshot: LivePage) -> ReplyRecord:
         """The next step as the specialist's reply `{memory, action: [{name: params}]}`."""
         if self._marks is None:
             self._marks = self._mark()
@@ -164,14 +172,18 @@ class Replayer:
             self.finished = True
             self.answer = self.traj.get("answer")
             self._ends = self._mark()
-            done = {"text": str(self.traj.get("done") or "Done."), "success": True, "answer": self.answer}
+            done: dict[str, ParamValue] = {
+                "text": str(self.traj.get("done") or "Done."),
+                "success": True,
+                "answer": self.answer,
+            }
             return {"memory": "The task is done.", "action": [{"done": done}]}
         step = self.steps[self.cursor]
         action = self._action(step, self.cursor + 1, snapshot)
         self.cursor += 1
         return {"memory": str(step.get("memory") or ""), "action": [action]}
 
-    def _action(self, step: TrajectoryStep, n: int, snapshot: LivePage) -> dict[str, Any]:
+    def _action(self, step: TrajectoryStep, n: int, snapshot: LivePage) -> dict[str, dict[str, ParamValue]]:
         name, value = step["action"], step.get("value")
         if name not in ACTIONS:
             raise ValueError(f"step {n}: unknown recorded action {name!r}")
@@ -203,7 +215,7 @@ class ReplayModel:
         return json.dumps(self.replayer.next_action(snap), ensure_ascii=False)
 
 
-async def replay(replayer: Replayer, session: SessionProtocol, max_steps: int = 40) -> dict[str, Any]:
+async def replay(replayer: Replayer, session: SessionProtocol, max_steps: int = 40) -> dict[str, ParamValue]:
     """Drive `session` with the replayer alone (no agent): snapshot, next step, act — until its done.
     Returns the done params. For checking a trajectory on a live page; the agent's specialist does the same
     loop with a ReplayModel."""

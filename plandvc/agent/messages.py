@@ -11,10 +11,11 @@ import base64
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Protocol, TypedDict, cast
+from typing import Any, Protocol, cast
 from urllib.parse import urlsplit
 
 from plandvc.agent.schema import errors
+from plandvc.records import ParamValue, ReplyRecord
 
 Messages = list[dict[str, Any]]
 
@@ -158,9 +159,6 @@ def retry_messages(messages: Messages, reply: str, problems: list[str]) -> Messa
 _FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.S)
 
 
-ParamValue = str | int | float | bool | None  # an action parameter's value (the reply schemas' scalars)
-
-
 @dataclass(frozen=True)
 class Reply:
     """A reply that fits its schema (planner's or specialist's), read once: the memory and its one action,
@@ -185,17 +183,10 @@ class Reply:
         return value
 
 
-class _ValidReply(TypedDict):
-    """What both reply schemas guarantee: `{memory, action: [{name: params}]}`, exactly one action."""
-
-    memory: str
-    action: list[dict[str, dict[str, ParamValue]]]
-
-
 def read_reply(obj: object) -> Reply:
     """`obj`, a parsed reply in which `parse_reply` found no problem, as a Reply (the schema checked its shape,
     so it is not checked again here)."""
-    valid = cast(_ValidReply, obj)
+    valid = cast(ReplyRecord, obj)
     ((name, params),) = valid["action"][0].items()
     return Reply(valid["memory"], name, dict(params))
 

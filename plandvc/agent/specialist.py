@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from plandvc.agent.messages import (
-    ParamValue,
     SnapshotLike,
     parse_reply,
     path_of,
@@ -26,6 +25,7 @@ from plandvc.agent.prompts import specialist_system
 from plandvc.agent.schema import SPECIALIST_ACTIONS, SPECIALIST_RESPONSE_FORMAT, SPECIALIST_SCHEMA
 from plandvc.browser.actions import perform
 from plandvc.browser.protocol import ActionSession, SessionRecord
+from plandvc.records import ParamValue
 
 
 class SessionLike(ActionSession, SessionRecord, Protocol):

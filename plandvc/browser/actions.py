@@ -18,12 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from plandvc.browser.protocol import ActionSession
+from plandvc.records import ParamValue
 
 JsonSchema = dict[str, Any]
 Params = Mapping[str, Any]
 
 
-def _same(value: Any) -> Any:
+def _same(value: ParamValue) -> ParamValue:
     return value
 
 
@@ -39,7 +40,7 @@ class Action:
     targets_element: bool
     value: str | None
     perform: Callable[[ActionSession, Params], Awaitable[object]]
-    cast: Callable[[Any], Any] = _same
+    cast: Callable[[ParamValue], ParamValue] = _same
 
 
 _INDEX: JsonSchema = {"type": "integer"}
@@ -91,13 +92,13 @@ def targets_element(name: str) -> bool:
     return ACTIONS[name].targets_element
 
 
-def reply_action(name: str, value: Any, index: int | None) -> dict[str, dict[str, Any]]:
+def reply_action(name: str, value: ParamValue, index: int | None) -> dict[str, dict[str, ParamValue]]:
     """The reply action `{name: params}` for a recorded step: `index` (of the live snapshot) when the action
     targets an element, and the step's value in the action's value parameter."""
     action = ACTIONS.get(name)
     if action is None:
         raise ValueError(f"unknown action {name!r} (known: {', '.join(ACTIONS)})")
-    params: dict[str, Any] = {}
+    params: dict[str, ParamValue] = {}
     if action.targets_element:
         params["index"] = index
     if action.value is not None:

@@ -112,7 +112,7 @@ class Session:
         """Set up the per-context clipboard capture, then open the page."""
         session: Session | None = None
 
-        def on_copy(source: dict[str, Any], write_id: str, text: str) -> None:
+        def on_copy(source: object, write_id: str, text: str) -> None:
             if session is not None:
                 session._on_copy(write_id, text)
 

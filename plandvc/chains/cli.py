@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -30,16 +30,16 @@ ITEM_KEYS: dict[str, type | tuple[type, ...]] = {
 }
 
 
-def _counts(d: dict[str, Any]) -> str:
+def _counts(d: Mapping[str, int]) -> str:
     return ", ".join(f"{k} {v}" for k, v in d.items()) or "none"
 
 
-def is_item(record: dict[str, Any]) -> bool:
+def is_item(record: Mapping[str, object]) -> bool:
     """Whether a line is a pool-items record (so an existing --out is a previous pool-items output)."""
     return {"id", "run", "dir", "site", "macro"} <= set(record)
 
 
-def is_chain(record: dict[str, Any]) -> bool:
+def is_chain(record: Mapping[str, object]) -> bool:
     """Whether a line is a chain-specs record (so an existing --out is a previous chain-specs output)."""
     return {"key", "site", "parts"} <= set(record)
 
