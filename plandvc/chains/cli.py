@@ -45,13 +45,16 @@ def is_chain(record: Mapping[str, object]) -> bool:
 
 
 def check_ids(ids_path: Path, pool: Path) -> None:
-    """Every id of the ids file names a kept trajectory of the pool; else one line per unknown id."""
+    """Every id of the ids file names a kept trajectory of the pool; else one line per unknown id. The index is
+    read as pool-items reads it: a bad line is pool-items' to count, but no index at all is an error."""
     read_ids(ids_path)  # a missing or unreadable file: one line
-    kept = Pool.open(pool)
+    kept = Pool.scan(pool)
+    if not kept.index.is_file():
+        raise InputError(f"{kept.index}: file not found")
     problems = []
     for n, line in enumerate(ids_path.read_text(encoding="utf-8").splitlines(), 1):
         problems += [
-            f"{ids_path}:{n}: id {tid!r} is not a kept trajectory of {pool / 'kept.jsonl'}"
+            f"{ids_path}:{n}: id {tid!r} is not a kept trajectory of {kept.index}"
             for tid in line.split()
             if tid not in kept
         ]
