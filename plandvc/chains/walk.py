@@ -153,7 +153,7 @@ def chain_specs(
     home_rule: str = HOME_RULES[0],
 ) -> list[Chain]:
     """Up to n chains `{key, site, parts: [{id, via}]}`, walked at random; sites take turns in sorted order.
-    `home_rule` is `any_earlier` (no trip home after any URL-state part) or `neighbour` (the seed's rule)."""
+    `home_rule` is `any_earlier` (no trip home after any URL-state part) or `neighbour` (`next_via` alone: no trip home right after a URL-state part)."""
     if home_rule not in HOME_RULES:
         raise InputError(f"home_rule: expected one of {', '.join(HOME_RULES)}, got {home_rule!r}")
     by_site: dict[str, list[Record]] = defaultdict(list)
