@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict
 from urllib.parse import urlsplit
 
 from plandvc.records import ElementDescriptor
@@ -51,6 +51,32 @@ def _attr(name: str, value: str) -> str:
     return f"{name}={value}" if _BARE.match(value) else f'{name}="{value.replace(chr(34), "&quot;")}"'
 
 
+class ElementJS(TypedDict):
+    """An element as snapshot.js lists it."""
+
+    index: int
+    tag: str
+    role: str
+    text: str
+    label: str
+    attrs: dict[str, str | None]
+    box: list[int]
+    options: NotRequired[list[str] | None]
+    value: NotRequired[str | None]
+    checked: NotRequired[bool | None]
+
+
+class SnapshotJS(TypedDict):
+    """A page as snapshot.js reports it."""
+
+    url: str
+    title: str
+    scroll_y: float
+    page_height: float
+    viewport: list[int]
+    elements: list[ElementJS]
+
+
 @dataclass(frozen=True)
 class Element:
     """One interactive element of a snapshot; `attrs` hold only its stable attributes."""
@@ -67,7 +93,9 @@ class Element:
     checked: bool | None = None  # a checkbox's or radio's current state
 
     @classmethod
-    def from_js(cls, d: dict[str, Any]) -> Element:
+    def from_js(cls, d: ElementJS) -> Element:
+        options = d.get("options")
+        x, y, w, h = (int(v) for v in d["box"])
         return cls(
             index=int(d["index"]),
             tag=d["tag"],
@@ -75,8 +103,8 @@ class Element:
             text=d["text"],
             label=d["label"],
             attrs={k: ("" if v is None else str(v)) for k, v in d["attrs"].items()},
-            box=tuple(int(v) for v in d["box"]),  # type: ignore[arg-type]
-            options=None if d.get("options") is None else tuple(d["options"]),
+            box=(x, y, w, h),
+            options=None if options is None else tuple(options),
             value=d.get("value"),
             checked=d.get("checked"),
         )
@@ -128,7 +156,7 @@ class Snapshot:
     generation: int = 0  # which snapshot of its session this is (stale-index detection)
 
     @classmethod
-    def from_js(cls, d: dict[str, Any], base: str, generation: int) -> Snapshot:
+    def from_js(cls, d: SnapshotJS, base: str, generation: int) -> Snapshot:
         return cls(
             url=relative_url(d["url"], base),
             title=d["title"],
