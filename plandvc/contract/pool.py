@@ -188,12 +188,39 @@ def walk_part(
     return [], walked
 
 
+@dataclass
+class Sites:
+    """What a sound part is checked against: the usable sites, the split's sites, the server's code that
+    renders their pages, and the walkers' shared cache of parsed pages."""
+
+    folder: Path
+    specs: dict[str, Spec]
+    in_split: set[str]
+    app: App
+    docs: dict[tuple[str, bytes], Doc]
+
+    def check(self, part: Part, part_dir: str, found: list[Problem]) -> int:
+        """A sound part against its site: its problems go to `found`; the steps walked (0 when not walked)."""
+        task = part["task"]
+        tf, jf = f"{part_dir}/task.json", f"{part_dir}/trajectory.json"
+        spec = self.specs.get(task["site"])
+        if spec is None:
+            found.append(Problem(tf, "site", f"no usable site {task['site']!r} in {self.folder}"))
+            return 0
+        if task["site"] not in self.in_split:
+            found.append(Problem(tf, "site", f"{task['site']!r} is in neither list of site_split.json"))
+        found += check_task_on_site(task, spec, tf)
+        if found:
+            return 0
+        walk_problems, walked = walk_part(self.app, self.docs, part, tf, jf)
+        found += walk_problems
+        return walked
+
+
 def check_pool(pool: Path, sites: Path) -> PoolReport:
     """Every problem of the pool and its sites (sorted by file and key), and the counts."""
     report = PoolReport()
     specs, in_split = check_sites(sites, report)
-    app = App(specs)
-    docs: dict[tuple[str, bytes], Doc] = {}  # the walkers' shared cache of parsed pages
     store = Pool.scan(pool)
     report.problems += [Problem(f"{pool}/{p.file}", p.key, p.reason) for p in store.problems]
     report.kept = len(store.kept)
@@ -207,33 +234,13 @@ def check_pool(pool: Path, sites: Path) -> PoolReport:
                 )
     else:
         report.problems.append(Problem(f"{pool}/pool_ids.txt", "", "file not found"))
+    on_site = Sites(sites, specs, in_split, App(specs), {})
     for row in store.kept:
         checked = store.check(row["id"])
         found = [Problem(f"{pool}/{p.file}", p.key, p.reason) for p in checked.problems]
         part = checked.part
-        tf, jf = f"{pool}/{checked.dir}/task.json", f"{pool}/{checked.dir}/trajectory.json"
         if part is not None:
-            task = part["task"]
-            line = f"{pool}/kept.jsonl:{store.line_of[row['id']]}"
-            for key, have, want in (
-                ("site", row.get("site"), task["site"]),
-                ("macro", row.get("macro"), task["macro"]),
-            ):
-                if have is not None and have != want:
-                    found.append(Problem(line, key, f"{have!r} differs from task.json's {want!r}"))
-            spec = specs.get(task["site"])
-            if spec is None:
-                found.append(Problem(tf, "site", f"no usable site {task['site']!r} in {sites}"))
-            else:
-                if task["site"] not in in_split:
-                    found.append(
-                        Problem(tf, "site", f"{task['site']!r} is in neither list of site_split.json")
-                    )
-                found += check_task_on_site(task, spec, tf)
-                if not found:
-                    walk_problems, walked = walk_part(app, docs, part, tf, jf)
-                    found += walk_problems
-                    report.steps += walked
+            report.steps += on_site.check(part, f"{pool}/{checked.dir}", found)
         report.problems += found
         report.parts_ok += not found
     report.problems.sort()

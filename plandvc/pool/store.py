@@ -78,18 +78,28 @@ class PartCheck:
 
 
 def _cross_file(
-    task_id: str,
+    kept: tuple[int, KeptLine],
     rel: str,
     task: Task | None,
     traj: Trajectory | None,
     elements: list[ElementDescriptor] | None,
 ) -> list[Problem]:
-    """What no single schema sees, between the files that fit theirs (None: a file that does not): the ids are
-    the folder's, site and macro agree, and every step's element is an index of elements.json."""
+    """What no single schema sees, between the kept line (its number and value) and the part's files that fit
+    their schemas (None: a file that does not): the ids are the folder's, the kept line, task and trajectory
+    agree on site and macro, and every step's element is an index of elements.json."""
     out: list[Problem] = []
+    n, line = kept
+    task_id = line["id"]
     tf, jf = f"{rel}/task.json", f"{rel}/trajectory.json"
-    if task is not None and task["task_id"] != task_id:
-        out.append(Problem(tf, "task_id", f"{task['task_id']!r} is not its folder's id {task_id!r}"))
+    if task is not None:
+        if task["task_id"] != task_id:
+            out.append(Problem(tf, "task_id", f"{task['task_id']!r} is not its folder's id {task_id!r}"))
+        for key, have, want in (
+            ("site", line.get("site"), task["site"]),
+            ("macro", line.get("macro"), task["macro"]),
+        ):
+            if have is not None and have != want:
+                out.append(Problem(f"{INDEX}:{n}", key, f"{have!r} differs from task.json's {want!r}"))
     if traj is None:
         return out
     if traj["task_id"] != task_id:
@@ -146,7 +156,9 @@ class Pool:
     def __init__(self, root: Path, lines: list[tuple[int, KeptLine]], problems: list[Problem]) -> None:
         self.root = root
         self.kept: tuple[KeptLine, ...] = tuple(row for _, row in lines)
-        self.line_of: dict[str, int] = {row["id"]: n for n, row in lines}  # id -> its line of kept.jsonl
+        self._line = {
+            row["id"]: (n, row) for n, row in lines
+        }  # id -> (its line number in kept.jsonl, the line)
         self.problems: tuple[Problem, ...] = tuple(problems)
         self._run = {row["id"]: row["run"] for row in self.kept}
         self._checked: dict[str, PartCheck] = {}
@@ -219,7 +231,7 @@ class Pool:
                 fits[name] = value
         task, traj, elements = (values[name] for name in PART_FILES)
         problems += _cross_file(
-            task_id,
+            self._line[task_id],
             rel,
             cast(Task | None, fits.get("task.json")),
             cast(Trajectory | None, fits.get("trajectory.json")),
