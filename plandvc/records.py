@@ -2,8 +2,9 @@
 (docs/FORMATS.md gives each format and its rules). TypedDicts, because these records are read from and
 written to JSON as they are: a loader returns one, a writer dumps it, and nothing converts in between.
 
-Nested parts a reader passes through without looking inside (a check's fields, a control's prep, an element
-descriptor) stay `dict[str, Any]`.
+A record read from a file is validated once where it enters (the pool's files by `plandvc.pool.store.Pool`,
+against the JSON Schemas) and typed from there on, never re-checked. Nested parts a reader passes through
+without looking inside (a check's fields, a control's prep, a task's target) stay `dict[str, Any]`.
 """
 
 from __future__ import annotations
