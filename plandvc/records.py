@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal, NotRequired, TypedDict
 
+from plandvc.checks import Check
+
 Via = Literal["page", "home"] | None
 
 
@@ -42,7 +44,7 @@ class TaskDraft(TypedDict):
     instruction: str
     start: Start
     control: Control
-    check: dict[str, Any]  # {kind, ...}: plandvc.checks
+    check: Check  # tagged by its kind: plandvc.checks
     verifier: dict[str, Any]
     scope: list[str]
     target: NotRequired[dict[str, Any]]  # what the scripted executor acts on

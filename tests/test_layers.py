@@ -10,7 +10,6 @@ from pathlib import Path
 PKG = Path(__file__).resolve().parents[1] / "plandvc"
 LEAVES = (
     "io",
-    "macros",
     "ports",
     "urls",
     "records",
@@ -20,6 +19,7 @@ ORDER = (
     "sites",
     "memory",
     "browser",
+    "macros",
     "pool",
     "replay",
     "contract",

@@ -12,6 +12,7 @@ on the recorded end page.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
@@ -128,10 +129,10 @@ def check_task_on_site(task: Task, spec: Spec, tf: str) -> list[Problem]:
             Problem(tf, "control.role", f"{role!r}, but {cid!r} is a {ids[cid] or 'page-level'} control")
         )
     tables = set(spec.tables)
-    check = task["check"]
-    if "table" in check and check["table"] not in tables:
-        out.append(Problem(tf, "check.table", f"{spec.name} has no table {check['table']!r}"))
-    if "path" in check and (why := _page_of(spec, check["path"])):
+    check: Mapping[str, object] = task["check"]
+    if isinstance(table := check.get("table"), str) and table not in tables:
+        out.append(Problem(tf, "check.table", f"{spec.name} has no table {table!r}"))
+    if isinstance(path := check.get("path"), str) and (why := _page_of(spec, path)):
         out.append(Problem(tf, "check.path", why))
     create = (ctrl.get("prep") or {}).get("create")
     if create:

@@ -20,7 +20,11 @@ import orjson
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from plandvc.macros import REGISTRY
+
 SCHEMAS = ("task", "trajectory", "elements", "kept", "site", "site_split")
+# the schemas whose `macro` property takes the registered macros
+MACRO_ENUM_SCHEMAS = ("task", "trajectory")
 
 
 @dataclass(frozen=True, order=True)
@@ -36,14 +40,28 @@ class Problem:
 
 
 def schema(name: str) -> dict[str, object]:
-    """The contract's JSON Schema `name` (one of SCHEMAS)."""
+    """The contract's JSON Schema `name` (one of SCHEMAS). A `macro` property's enum is the registered macros
+    (`plandvc.macros.REGISTRY`), filled in here: the schema files leave the names out, so a macro is declared in
+    one place."""
     text = resources.files("plandvc.contract").joinpath("schemas", f"{name}.schema.json").read_text("utf-8")
     out: dict[str, object] = json.loads(text)
+    properties = out.get("properties")
+    if (
+        name in MACRO_ENUM_SCHEMAS
+        and isinstance(properties, dict)
+        and isinstance(properties.get("macro"), dict)
+    ):
+        properties["macro"]["enum"] = sorted(REGISTRY)
     return out
 
 
-@cache
 def _validator(name: str) -> Draft202012Validator:
+    return _validator_for(name, tuple(sorted(REGISTRY)))
+
+
+@cache
+def _validator_for(name: str, macros: tuple[str, ...]) -> Draft202012Validator:
+    """One validator per schema and registry (a temporary registry gets its own)."""
     return Draft202012Validator(schema(name))
 
 

@@ -28,7 +28,7 @@ RUN_CODE: tuple[str, ...] = (
     "plandvc/contract/__init__.py",
     "plandvc/contract/schemas",
     "plandvc/io.py",
-    "plandvc/macros.py",
+    "plandvc/macros",
     "plandvc/memory",
     "plandvc/pool/__init__.py",
     "plandvc/pool/prep.py",
