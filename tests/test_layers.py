@@ -1,16 +1,16 @@
-"""The import order docs/ARCHITECTURE.md states is the real one: a package imports only itself, the shared
-leaves, and the packages upstream of it (sites → browser → pool → replay → contract → chains → agent → run → rows → export → view)."""
+"""The import order is the real one: a package imports only itself, the shared leaves, and the units before it
+in ORDER. ORDER and LEAVES are the one statement of the layers; docs/ARCHITECTURE.md shows them, checked here."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PKG = Path(__file__).resolve().parents[1] / "plandvc"
 LEAVES = (
     "errors",
     "io",
-    "macros",
     "ports",
     "urls",
     "records",
@@ -20,6 +20,7 @@ ORDER = (
     "sites",
     "memory",
     "browser",
+    "macros",
     "pool",
     "replay",
     "contract",
@@ -31,6 +32,7 @@ ORDER = (
     "view",
     "eval",
     "cli",
+    "docs",
     "__main__",
 )
 
@@ -159,3 +161,26 @@ def test_an_import_cycle_is_caught(tmp_path: Path) -> None:
         f.write("\n\ndef _late() -> None:\n    from plandvc.run import runner  # noqa: F401\n")
     cycles = import_cycles(import_graph(copy))
     assert len(cycles) == 1 and {"plandvc.run.engine", "plandvc.run.runner"} <= set(cycles[0]), cycles
+
+
+def documented_layers(doc: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(order, leaves) as docs/ARCHITECTURE.md's "Layers" section states them: the arrow line of its code block
+    and the backquoted names of its "Shared leaves" sentence."""
+    section = doc.split("\n## Layers\n", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```", 2)[1]
+    order = tuple(u.strip() for u in block.strip().split("→"))
+    leaves_text = section.split("Shared leaves", 1)[1].split(".", 1)[0]
+    return order, tuple(re.findall(r"`([a-z_]+)`", leaves_text))
+
+
+def test_the_map_states_this_order() -> None:
+    doc = (PKG.parent / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    assert documented_layers(doc) == (ORDER, LEAVES)
+
+
+def test_a_map_that_drifts_is_caught() -> None:
+    doc = (PKG.parent / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    swapped = doc.replace("pool → replay", "replay → pool", 1)
+    assert swapped != doc and documented_layers(swapped)[0] != ORDER
+    fewer = doc.replace("`checks`", "`chex`", 1)
+    assert fewer != doc and documented_layers(fewer)[1] != LEAVES

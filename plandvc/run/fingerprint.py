@@ -53,13 +53,6 @@ def environment(chromium_version: str | None, chromium_binary: str | None = None
     }
 
 
-def files_hash(paths: list[Path]) -> str:
-    h = hashlib.sha256()
-    for p in paths:
-        h.update(p.name.encode() + b"\0" + hashlib.sha256(p.read_bytes()).digest())
-    return h.hexdigest()
-
-
 def chain_fingerprint(chain: dict[str, Any], parts_hash: str, run_inputs: dict[str, Any]) -> str:
     """The fingerprint of one chain's output: its spec, its parts' files and the run-wide inputs."""
     blob = orjson.dumps({"chain": chain, "parts": parts_hash, "run": run_inputs}, option=orjson.OPT_SORT_KEYS)

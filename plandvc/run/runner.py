@@ -27,14 +27,14 @@ from typing import Any, TypedDict
 
 from plandvc import io
 from plandvc.errors import InfrastructureError
-from plandvc.pool.load import load_part, read_kept
+from plandvc.pool.store import Pool, hash_files
 from plandvc.records import ChainResult, ChainSpec, Part
 from plandvc.run import process
 from plandvc.run.cache import Cache
 from plandvc.run.chain import ChainOutput, RunParams, SiteInfo
 from plandvc.run.engine import Attempt, Engine, EngineConfig, Verdict
-from plandvc.run.fingerprint import chain_fingerprint, code_hash, files_hash, tree_hash
-from plandvc.run.inputs import PART_FILES, ChainJob, load_jobs
+from plandvc.run.fingerprint import chain_fingerprint, code_hash, tree_hash
+from plandvc.run.inputs import ChainJob, load_jobs
 from plandvc.run.local import LocalEngine
 from plandvc.run.progress import Progress
 from plandvc.run.publish import Finished, check_out, publish
@@ -73,16 +73,10 @@ def load_chains(path: Path, limit: int = 0, shard: tuple[int, int] | None = None
     return chains[:limit] if limit else chains
 
 
-def kept_runs(pool: Path) -> dict[str, str]:
-    """task id -> run, from the pool's kept index."""
-    return {r["id"]: r["run"] for r in read_kept(pool)}
-
-
-def load_parts(pool: Path, runs: dict[str, str], chain: ChainSpec) -> tuple[list[Part], str]:
-    """The chain's parts ({id, task, traj, elements}, through the pool loader) and the hash of their files."""
-    parts = [load_part(pool, runs[p["id"]], p["id"]) for p in chain["parts"]]
-    files = [pool / part["dir"] / f for part in parts for f in PART_FILES]
-    return parts, files_hash(files)
+def load_parts(pool: Pool, chain: ChainSpec) -> tuple[list[Part], str]:
+    """The chain's parts ({id, task, traj, elements}, through the pool's reader) and the hash of their files."""
+    ids = [p["id"] for p in chain["parts"]]
+    return [pool.part(i) for i in ids], pool.files_hash(ids)
 
 
 @dataclass
@@ -134,7 +128,7 @@ class Ledger:
     def __init__(self, cache: Cache, jobs: list[ChainJob], run_inputs: dict[str, Any]) -> None:
         self.cache = cache
         self.entries = {
-            j.key: cache.entry(chain_fingerprint(j.chain, files_hash(j.files), run_inputs)) for j in jobs
+            j.key: cache.entry(chain_fingerprint(j.chain, hash_files(j.files), run_inputs)) for j in jobs
         }
         self.finished: dict[str, Finished] = {}
         self.lost: dict[str, str] = {}
