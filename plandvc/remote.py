@@ -20,11 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from plandvc.errors import InputError
+
 PROBE_SECONDS = 5.0
 DEFAULT_PORTS = {"ssh": 22, "http": 80, "https": 443}
 
 
-class RemoteError(Exception):
+class RemoteError(InputError):
     """A remote that cannot be used, with the one line that says why."""
 
 
@@ -212,10 +214,7 @@ def _command(action: str):  # -> click.Command
     )
     @click.argument("targets", nargs=-1)
     def command(remote_name: str | None, jobs: int | None, targets: tuple[str, ...]) -> None:
-        try:
-            sync(action, Path.cwd(), remote_name, targets, jobs)
-        except RemoteError as e:
-            raise click.ClickException(str(e)) from None
+        sync(action, Path.cwd(), remote_name, targets, jobs)
 
     command.help = (
         f"`dvc {action}` the outputs {'to' if action == 'push' else 'from'} a DVC remote, with one clear line "

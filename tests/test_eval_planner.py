@@ -26,7 +26,7 @@ from plandvc.eval.closed import LoopConfig
 from plandvc.eval.reference import Oracle, PlannerServer
 from plandvc.eval.run import EvalConfig, evaluate
 from plandvc.eval.specs import SpecsConfig, eval_specs, load_held_out
-from plandvc.run.runner import free_ports
+from plandvc.ports import free_ports
 
 ROOT = Path(__file__).resolve().parents[1]
 POOL, SITES = ROOT / "data" / "pool", ROOT / "data" / "sites"

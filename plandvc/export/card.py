@@ -116,7 +116,8 @@ def _prompt_hashes(version: Version) -> list[tuple[str, str]]:
 
     out = []
     for v in sorted({str(c.episode.get("version")) for c in version.chains}):
-        system = VERSIONS.get(v, {}).get("system")
+        spec = VERSIONS.get(v)
+        system = spec["system"] if spec else None
         out.append((v, hashlib.sha256(system.encode()).hexdigest()[:16] if system else "unknown"))
     return out
 
