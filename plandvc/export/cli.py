@@ -9,7 +9,6 @@ import click
 from plandvc.export.common import FORMATS, ExportParams
 from plandvc.export.run import ExportOutcome
 from plandvc.export.run import export as run_export
-from plandvc.io import InputError
 
 
 def _report(done: ExportOutcome, out: str, start: float) -> None:
@@ -101,18 +100,15 @@ def export(
         license=license_, shard_rows=shard_rows, row_group_rows=row_group_rows, row_group_mb=row_group_mb
     )
     start = time.perf_counter()
-    try:
-        done = run_export(
-            rows,
-            out,
-            formats,
-            params,
-            sites=sites,
-            pool=pool,
-            filter_metrics=filter_metrics,
-            metrics_dir=metrics_dir,
-            allow_empty=allow_empty,
-        )
-    except InputError as e:
-        raise click.ClickException(str(e)) from None
+    done = run_export(
+        rows,
+        out,
+        formats,
+        params,
+        sites=sites,
+        pool=pool,
+        filter_metrics=filter_metrics,
+        metrics_dir=metrics_dir,
+        allow_empty=allow_empty,
+    )
     _report(done, out, start)

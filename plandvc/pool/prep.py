@@ -7,21 +7,17 @@ new-entry form, fills each field (a `<select>` by option text, others by typing)
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from plandvc.browser.protocol import SessionProtocol
 from plandvc.io import InputError
+from plandvc.macros.make import fmt
 from plandvc.records import Task
 
-
-def fmt(value: Any) -> str:
-    """A value as instructions, fields and answers write it (numbers without a needless '.0')."""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+__all__ = ["fmt", "prepare"]
 
 
-async def _create(session: SessionProtocol, site: str, spec: dict[str, Any], task_id: str) -> None:
+async def _create(session: SessionProtocol, site: str, spec: Mapping[str, object], task_id: str) -> None:
     page, fields = spec.get("page"), spec.get("fields")
     if not isinstance(page, str) or not isinstance(fields, dict):
         raise InputError(f"task {task_id}: control.prep.create needs 'page' and 'fields'")
