@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from run_helpers import browsers_of
+from run_helpers import browsers_of, one_line, plandvc
 
 from plandvc import io
 from plandvc.chains.items import pool_items
@@ -31,23 +31,7 @@ from plandvc.chains.walk import chain_specs
 ROOT = Path(__file__).resolve().parents[1]
 POOL, SITES = ROOT / "data" / "pool", ROOT / "data" / "sites"
 
-pytestmark = pytest.mark.skipif(not (POOL / "kept.jsonl").exists(), reason="the sample pool is not generated")
-
-
 # ── helpers ────────────────────────────────────────────────────────────────
-
-
-def plandvc(
-    *args: str | Path, env: dict[str, str] | None = None, timeout: float = 600
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "plandvc", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=timeout,
-        env={**os.environ, **(env or {})},
-    )
 
 
 def run_args(chains: Path, out: Path, cache: Path, *extra: str | Path) -> list[str | Path]:
@@ -62,13 +46,6 @@ def tree(d: Path) -> dict[str, bytes]:
 def around(out: Path) -> dict[str, bytes]:
     """Every file in the folder that holds `out`, except `out`'s own (what a run must never touch)."""
     return {k: v for k, v in tree(out.parent).items() if not k.startswith(out.name + "/")}
-
-
-def one_line(p: subprocess.CompletedProcess[str]) -> str:
-    """The run's single stderr line (asserting there is exactly one and no traceback)."""
-    lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1 and "Traceback" not in p.stderr, p.stderr[-3000:]
-    return lines[0]
 
 
 def results_done(cache: Path) -> int:
@@ -434,7 +411,7 @@ def test_a_damaged_cache_entry_is_rerun_not_republished(tmp_path: Path, work: Pa
 )
 def test_the_verdict_on_a_chain(error: str | None, lost: bool, attempt: int, expected: str) -> None:
     from plandvc.run.chain import ChainOutput, base_result
-    from plandvc.run.runner import verdict
+    from plandvc.run.engine import verdict
 
     result = base_result({"key": "k", "site": "s", "parts": [{"id": "a", "via": None}]}, error)
     result["ok"] = error is None

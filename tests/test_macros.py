@@ -15,8 +15,8 @@ from toy_macro import OPEN_NEW_FORM
 from plandvc import io
 from plandvc.chains.items import pool_items
 from plandvc.chains.walk import chain_specs
-from plandvc.contract.files import validate
 from plandvc.macros import FAMILY_OF, MACROS, QA_MACROS, REGISTRY, macro, registered
+from plandvc.pool.schema import validate
 from plandvc.records import ChainSpec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,7 +75,7 @@ def test_the_schema_macro_enums_are_the_registry() -> None:
     """task.json's and trajectory.json's `macro` is one of the registered macros: the schema files name none
     (the registry is the one home), the contract fills them in, and a temporary registry's macro is valid
     inside its block only."""
-    from plandvc.contract.files import schema
+    from plandvc.pool.schema import schema
 
     for name in ("task", "trajectory"):
         on_disk = io.read_json(ROOT / "plandvc" / "contract" / "schemas" / f"{name}.schema.json")
@@ -107,9 +107,10 @@ def test_the_schema_check_kinds_are_the_checks() -> None:
 async def _run(chains: list[ChainSpec], pool: Path, sites: Path) -> list[tuple[bool, str]]:
     """Run each chain as run-chains does (scripted planner, replayed specialists, every part gated)."""
     from plandvc.browser import Browser
+    from plandvc.pool.store import Pool
     from plandvc.ports import free_ports
     from plandvc.run.chain import RunParams, SiteInfo, run_chain
-    from plandvc.run.runner import kept_runs, load_parts
+    from plandvc.run.runner import load_parts
     from plandvc.sites.servers import Servers
     from plandvc.sites.spec import load_sites, site_name
 
@@ -119,7 +120,7 @@ async def _run(chains: list[ChainSpec], pool: Path, sites: Path) -> list[tuple[b
     with Servers(free_ports(1), sites) as servers:
         async with Browser() as browser:
             for chain in chains:
-                parts, _ = load_parts(pool, kept_runs(pool), chain)
+                parts, _ = load_parts(Pool.open(pool), chain)
                 session = await browser.new_session(servers.bases[0])
                 try:
                     res = (await run_chain(chain, parts, session, info, RunParams(), None)).result

@@ -24,10 +24,11 @@ from plandvc.browser import Browser
 from plandvc.chains.items import pool_items
 from plandvc.chains.recovery import KINDS, TOGGLES, assign_failures, candidates, siblings_of
 from plandvc.chains.walk import chain_specs
+from plandvc.pool.store import Pool
 from plandvc.records import ChainSpec, ItemRecord, Part
 from plandvc.run.chain import ChainOutput, RunParams, SiteInfo, run_chain
 from plandvc.run.recovery import failure_problems
-from plandvc.run.runner import kept_runs, load_parts
+from plandvc.run.runner import load_parts
 from plandvc.run.script import template_memory
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -220,12 +221,12 @@ async def run(
     parts: list[Part] | None = None,
     sibling: Part | None = None,
 ) -> ChainOutput:
-    runs = kept_runs(POOL_DIR)
+    pool = Pool.open(POOL_DIR)
     if parts is None:
-        parts, _ = load_parts(POOL_DIR, runs, chain)
+        parts, _ = load_parts(pool, chain)
     sid = chain.get("failure", {}).get("sibling")
     if sibling is None and sid:
-        sibling = load_parts(POOL_DIR, runs, {**chain, "parts": [{"id": sid, "via": None}]})[0][0]
+        sibling = pool.part(sid)
     info = SiteInfo(NAMES[chain["site"]], SPECS[chain["site"]].today)
     session = await browser.new_session(base)
     try:
@@ -310,7 +311,7 @@ async def test_a_failure_that_passes_its_gate_drops_the_chain(
     so the 'failure' passes its gate and the chain is dropped, though every gate passes at the end."""
     r, _ = pick(items, "filter_by_dropdown")
     chain = chain_of(r, "stopped_short")
-    parts, _ = load_parts(POOL_DIR, kept_runs(POOL_DIR), chain)
+    parts, _ = load_parts(Pool.open(POOL_DIR), chain)
     traj = parts[0]["traj"]
     scroll = {"action": "scroll", "element": None, "value": 100, "memory": "Scrolling down."}
     parts[0] = {**parts[0], "traj": {**traj, "steps": [*traj["steps"], scroll]}}

@@ -5,7 +5,7 @@ trajectory.json, elements.json}`. The kept trajectories chosen are those in the 
 trajectory of the two question macros: the executor pool leaves those out, but here they only end a chain.
 Test sites never appear. Trajectories the chain rules cannot use (mid-chain starts, a history macro, an unknown
 macro) are dropped and counted by reason; files that cannot be read or break the pool contract
-(`plandvc.contract`, the same validation as `check-pool`) are named with every problem and counted, never a
+(`plandvc.pool.store.Pool`, the same validation as `check-pool`) are named with every problem and counted, never a
 crash.
 """
 
@@ -16,11 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from plandvc.contract.files import read_kept, read_part
 from plandvc.io import InputError
 from plandvc.macros import FLAGGED_ROLES, REGISTRY
-from plandvc.pool.load import read_ids
-from plandvc.records import ItemRecord
+from plandvc.pool.store import Pool, read_ids
+from plandvc.records import ItemRecord, Task, Trajectory
 from plandvc.sites.spec import read_split
 from plandvc.urls import url_path
 
@@ -50,7 +49,7 @@ def _get(obj: Any, dotted: str, file: str, kind: type | tuple[type, ...] | None 
 
 
 def make_record(
-    tid: str, run: str, rel: str, task: dict[str, Any], traj: dict[str, Any], train: set[str], test: set[str]
+    tid: str, run: str, rel: str, task: Task, traj: Trajectory, train: set[str], test: set[str]
 ) -> Record:
     """The record of one trajectory; raises Dropped (a rule) or InputError (bad content)."""
     tf, jf = f"{rel}/task.json", f"{rel}/trajectory.json"
@@ -118,10 +117,16 @@ class _Tally:
 
 
 def _read_part(
-    pool: Path, tid: str, run: str, split: tuple[set[str], set[str]], held_out: bool, tally: _Tally
+    store: Pool,
+    pool: Path,
+    tid: str,
+    run: str,
+    split: tuple[set[str], set[str]],
+    held_out: bool,
+    tally: _Tally,
 ) -> Record | None:
     """The record of one chosen kept part, or None (counted in `tally` as dropped or unreadable)."""
-    part = read_part(pool, run, tid)
+    part = store.check(tid)
     rel = part.dir
     unknown = [
         f"{rel}/{name}: macro {v['macro']!r}"
@@ -134,11 +139,12 @@ def _read_part(
         )
         tally.unknown_macros += unknown
         return None
-    if part.problems:
+    good = part.part
+    if good is None:
         tally.unreadable.append({"file": rel, "error": "; ".join(p.line() for p in part.problems)})
         return None
     try:
-        return make_record(tid, run, rel, part.task, part.traj, *split)
+        return make_record(tid, run, rel, good["task"], good["traj"], *split)
     except Dropped as d:
         tally.dropped["train_site" if held_out and str(d) == "test_site" else str(d)] += 1
     except InputError as e:
@@ -163,17 +169,18 @@ def pool_items(
     chosen_ids = set(read_ids(ids if ids is not None else pool / "pool_ids.txt"))
     if not (pool / "kept.jsonl").is_file():
         raise InputError(f"{pool / 'kept.jsonl'}: file not found")
-    kept, bad_lines = read_kept(pool)
+    store = Pool.scan(pool)
+    kept, bad_lines = store.kept, store.problems
     by_line: dict[str, list[str]] = {}
     for p in bad_lines:  # the contract's problems of kept.jsonl, one entry per line
         by_line.setdefault(p.file, []).append(f"{p.key}: {p.reason}" if p.key else p.reason)
     tally = _Tally(unreadable=[{"file": f, "error": "; ".join(errs)} for f, errs in by_line.items()])
     records: list[Record] = []
-    for _, row in kept:
+    for row in kept:
         if not (row["id"] in chosen_ids or (qa and _question(row.get("macro")))):
             continue
         tally.chosen += 1
-        record = _read_part(pool, row["id"], row["run"], split, held_out, tally)
+        record = _read_part(store, pool, row["id"], row["run"], split, held_out, tally)
         if record is not None:
             records.append(record)
     records.sort(key=lambda r: r["id"])

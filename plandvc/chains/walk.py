@@ -5,7 +5,7 @@ page the previous part stays on; "home": it starts on the home page, reached by 
 part's chain roles off its macro's record in the registry (`plandvc.macros`): `leaves_page`, `continues_page`,
 `url_state`; a record of an unregistered macro has none of them. Parts act on
 different controls with pairwise disjoint scopes and only the last may answer. One `random.Random(seed)` drives
-the walk in one fixed order of draws, so a seed names one list of chains (docs/ARCHITECTURE.md, "The chain
+the walk in one fixed order of draws, so a seed names one list of chains (docs/STAGES.md, "The chain
 rules", states the rules and the order of draws).
 
 The home rule (`home_rule`): a URL-state part (a filter or a sort) is checked on the query of the chain's last

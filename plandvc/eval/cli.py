@@ -7,7 +7,6 @@ from pathlib import Path
 
 import click
 
-from plandvc import io
 from plandvc.chains.cli import parse_sizes
 from plandvc.eval.closed import LoopConfig
 from plandvc.eval.metrics import table
@@ -76,24 +75,21 @@ def eval_specs_cmd(
     Example:
         plandvc eval-specs --pool data/pool --sites data/sites --out data/eval --n 24 --seed 0
     """
-    try:
-        cfg = SpecsConfig(
-            pool=pool,
-            sites=sites,
-            out=out,
-            n=n,
-            seed=seed,
-            sizes=parse_sizes(sizes),
-            tries=tries,
-            answer_share=answer_share,
-            recovery_share=recovery_share,
-            params=RunParams(budget=budget, planner_turns=planner_turns),
-            workers=workers,
-            cache=cache,
-        )
-        s = eval_specs(cfg)
-    except io.InputError as e:
-        raise click.ClickException(str(e)) from None
+    cfg = SpecsConfig(
+        pool=pool,
+        sites=sites,
+        out=out,
+        n=n,
+        seed=seed,
+        sizes=parse_sizes(sizes),
+        tries=tries,
+        answer_share=answer_share,
+        recovery_share=recovery_share,
+        params=RunParams(budget=budget, planner_turns=planner_turns),
+        workers=workers,
+        cache=cache,
+    )
+    s = eval_specs(cfg)
     click.echo(
         f"eval-specs: {s['held_out']} held-out chains of {s['chains']} walked from {s['records']} test-site "
         f"records; {s['turns']} turns ({s['asking']} chains ask a question); dropped: {s['dropped'] or 'none'}",
@@ -190,26 +186,10 @@ def eval_planner_cmd(
     """
     if planner_url and not planner_model:
         raise click.BadParameter("--planner-model is needed with --planner-url", param_hint="--planner-model")
-    cfg = EvalConfig(
-        specs=specs,
-        out=out,
-        metrics=metrics,
-        loop=LoopConfig(pool=pool, sites=sites, budget=budget, planner_turns=planner_turns, images=images),
-        planner_url=planner_url,
-        planner_model=planner_model,
-        reference=reference,
-        seed=seed,
-        mode=mode,
-        limit=limit,
-        timeout=timeout,
-        retries=retries,
-        concurrency=concurrency,
-        max_tokens=max_tokens,
-    )
-    try:
-        m = evaluate(cfg)
-    except io.InputError as e:
-        raise click.ClickException(str(e)) from None
+    loop = LoopConfig(pool=pool, sites=sites, budget=budget, planner_turns=planner_turns, images=images)
+    cfg = EvalConfig(specs, out, metrics, loop, planner_url, planner_model, reference, seed, mode, limit,
+                     timeout, retries, concurrency, max_tokens)  # fmt: skip
+    m = evaluate(cfg)
     if "skipped" in m:
         click.echo(
             f"eval-planner: skipped ({m['skipped']}): set eval.planner_url and eval.planner_model", err=True

@@ -21,8 +21,7 @@ from plandvc.browser.protocol import SessionProtocol
 from plandvc.eval.client import PlannerClient, PlannerModel
 from plandvc.eval.score import answer_kept, delegation_problems
 from plandvc.eval.specs import HeldOut, Turn
-from plandvc.io import read_jsonl
-from plandvc.pool.load import load_part
+from plandvc.pool.store import Pool
 from plandvc.records import ChainSpec, Part
 from plandvc.replay import Replayer, ReplayModel
 from plandvc.run.chain import VERSION, ScriptedTeam, SiteInfo, Step, build_steps, gate_each
@@ -94,8 +93,8 @@ class Episode:
 
 def load_chain_parts(pool: Path, chain: HeldOut) -> list[Part]:
     """The chain's parts ({task, traj, elements}) from the pool, by the kept index's runs."""
-    runs = {r["id"]: r["run"] for r in read_jsonl(pool / "kept.jsonl")}
-    return [load_part(pool, runs[pid], pid) for pid in chain.parts]
+    store = Pool.open(pool)
+    return [store.part(pid) for pid in chain.parts]
 
 
 def load_sibling(pool: Path, chain: HeldOut) -> Part | None:
@@ -103,8 +102,7 @@ def load_sibling(pool: Path, chain: HeldOut) -> Part | None:
     sid = chain.failure.get("sibling") if chain.failure is not None else None
     if sid is None:
         return None
-    runs = {r["id"]: r["run"] for r in read_jsonl(pool / "kept.jsonl")}
-    return load_part(pool, runs[sid], sid)
+    return Pool.open(pool).part(sid)
 
 
 async def run_episode(
@@ -157,21 +155,26 @@ async def run_episode(
         return ep
     state = await session.backend_state()
     ep.gates, detail = gate_each(parts, steps, team, session, state)
+    _verdict(ep, res, chain, detail)
+    return ep
+
+
+def _verdict(ep: Episode, res: PlannerResult, chain: HeldOut, gate_detail: str) -> None:
+    """How an episode the planner finished ended: `ep.end` and `ep.detail` (and `ep.success`)."""
     if res.reason and res.reason.startswith("turn ") and "no valid reply" in res.reason:
         ep.end, ep.detail = "invalid_reply", res.reason + ": " + "; ".join(res.errors[-1:])
     elif res.done_text is None:
         ep.end, ep.detail = "turn_cap", res.reason or ""
     elif not res.success:
         ep.end, ep.detail = "done_failed", "the planner finished with success false"
-    elif ep.steps_done < len(steps):
-        ep.end, ep.detail = "not_finished", f"done after {ep.steps_done} of {len(steps)} steps"
+    elif ep.steps_done < ep.steps:
+        ep.end, ep.detail = "not_finished", f"done after {ep.steps_done} of {ep.steps} steps"
     elif not all(ep.gates):
-        ep.end, ep.detail = "gate_failed", detail[:300]
+        ep.end, ep.detail = "gate_failed", gate_detail[:300]
     elif not answer_kept(res.done_text, chain.answer):
         ep.end, ep.detail = "answer_missing", f"the done text lacks the answer {chain.answer!r}"
     else:
         ep.end, ep.success = "success", True
-    return ep
 
 
 @dataclass

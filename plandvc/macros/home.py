@@ -6,7 +6,7 @@ A chain part reached `via: "home"` is preceded by it; the recorded pool does it 
 
 from __future__ import annotations
 
-from plandvc.records import Replayable, Trajectory
+from plandvc.records import ElementDescriptor, Replayable, Trajectory
 
 # what the planner delegates before a part reached via "home"
 HOME_STEP = "Go to the home page of {site} with the site's own home link."
@@ -31,7 +31,7 @@ def home_trajectory(site: str) -> Replayable:
     """The replayed plan of a chain's trip home: `{trajectory, elements}` in the pool's format, one click on the
     site's own home link, then done."""
     home = home_path(site)
-    element = {
+    element: ElementDescriptor = {
         "tag": "a",
         "role": "link",
         "text": "",

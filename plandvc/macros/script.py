@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from plandvc.checks import Value
 from plandvc.macros.make import detail_path, fmt, list_path
-from plandvc.records import Task, TrajectoryStep
+from plandvc.records import ElementDescriptor, ParamValue, Task, TrajectoryStep
 from plandvc.sites.spec import Control, Page, Spec, Table
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ class Recording:
     """What the executor did: steps over recorded elements, its done text, answer and final page."""
 
     steps: list[TrajectoryStep] = field(default_factory=list)
-    elements: list[dict[str, Any]] = field(default_factory=list)
+    elements: list[ElementDescriptor] = field(default_factory=list)
     done: str = ""
     answer: str | None = None
     end: str = ""
@@ -82,7 +82,7 @@ class Executor:
                 return e
         raise ScriptError(f"{self.task['task_id']}: no {what} on {snap.url}")
 
-    async def step(self, action: str, pick: Pick, what: str, memory: str, value: object = None) -> None:
+    async def step(self, action: str, pick: Pick, what: str, memory: str, value: ParamValue = None) -> None:
         """Find the element, record it and the step, then act on it by index."""
         from plandvc.browser.actions import ACTIONS, perform, reply_action
 
@@ -174,7 +174,7 @@ class Executor:
         return await self.shown()
 
     async def on_field(
-        self, action: str, c: Control, name: str, what: str, memory: str, value: object
+        self, action: str, c: Control, name: str, what: str, memory: str, value: ParamValue
     ) -> None:
         """`action` with `value` on the field `name` of control `c` (a select or an input)."""
         await self.step(action, self.control_id(c.control_id, name=name), what, memory, value)

@@ -7,7 +7,6 @@ import sys
 
 import click
 
-from plandvc.io import InputError
 from plandvc.ports import PORTS
 
 
@@ -53,16 +52,11 @@ def make_pool(
         plandvc make-pool --sites data/sites --out /tmp/pool --only-site shop --limit 20 --workers 2
     """
     from plandvc.pool.recorder import make_pool as run_make_pool
-    from plandvc.sites.servers import ServerError
 
-    try:
-        n = workers or int(os.environ.get("PLANDVC_WORKERS") or 2)
-        summary = run_make_pool(
-            sites, out, run=run, seed=seed, workers=n, ports=ports, limit=limit, only_site=only_site
-        )
-    except (InputError, ServerError) as e:
-        click.echo(f"error: {e}", err=True)
-        sys.exit(2)
+    n = workers or int(os.environ.get("PLANDVC_WORKERS") or 2)
+    summary = run_make_pool(
+        sites, out, run=run, seed=seed, workers=n, ports=ports, limit=limit, only_site=only_site
+    )
     if not summary.accepted:
         click.echo("error: no task was accepted", err=True)
         sys.exit(1)

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 from plandvc import io
 from plandvc.browser import Session
@@ -27,7 +27,7 @@ from plandvc.macros import QA_MACROS
 from plandvc.pool.executor import execute
 from plandvc.pool.prep import prepare
 from plandvc.pool.tasks import generate
-from plandvc.records import KeptLine, PoolTask, Task, Trajectory
+from plandvc.records import ElementDescriptor, KeptLine, PoolTask, Task, Trajectory
 from plandvc.sites.spec import Spec, load_sites, site_name
 
 
@@ -39,7 +39,7 @@ class Outcome:
     accepted: bool
     reason: str = ""
     trajectory: Trajectory | None = None
-    elements: list[dict[str, Any]] | None = None
+    elements: list[ElementDescriptor] | None = None
     seconds: float = 0.0
 
 
@@ -83,7 +83,7 @@ async def record(session: Session, spec: Spec, task: PoolTask) -> Outcome:
     return Outcome(task, ok, "" if ok else detail, traj, rec.elements, time.monotonic() - t0)
 
 
-def elements_bytes(elements: list[dict[str, Any]]) -> bytes:
+def elements_bytes(elements: list[ElementDescriptor]) -> bytes:
     """elements.json: one descriptor a line (compact, and a diff shows which element changed)."""
     lines = [io.dumps(e, sort_keys=True) for e in elements]
     return b"[\n" + b",\n".join(lines) + b"\n]\n" if lines else b"[]\n"
@@ -202,6 +202,14 @@ async def record_all(
     return summary
 
 
+POOL_ENTRIES = ("runs", "kept.jsonl", "pool_ids.txt")
+
+
+def is_pool(out: Path) -> bool:
+    """Whether folder `out` is a previous make-pool output: only runs/, kept.jsonl and pool_ids.txt in it."""
+    return all(p.name in POOL_ENTRIES for p in out.iterdir()) and not (out / "runs").is_file()
+
+
 def make_pool(
     sites: str | Path,
     out: str | Path,
@@ -223,6 +231,7 @@ def make_pool(
         raise io.InputError(f"--only-site: no site {only_site!r} in {sites}")
     if not run or "/" in run or run.startswith("."):
         raise io.InputError(f"--run: {run!r} is not a run name")
+    io.check_output_dir(out, is_pool, "make-pool")
     names = {s: site_name(sites, s) for s in specs}
     tasks = select_tasks(generate(specs, seed, names), only_site, limit)
     log(f"{len(tasks)} tasks over {len({t['site'] for t in tasks})} sites")

@@ -11,11 +11,29 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
+from typing import TypedDict
 
-from plandvc.records import ChainResult, Episode, Row
+from plandvc.records import ChainResult, Episode, FailureKind, Row
 
 ROLES = ("normal", "after_failure")
+
+
+class KindCount(TypedDict):
+    """Recovery chains of one failure kind: run, ok, kept, and the kept rate."""
+
+    chains_raw: int
+    ok_raw: int
+    kept: int
+    kept_rate: float
+
+
+class RecoveryRecord(TypedDict):
+    """The manifest's `recovery` (only in a version whose run had recovery chains): chains by failure kind,
+    the recovery chains kept, and the kept rows by role."""
+
+    by_kind: dict[str, KindCount]
+    chains_kept: int
+    rows_by_role: dict[str, int]
 
 
 def recovery_problem(episode: Episode, rows: list[Row]) -> str | None:
@@ -48,22 +66,28 @@ def recovery_problem(episode: Episode, rows: list[Row]) -> str | None:
     return None
 
 
-def index_fields(episode: Episode) -> dict[str, Any]:
+class IndexFields(TypedDict, total=False):
+    """What the manifest's index adds for a chain: its failure kind, only for a recovery chain."""
+
+    failure: FailureKind
+
+
+def index_fields(episode: Episode) -> IndexFields:
     """What the dataset manifest's index adds for a chain: its failure kind, only for a recovery chain."""
     failure = episode.get("failure")
     return {"failure": failure["kind"]} if failure is not None else {}
 
 
-def recovery_counts(results: Iterable[ChainResult], kept: dict[str, list[Row]]) -> dict[str, Any] | None:
+def recovery_counts(results: Iterable[ChainResult], kept: dict[str, list[Row]]) -> RecoveryRecord | None:
     """Recovery chains by failure kind (raw, ok, kept, kept rate) and the rows by role, or None when the run
     has no recovery chain. `kept`: the kept chains' rows by key."""
     results = list(results)
     recovering = [r for r in results if r.get("failure")]
     if not recovering:
         return None
-    by_kind: dict[str, dict[str, Any]] = {}
+    by_kind: dict[str, KindCount] = {}
     for r in recovering:
-        g = by_kind.setdefault(str(r["failure"]), {"chains_raw": 0, "ok_raw": 0, "kept": 0})
+        g = by_kind.setdefault(str(r["failure"]), {"chains_raw": 0, "ok_raw": 0, "kept": 0, "kept_rate": 0.0})
         g["chains_raw"] += 1
         g["ok_raw"] += r["ok"]
         g["kept"] += r["key"] in kept

@@ -18,6 +18,7 @@ from plandvc.macros import FAMILY_OF, HOME_STEP
 from plandvc.records import (
     ChainResult,
     ChainSpec,
+    ElementDescriptor,
     Episode,
     FailureKind,
     Part,
@@ -72,7 +73,7 @@ class Step:
     instruction: str
     macro: str
     traj: Trajectory
-    elements: list[dict[str, Any]]
+    elements: list[ElementDescriptor]
     part: int | None = None  # the index of the part it plays; None for a trip home
     fails: FailureKind | None = None  # a recovery chain's failed attempt (its replay is `failed`'s)
     report: str | None = None  # the failing specialist's own report; None: it reports a finished step

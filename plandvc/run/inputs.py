@@ -21,12 +21,11 @@ from pathlib import Path
 from typing import Any, cast
 
 from plandvc import io
-from plandvc.pool.load import load_part, part_dir, read_kept
+from plandvc.pool.store import Pool
 from plandvc.records import ChainSpec, Part
 from plandvc.run.chain import SiteInfo
 from plandvc.run.recovery import failure_problems, sibling_problems
 
-PART_FILES = ("task.json", "trajectory.json", "elements.json")
 VIAS_AFTER_FIRST = ("page", "home")
 KEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
 
@@ -89,15 +88,13 @@ def chain_problems(where: str, chain: Any) -> list[str]:
     return out
 
 
-def _load_one(
-    pool: Path, runs: dict[str, str], loaded: dict[str, Part | str], pid: str
-) -> tuple[Part | None, str]:
+def _load_one(store: Pool, loaded: dict[str, Part | str], pid: str) -> tuple[Part | None, str]:
     """A kept part (loaded once into `loaded`), or (None, why it cannot be loaded, to follow its id)."""
-    if pid not in runs:
-        return None, f" is not a kept trajectory of {pool / 'kept.jsonl'}"
+    if pid not in store:
+        return None, f" is not a kept trajectory of {store.index}"
     if pid not in loaded:
         try:
-            loaded[pid] = load_part(pool, runs[pid], pid)
+            loaded[pid] = store.part(pid)
         except io.InputError as e:
             loaded[pid] = str(e)
     got = loaded[pid]
@@ -112,15 +109,14 @@ def load_jobs(
     if not chains and not allow_empty:
         raise io.InputError(f"{chains_path}: no chains (pass --allow-empty to publish an empty output)")
     problems: list[str] = []
-    runs = {r["id"]: r["run"] for r in read_kept(pool)}
+    store = Pool.open(pool)
     loaded: dict[str, Part | str] = {}  # part id -> part, or the problem loading it
     seen: dict[str, int] = {}
     jobs = []
     for n, chain in enumerate(chains, 1):
         where = f"{chains_path}:{n}"
-        shape = chain_problems(where, chain)
-        problems += shape
-        if shape:
+        if shape := chain_problems(where, chain):
+            problems += shape
             continue
         key, site = chain["key"], chain["site"]
         label = f"{where}: key {key!r}"
@@ -136,7 +132,7 @@ def load_jobs(
         bad = False
         for i, p in enumerate(chain["parts"]):
             pid = p["id"]
-            part, why = _load_one(pool, runs, loaded, pid)
+            part, why = _load_one(store, loaded, pid)
             if part is None:
                 problems.append(f"{label}: parts[{i}].id {pid!r}{why}")
                 bad = True
@@ -149,11 +145,11 @@ def load_jobs(
                 bad = True
                 continue
             parts.append(part)
-            files += [part_dir(pool, runs[pid], pid) / f for f in PART_FILES]
+            files += store.part_files(pid)
         sibling = None
         sib = (chain.get("failure") or {}).get("sibling")
         if not bad and sib is not None:
-            sibling, problem = _load_one(pool, runs, loaded, sib)
+            sibling, problem = _load_one(store, loaded, sib)
             if sibling is None:
                 problems.append(f"{label}: failure.sibling {sib!r}{problem}")
                 continue
@@ -161,7 +157,7 @@ def load_jobs(
             problems += near
             if near:
                 continue
-            files += [part_dir(pool, runs[sib], sib) / f for f in PART_FILES]
+            files += store.part_files(sib)
         if not bad:
             jobs.append(ChainJob(chain, parts, files, sites[site], sibling))
     io.raise_problems(problems)

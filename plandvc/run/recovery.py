@@ -25,8 +25,17 @@ from typing import Any
 from plandvc.browser.protocol import SessionRecord
 from plandvc.checks import gate
 from plandvc.macros import REGISTRY
-from plandvc.records import ChainFailure, FailureKind, Part, Trajectory, TrajectoryStep
-from plandvc.replay import Replayer
+from plandvc.records import (
+    ChainFailure,
+    ElementDescriptor,
+    FailureKind,
+    ParamValue,
+    Part,
+    ReplyRecord,
+    Trajectory,
+    TrajectoryStep,
+)
+from plandvc.replay import LivePage, Replayer
 
 KINDS: tuple[FailureKind, ...] = ("stopped_short", "wrong_value", "lost_work")
 _VALUE_ACTIONS = ("input", "select", "set_range")
@@ -40,11 +49,11 @@ class FailurePlan:
     kind: FailureKind
     part: int
     failed: Trajectory
-    failed_elements: list[dict[str, Any]]
+    failed_elements: list[ElementDescriptor]
     report: str | None  # the failing specialist's done text; None: it reports a finished step (wrong_value)
     instruction: str
     recovery: Trajectory
-    recovery_elements: list[dict[str, Any]]
+    recovery_elements: list[ElementDescriptor]
 
 
 class FailureError(Exception):
@@ -55,16 +64,16 @@ class FailingReplayer(Replayer):
     """A replay whose specialist ends with `done` and no success, saying `report` (how it failed)."""
 
     def __init__(
-        self, traj: Trajectory, elements: list[dict[str, Any]], session: SessionRecord | None, report: str
+        self, traj: Trajectory, elements: list[ElementDescriptor], session: SessionRecord | None, report: str
     ) -> None:
         super().__init__(traj, elements, session)
         self.report = report
 
-    def next_action(self, snapshot: Any) -> dict[str, Any]:
+    def next_action(self, snapshot: LivePage) -> ReplyRecord:
         reply = super().next_action(snapshot)
         if self.finished:
             self.answer = None
-            done = {"text": self.report, "success": False, "answer": None}
+            done: dict[str, ParamValue] = {"text": self.report, "success": False, "answer": None}
             return {"memory": "I could not do the task.", "action": [{"done": done}]}
         return reply
 
