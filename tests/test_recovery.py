@@ -26,6 +26,7 @@ from plandvc.chains.recovery import KINDS, TOGGLES, assign_failures, candidates,
 from plandvc.chains.walk import chain_specs
 from plandvc.pool.store import Pool
 from plandvc.records import ChainSpec, ItemRecord, Part
+from plandvc.rows.manifest import VersionError, parse_manifest
 from plandvc.run.chain import ChainOutput, RunParams, SiteInfo, run_chain
 from plandvc.run.recovery import failure_problems
 from plandvc.run.runner import load_parts
@@ -427,6 +428,33 @@ def test_the_exports_carry_each_examples_role_and_weight(sample: Sample, tmp_pat
     line = orjson.loads((exp / "openai" / "train.jsonl").read_bytes().splitlines()[0])
     assert line["messages"][-1]["role"] == "assistant" and line["messages"][-1]["weight"] == 1
     assert "## Recovery turns" in (exp / "hf" / "README.md").read_text()
+
+
+def test_the_manifest_types_and_checks_the_recovery_fields() -> None:
+    """A manifest's chain failure kind and recovery counts are read typed; a kind that is not a failure kind,
+    in a chain or in the counts, is one line naming the entry."""
+    chain = {"key": "plan-a", "site": "clinic", "split": "train", "failure": "lost_work"}
+    counts = {"chains_raw": 1, "ok_raw": 1, "kept": 1, "kept_rate": 1.0}
+    recovery = {
+        "by_kind": {"lost_work": counts},
+        "chains_kept": 1,
+        "rows_by_role": {"normal": 3, "after_failure": 1},
+    }
+    good = {"chains": [chain], "counts": {}, "dropped": [], "recovery": recovery}
+    m = parse_manifest(good, "manifest.json")
+    assert m.chains[0].failure == "lost_work" and m.recovery == recovery
+    plain = {k: v for k, v in chain.items() if k != "failure"}
+    without = parse_manifest({"chains": [plain], "counts": {}, "dropped": []}, "manifest.json")
+    assert without.chains[0].failure is None and without.recovery is None
+    with pytest.raises(
+        VersionError, match=r"^manifest.json: chains\[0\].failure: 'tripped' is not one of stopped_short"
+    ):
+        parse_manifest({**good, "chains": [{**chain, "failure": "tripped"}]}, "manifest.json")
+    bad = {**recovery, "by_kind": {"tripped": counts}}
+    with pytest.raises(
+        VersionError, match=r"^manifest.json: recovery.by_kind: 'tripped' is not a failure kind"
+    ):
+        parse_manifest({**good, "recovery": bad}, "manifest.json")
 
 
 def view_data(page: Path) -> Any:

@@ -133,7 +133,7 @@ CHAIN = {
         "split_detail": {"type": ["string", "null"]},
         "failure": {
             "enum": list(get_args(FailureKind)),
-            "x-error": f"failure {{value}} is not one of {', '.join(get_args(FailureKind))}",
+            "x-error": f"{{value}} is not one of {', '.join(get_args(FailureKind))}",
         },
     },
 }
