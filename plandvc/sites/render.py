@@ -15,6 +15,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from plandvc.sites.query import ListQuery
 from plandvc.sites.spec import Column, Control, Page, Spec, Table
+from plandvc.sites.world_render import WorldPages
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -45,6 +46,7 @@ class Renderer:
             keep_trailing_newline=True,
         )
         self.env.filters["q"] = lambda s: quote(str(s), safe="")
+        self.world = WorldPages(self.env)  # the generated world's sites (a theme with a layout family)
 
     def _base(self, spec: Spec, current: str | None, title: str) -> dict[str, Any]:
         root = f"/sites/{spec.site}"
@@ -58,6 +60,8 @@ class Renderer:
         }
 
     def home(self, spec: Spec, counts: dict[str, int]) -> str:
+        if spec.theme.family:
+            return self.world.home(spec, counts)
         ctx = self._base(spec, None, spec.name)
         cards = []
         for p in spec.pages:
@@ -68,7 +72,12 @@ class Renderer:
             )  # fmt: skip
         return self.env.get_template("home.html").render(**ctx, cards=cards)
 
-    def list_page(self, spec: Spec, page: Page, rows: list[dict[str, Any]], q: ListQuery) -> str:
+    def list_page(
+        self, spec: Spec, page: Page, rows: list[dict[str, Any]], q: ListQuery, number: int = 1
+    ) -> str:
+        """A list page; `number` is the pagination's page (world sites only)."""
+        if spec.theme.family:
+            return self.world.list_page(spec, page, rows, q, number)
         table = spec.table_of(page)
         path = f"/sites/{spec.site}/{page.page}"
         ctx = self._base(spec, page.page, page.title)
@@ -123,7 +132,12 @@ class Renderer:
             view.update(name=c.param, value=v or "", over=", ".join(table.column(n).label for n in c.columns))
         return view
 
-    def detail(self, spec: Spec, page: Page, row: dict[str, Any]) -> str:
+    def detail(
+        self, spec: Spec, page: Page, row: dict[str, Any], rows: list[dict[str, Any]] | None = None
+    ) -> str:
+        """An entry's page; `rows` is the list a split view shows beside it (world sites only)."""
+        if spec.theme.family:
+            return self.world.detail(spec, page, row, rows or [])
         table = spec.table_of(page)
         path = f"/sites/{spec.site}/{page.page}"
         ctx = self._base(spec, page.page, f"{table.singular.capitalize()} {row[table.label]}")
@@ -142,6 +156,8 @@ class Renderer:
 
     def form(self, spec: Spec, page: Page, kind: str, row: dict[str, Any] | None) -> str:
         """The create (`row` None) or edit form of a page's table."""
+        if spec.theme.family:
+            return self.world.form(spec, page, kind, row)
         table = spec.table_of(page)
         path = f"/sites/{spec.site}/{page.page}"
         names = table.create if kind == "create" else table.edit
@@ -172,6 +188,8 @@ class Renderer:
     def error(self, status: int, message: str, spec: Spec | None = None) -> str:
         ctx: dict[str, Any] = self._base(spec, None, "Error") if spec else {"site": None, "title": "Error"}
         reason = {400: "Bad request", 404: "Not found", 405: "Method not allowed"}.get(status, "Error")
+        if spec and spec.theme.family:
+            return self.world.error(spec, status, reason, message)
         return self.env.get_template("error.html").render(
             **ctx, status=status, reason=reason, message=message
         )
