@@ -16,6 +16,7 @@ from typing import Any
 from plandvc.browser import Element, Session
 from plandvc.browser.actions import ACTIONS, perform, reply_action
 from plandvc.macros import HOME_MEMORY, recorded_home_done
+from plandvc.pool import widgets
 from plandvc.pool.tasks import detail_path, fmt, list_path
 from plandvc.records import Task, TrajectoryStep
 from plandvc.sites.spec import Control, Page, Spec, Table
@@ -113,6 +114,7 @@ class Executor:
         if self.session.url.split("?")[0] == self._list():
             return
         title = self.page.title
+        await widgets.open_menu(self)
         await self.step(
             "click",
             _all(_attr("href", self._list()), lambda e: e.text == title),
@@ -128,6 +130,7 @@ class Executor:
         await self.to_list()
         row = self.row(entry_id)
         label = str(row[self.table.label])
+        await widgets.reveal(self, href, label)
         await self.step(
             "click",
             _all(_attr("href", href)),
@@ -171,10 +174,14 @@ class Executor:
 
     async def choose(self, c: Control, v: str, memory: str) -> None:
         """Choose `v` in dropdown `c`."""
+        if c.implementation == "listbox":
+            return await widgets.choose_listbox(self, c, v, memory)
         await self.on_field("select", c, str(c.param), f"{c.label} dropdown", memory, v)
 
     async def tick(self, c: Control, v: str, memory: str) -> None:
         """Tick the checkbox labelled `v` of control `c`."""
+        if c.implementation != "checkboxes":
+            return await widgets.tick_option(self, c, v, memory)
         pick = _all(self._cid(c.control_id, type="checkbox"), _labelled(v))
         await self.step("click", pick, f'{c.label} checkbox "{v}"', memory)
 
@@ -186,6 +193,7 @@ class Executor:
 
     async def run(self) -> Recording:
         macro = self.task["macro"]
+        await widgets.dismiss_banner(self)
         await getattr(self, macro)()
         self.rec.end = self.session.url
         return self.rec
@@ -225,28 +233,33 @@ class Executor:
         raw = self.target["value"]
         value: int | float = float(raw)
         value = int(value) if float(value).is_integer() else value
-        await self.step(
-            "set_range",
-            self._cid(c.control_id, type="range"),
-            f"{c.label} slider",
-            f"Setting the {c.label} slider to {raw}.",
-            value,
-        )
+        if c.implementation == "numbers":
+            await widgets.type_max(self, c, str(raw))
+        else:
+            await self.step(
+                "set_range",
+                self._cid(c.control_id, type="range"),
+                f"{c.label} slider",
+                f"Setting the {c.label} slider to {raw}.",
+                value,
+            )
         n = await self.applied(c)
-        self.rec.done = (
-            f"I set the {c.label} slider to {raw}; {n} {self._noun(n)} shown with {c.label} up to {raw}."
-        )
+        what = f"the {c.label} slider" if c.implementation == "range" else f"{c.label} (maximum)"
+        self.rec.done = f"I set {what} to {raw}; {n} {self._noun(n)} shown with {c.label} up to {raw}."
 
     async def filter_by_date_range(self) -> None:
         c = await self.list_control()
         a, b = self.target["start"], self.target["end"]
         pa, pb = c.params
-        await self.on_field(
-            "input", c, pa, f"{c.label} from date", f'Entering "{a}" as the start of {c.label}.', a
-        )
-        await self.on_field(
-            "input", c, pb, f"{c.label} to date", f'Entering "{b}" as the end of {c.label}.', b
-        )
+        if c.implementation == "calendar":
+            await widgets.pick_dates(self, c, a, b)
+        else:
+            await self.on_field(
+                "input", c, pa, f"{c.label} from date", f'Entering "{a}" as the start of {c.label}.', a
+            )
+            await self.on_field(
+                "input", c, pb, f"{c.label} to date", f'Entering "{b}" as the end of {c.label}.', b
+            )
         self.rec.done = self.filtered(f'{c.label} from "{a}" to "{b}"', await self.applied(c))
 
     async def sort_by_form(self) -> None:
@@ -255,26 +268,34 @@ class Executor:
         label = self.table.column(self.target["column"]).label
         word = "Ascending" if self.target["dir"] == "asc" else "Descending"
         memory = f'Choosing "{label}" as the sort column.'
-        await self.on_field("select", c, ps, f"{c.label} column select", memory, label)
-        await self.on_field(
-            "select", c, pd, f"{c.label} order select", f"Choosing {word.lower()} order.", word
-        )
-        await self.apply(c.control_id, "Applying the sort.")
+        if c.implementation == "headers":
+            await widgets.sort_by_headers(self, c, label, self.target["dir"])
+        else:
+            await self.on_field("select", c, ps, f"{c.label} column select", memory, label)
+            await self.on_field(
+                "select", c, pd, f"{c.label} order select", f"Choosing {word.lower()} order.", word
+            )
+            await self.apply(c.control_id, "Applying the sort.")
         self.rec.done = f'I sorted the {self.table.title.lower()} by "{label}" in {word.lower()} order.'
 
     async def search_by_text(self) -> None:
         c = await self.list_control()
         text = self.target["text"]
-        await self.on_field(
-            "input", c, str(c.param), "search box", f'Typing "{text}" into the search box.', text
-        )
-        n = await self.applied(c, "Running the search.")
+        if c.implementation == "autocomplete":
+            await widgets.search_suggest(self, c, text)
+            n = await self.shown()
+        else:
+            await self.on_field(
+                "input", c, str(c.param), "search box", f'Typing "{text}" into the search box.', text
+            )
+            n = await self.applied(c, "Running the search.")
         self.rec.done = f'I searched the {self.table.title.lower()} for "{text}"; {n} {self._noun(n)} shown.'
 
     async def _fill(self, form_id: str, fields: dict[str, Any]) -> None:
         for name, v in fields.items():
             col = self.table.column(name)
             action = "select" if col.type == "enum" else "input"
+            await widgets.to_step_of(self, f"{form_id}-{name}")
             await self.step(
                 action,
                 self._cid(f"{form_id}-{name}"),
@@ -286,14 +307,11 @@ class Executor:
     async def create_entry(self) -> None:
         await self.to_list()
         page = self.table_name_page()
-        await self.step(
-            "click",
-            _attr("href", f"{self._list()}/new"),
-            "New link",
-            f"Opening the new {self.table.singular} form.",
-        )
+        memory = f"Opening the new {self.table.singular} form."
+        await widgets.open_form(self, "create", f"{self._list()}/new", self.table.singular, memory)
         fields = dict(self.target["fields"])
         await self._fill(f"{page}-create", fields)
+        await widgets.to_step_of(self, f"{page}-create-apply")
         await self.step(
             "click",
             self._cid(f"{page}-create-apply"),
@@ -308,11 +326,11 @@ class Executor:
         await self.to_entry(rid)
         page = self.table_name_page()
         href = f"{detail_path(self.spec.site, page, rid)}/edit"
-        await self.step(
-            "click", _attr("href", href), "Edit link", f"Opening the edit form of {self.table.singular}."
-        )
+        memory = f"Opening the edit form of {self.table.singular}."
+        await widgets.open_form(self, "edit", href, self.table.singular, memory)
         f, v = self.target["field"], self.target["value"]
         await self._fill(f"{page}-edit", {f: v})
+        await widgets.to_step_of(self, f"{page}-edit-apply")
         await self.step("click", self._cid(f"{page}-edit-apply"), "Save button", "Saving the change.")
         label = self.row(rid)[self.table.label] if f != self.table.label else v
         self.rec.done = (

@@ -26,7 +26,7 @@ from plandvc.checks import gate
 from plandvc.macros import QA_MACROS
 from plandvc.pool.executor import execute
 from plandvc.pool.prep import prepare
-from plandvc.pool.tasks import generate
+from plandvc.pool.tasks import PER_MACRO, generate
 from plandvc.records import KeptLine, PoolTask, Task, Trajectory
 from plandvc.sites.spec import Spec, load_sites, site_name
 
@@ -212,6 +212,7 @@ def make_pool(
     limit: int = 0,
     only_site: str | None = None,
     log: Callable[[str], None] | None = None,
+    per_macro: int | None = None,
 ) -> Summary:
     """Generate the tasks of every site, record them, and publish `out/runs/<run>/` and the pool index."""
     from plandvc.sites.servers import Servers
@@ -224,7 +225,7 @@ def make_pool(
     if not run or "/" in run or run.startswith("."):
         raise io.InputError(f"--run: {run!r} is not a run name")
     names = {s: site_name(sites, s) for s in specs}
-    tasks = select_tasks(generate(specs, seed, names), only_site, limit)
+    tasks = select_tasks(generate(specs, seed, names, per_macro or PER_MACRO), only_site, limit)
     log(f"{len(tasks)} tasks over {len({t['site'] for t in tasks})} sites")
     tmp = out / "runs" / f".{run}.tmp"
     shutil.rmtree(tmp, ignore_errors=True)

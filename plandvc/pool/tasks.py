@@ -300,7 +300,8 @@ class _Maker:
         for p, c in self.controls("options"):
             t = self.table(p)
             vals = [v for v in t.column(str(c.column)).values if count(p, t, [(str(c.param), v)])]
-            combos = [[v] for v in vals] + [[a, b] for i, a in enumerate(vals) for b in vals[i + 1 :]]
+            pairs = [[a, b] for i, a in enumerate(vals) for b in vals[i + 1 :]] if c.multiple else []
+            combos = [[v] for v in vals] + pairs  # radios hold one value
             for combo in combos:
                 words = {"label": c.label, "values": " or ".join(f'"{v}"' for v in combo)}
                 out.append(
