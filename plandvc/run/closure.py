@@ -36,6 +36,8 @@ RUN_CODE: tuple[str, ...] = (
     "plandvc/replay.py",
     "plandvc/run",
     "plandvc/sites/__init__.py",
+    "plandvc/sites/art.py",
+    "plandvc/sites/model.py",
     "plandvc/sites/query.py",
     "plandvc/sites/render.py",
     "plandvc/sites/server.py",
@@ -43,6 +45,7 @@ RUN_CODE: tuple[str, ...] = (
     "plandvc/sites/spec.py",
     "plandvc/sites/state.py",
     "plandvc/sites/templates",
+    "plandvc/sites/world_render.py",
     "plandvc/urls.py",
 )
 
