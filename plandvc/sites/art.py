@@ -1,4 +1,4 @@
-"""Page furniture drawn locally: deterministic SVG pictures, star ratings and badge tones.
+"""How values are written on a page (numbers with units), and page furniture drawn locally: deterministic SVG pictures, star ratings and badge tones.
 
 Nothing is fetched: a picture is an inline SVG whose colours and shapes come from a hash of the entry's name,
 so the same entry always looks the same and two entries rarely look alike.
@@ -7,8 +7,11 @@ so the same entry always looks the same and two entries rarely look alike.
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 from markupsafe import Markup, escape
+
+from plandvc.sites.model import Column
 
 
 def _hash(text: str) -> bytes:
@@ -55,3 +58,17 @@ def stars(value: float) -> str:
 def tone(value: str, options: tuple[str, ...]) -> int:
     """A badge colour slot 0..5 for an enum value (its position among the column's options)."""
     return options.index(value) % 6 if value in options else 0
+
+
+def format_value(col: Column, v: Any) -> str:
+    """A cell's text: numbers with thousands separators, `decimals`, `prefix`/`suffix`; others as stored."""
+    if col.type == "number" and isinstance(v, int | float):
+        return f"{col.prefix}{v:,.{col.decimals}f}{col.suffix}"
+    return str(v)
+
+
+def plain_number(v: float | int | None) -> str:
+    """A number as a form field writes it: `120`, `12.5`; None is empty."""
+    if v is None:
+        return ""
+    return str(int(v)) if float(v).is_integer() else repr(float(v))

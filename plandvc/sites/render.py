@@ -13,24 +13,12 @@ from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from plandvc.sites.art import format_value, plain_number
 from plandvc.sites.query import ListQuery
-from plandvc.sites.spec import Column, Control, Page, Spec, Table
+from plandvc.sites.spec import Control, Page, Spec, Table
 from plandvc.sites.world_render import WorldPages
 
 TEMPLATES = Path(__file__).parent / "templates"
-
-
-def format_value(col: Column, v: Any) -> str:
-    """A cell's text: numbers with thousands separators, `decimals`, `prefix`/`suffix`; others as stored."""
-    if col.type == "number" and isinstance(v, int | float):
-        return f"{col.prefix}{v:,.{col.decimals}f}{col.suffix}"
-    return str(v)
-
-
-def _num(v: float | int | None) -> str:
-    if v is None:
-        return ""
-    return str(int(v)) if float(v).is_integer() else repr(float(v))
 
 
 class Renderer:
@@ -114,7 +102,7 @@ class Renderer:
             col = table.column(str(c.column))
             current = c.max if v is None else v
             view.update(
-                name=c.param, min=_num(c.min), max=_num(c.max), step=_num(c.step), value=_num(current),
+                name=c.param, min=plain_number(c.min), max=plain_number(c.max), step=plain_number(c.step), value=plain_number(current),
                 shown=format_value(col, current), set=v is not None,
             )  # fmt: skip
         elif c.kind == "date_range":
@@ -168,7 +156,7 @@ class Renderer:
             value: Any = "" if row is None else row[n]
             fields.append(
                 {"name": n, "label": col.label, "type": col.type, "id": f"{form_id}-{n}",
-                 "value": _num(value) if col.type == "number" and value != "" else str(value),
+                 "value": plain_number(value) if col.type == "number" and value != "" else str(value),
                  "options": [{"value": o, "selected": o == value} for o in col.values]}
             )  # fmt: skip
         if kind == "create":

@@ -16,24 +16,12 @@ from urllib.parse import quote, urlencode
 from jinja2 import Environment
 from markupsafe import Markup
 
-from plandvc.sites.art import picture, stars, tone
-from plandvc.sites.model import PAGE_PARAM, Column, Control, Page, Spec, Table
+from plandvc.sites.art import format_value, picture, plain_number, stars, tone
+from plandvc.sites.model import PAGE_PARAM, Control, Page, Spec, Table
 from plandvc.sites.query import ListQuery
 
 View = dict[str, Any]
 MAX_SUGGESTIONS = 400  # autocomplete words embedded in a page
-
-
-def _fmt(col: Column, v: Any) -> str:
-    if col.type == "number" and isinstance(v, int | float):
-        return f"{col.prefix}{v:,.{col.decimals}f}{col.suffix}"
-    return str(v)
-
-
-def _num(v: float | int | None) -> str:
-    if v is None:
-        return ""
-    return str(int(v)) if float(v).is_integer() else repr(float(v))
 
 
 def href_of(path: str, pairs: list[tuple[str, str]]) -> str:
@@ -69,11 +57,15 @@ class WorldPages:
             if c.name in (table.key, table.label, table.text):
                 continue
             if c.display == "stars" and rating is None:
-                rating = {"stars": stars(float(row[c.name])), "text": _fmt(c, row[c.name]), "label": c.label}
+                rating = {
+                    "stars": stars(float(row[c.name])),
+                    "text": format_value(c, row[c.name]),
+                    "label": c.label,
+                }
             elif c.display == "badge":
                 badges.append({"text": str(row[c.name]), "tone": tone(str(row[c.name]), c.values)})
             else:
-                facts.append({"label": c.label, "text": _fmt(c, row[c.name]), "type": c.type})
+                facts.append({"label": c.label, "text": format_value(c, row[c.name]), "type": c.type})
         label = str(row[table.label])
         return {
             "href": f"{path}/{quote(str(row[table.key]), safe='')}", "label": label, "id": str(row[table.key]),
@@ -125,7 +117,7 @@ class WorldPages:
         ]  # fmt: skip
         body = [
             {"href": f"{path}/{quote(str(r[table.key]), safe='')}",
-             "cells": [{"text": _fmt(c, r[c.name]), "link": c.name == table.label, "type": c.type}
+             "cells": [{"text": format_value(c, r[c.name]), "link": c.name == table.label, "type": c.type}
                        for c in table.columns if c.name != table.text]}
             for r in rows
         ]  # fmt: skip
@@ -190,9 +182,9 @@ class WorldPages:
             current = c.max if v is None else v
             low = q.lower.get(c.control_id)
             view.update(
-                name=c.param, min_name=c.min_param or "", min=_num(c.min), max=_num(c.max), step=_num(c.step),
-                value=_num(current), shown=_fmt(col, current), set=v is not None, low=_num(low),
-                typed=_num(v) if v is not None else "", unit=col.prefix or col.suffix.strip(),
+                name=c.param, min_name=c.min_param or "", min=plain_number(c.min), max=plain_number(c.max), step=plain_number(c.step),
+                value=plain_number(current), shown=format_value(col, current), set=v is not None, low=plain_number(low),
+                typed=plain_number(v) if v is not None else "", unit=col.prefix or col.suffix.strip(),
             )  # fmt: skip
         elif c.kind == "date_range":
             lo, hi = v or (None, None)
@@ -219,7 +211,9 @@ class WorldPages:
         heading = str(row[table.label])
         ctx = self.base(spec, page.page, f"{table.singular.capitalize()} {heading}",
                         [("Home", ctx_root(spec)), (page.title, path), (heading, "")])  # fmt: skip
-        fields = [{"label": c.label, "text": _fmt(c, row[c.name]), "name": c.name} for c in table.columns]
+        fields = [
+            {"label": c.label, "text": format_value(c, row[c.name]), "name": c.name} for c in table.columns
+        ]
         copy = None
         if table.copy:
             col = table.column(table.copy)
@@ -243,7 +237,7 @@ class WorldPages:
             value: Any = "" if row is None else row[n]
             fields.append(
                 {"name": n, "label": col.label, "type": col.type, "id": f"{form_id}-{n}",
-                 "value": _num(value) if col.type == "number" and value != "" else str(value),
+                 "value": plain_number(value) if col.type == "number" and value != "" else str(value),
                  "options": [{"value": o, "selected": o == value} for o in col.values]}
             )  # fmt: skip
         back = path if row is None else f"{path}/{quote(str(row[table.key]), safe='')}"
