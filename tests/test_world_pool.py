@@ -32,7 +32,7 @@ def test_make_pool_keeps_every_macro_and_piece_on_a_covering_sample(tmp_path: Pa
     ports = ",".join(str(p) for p in free_ports(2))
     r = CliRunner().invoke(
         cli,
-        ["make-pool", "--sites", str(sites), "--out", str(tmp_path / "pool"), "--per-macro", "2",
+        ["make-pool", "--sites", str(sites), "--out", str(tmp_path / "pool"), "--per-macro", "3",
          "--workers", "2", "--ports", ports],
         catch_exceptions=False,
     )  # fmt: skip
