@@ -18,7 +18,7 @@ from plandvc.sites.model import Control, Spec
 
 Pick = Callable[[Any], bool]
 MAX_PAGES = 12  # pages a list is walked through to find an entry
-MAX_MONTHS = 36  # months a calendar is moved through to reach a date
+MAX_MONTHS = 40  # calendar moves (years, then months) to reach a date
 MENU_BUTTONS = {"drawer": "☰ Menu", "menu": "Browse ▾"}
 DISMISS_BUTTONS = {"cookie": "Accept all", "newsletter": "No thanks"}
 NEXT_LINKS = ("Next ›", "Load more")
@@ -77,7 +77,12 @@ async def open_menu(ex: Driver) -> None:
     toggle = MENU_BUTTONS.get(ex.spec.theme.nav)
     if not toggle or not ex.spec.theme.family:
         return
-    await ex.step("click", button(toggle), "menu button", f'Opening the "{toggle.strip(" ☰▾")}" menu.')
+    await ex.step(
+        "click",
+        button(toggle),
+        "menu button",
+        "Opening the menu." if ex.spec.theme.nav == "drawer" else 'Opening the "Browse" menu.',
+    )
 
 
 async def reveal(ex: Driver, href: str, label: str) -> None:
@@ -129,15 +134,24 @@ async def type_max(ex: Driver, c: Control, raw: str) -> None:
     )
 
 
+def _months(ym: str) -> int:
+    return int(ym[:4]) * 12 + int(ym[5:7]) - 1
+
+
 async def _calendar_to(ex: Driver, c: Control, date: str) -> None:
-    """Move the open calendar to the month of `date`, then click its day."""
+    """Move the open calendar to the month of `date` (a year at a time while a year or more away, then a
+    month at a time), then click its day."""
     for _ in range(MAX_MONTHS):
         month = await ex.session.page.evaluate(_MONTH_JS)
         if month is None or month == date[:7]:
             break
-        label = "Next month" if month < date[:7] else "Previous month"
+        gap = _months(date[:7]) - _months(month)
+        unit = "year" if abs(gap) >= 12 else "month"
+        label = f"{'Next' if gap > 0 else 'Previous'} {unit}"
         pick = lambda e, label=label: e.tag == "button" and e.attrs.get("aria-label") == label  # noqa: E731
-        await ex.step("click", pick, f"{label.lower()} button", f"Moving the calendar to {label.lower()}.")
+        await ex.step(
+            "click", pick, f"{label.lower()} button", f"Moving the calendar to the {label.lower()}."
+        )
     day = lambda e: e.tag == "button" and e.attrs.get("aria-label") == date  # noqa: E731
     await ex.step("click", day, f"day {date}", f"Picking {date} in the calendar.")
 

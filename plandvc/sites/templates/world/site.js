@@ -23,11 +23,11 @@
   $$("[data-listbox-toggle]").forEach(function (b) {
     var list = document.getElementById(b.getAttribute("aria-controls"));
     b.addEventListener("click", function () { list.hidden = !list.hidden; b.setAttribute("aria-expanded", list.hidden ? "false" : "true"); });
-    $$("li[role=option]", list).forEach(function (li) {
+    $$("[role=option]", list).forEach(function (li) {
       li.addEventListener("click", function () {
         b.form.querySelector("input[name='" + b.dataset.name + "']").value = li.dataset.value;
         b.textContent = li.textContent + " ▾";
-        $$("li[role=option]", list).forEach(function (o) { o.setAttribute("aria-selected", o === li ? "true" : "false"); });
+        $$("[role=option]", list).forEach(function (o) { o.setAttribute("aria-selected", o === li ? "true" : "false"); });
         list.hidden = true;
         b.setAttribute("aria-expanded", "false");
       });
@@ -84,6 +84,8 @@
     });
     cal.querySelector("[data-cal-prev]").addEventListener("click", function () { ym = ym[1] === 0 ? [ym[0] - 1, 11] : [ym[0], ym[1] - 1]; draw(); });
     cal.querySelector("[data-cal-next]").addEventListener("click", function () { ym = ym[1] === 11 ? [ym[0] + 1, 0] : [ym[0], ym[1] + 1]; draw(); });
+    cal.querySelector("[data-cal-prev-year]").addEventListener("click", function () { ym = [ym[0] - 1, ym[1]]; draw(); });
+    cal.querySelector("[data-cal-next-year]").addEventListener("click", function () { ym = [ym[0] + 1, ym[1]]; draw(); });
     grid.addEventListener("click", function (e) {
       var b = e.target.closest("button[data-date]");
       if (!b) return;
