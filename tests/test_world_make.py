@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from plandvc.cli import cli
+from plandvc.io import InputError
 from plandvc.sites.model import FAMILIES, FORMS, IMPLS, NAVS
 from plandvc.sites.spec import load_sites, load_split
 from plandvc.world.make import DOMAINS, make_world
@@ -86,3 +87,29 @@ def test_refuses_to_replace_an_unrelated_folder(tmp_path: Path):
     r = CliRunner().invoke(cli, ["make-sites", "--out", str(tmp_path)])
     assert r.exit_code != 0 and "not a previous output of make-sites" in r.output
     assert (tmp_path / "keep.txt").read_text() == "mine"
+
+
+def test_every_site_meets_the_site_schema(world: Path):
+    from plandvc.contract.files import validate
+
+    for path in sorted(world.glob("*/site.json")):
+        assert validate("site", json.loads(path.read_text()), str(path)) == [], path
+
+
+def test_shoot_picks_one_site_per_family_and_fills_the_doc(world: Path, tmp_path: Path):
+    from plandvc.world.shoot import BEGIN, END, pick_sites, table_md, write_doc
+
+    entries = json.loads((world / "world.json").read_text())["sites"]
+    chosen = pick_sites(entries, 8)
+    assert len(chosen) == 8 and len({e["domain"] for e in chosen}) == 8
+    assert {e["family"] for e in chosen} == set(FAMILIES)
+    table = table_md(entries, chosen)
+    assert table.count("\n") == len(entries) + 2 and table.count("| yes |") == 8
+    doc = tmp_path / "WORLD.md"
+    doc.write_text(f"# World\n\n{BEGIN}\nold\n{END}\n\nafter\n")
+    write_doc(doc, tmp_path / "shots", world, chosen)
+    text = doc.read_text()
+    assert "old" not in text and text.endswith(f"{END}\n\nafter\n") and "![home](shots/" in text
+    doc.write_text("no markers\n")
+    with pytest.raises(InputError, match="world:begin"):
+        write_doc(doc, tmp_path / "shots", world, chosen)

@@ -137,3 +137,19 @@ def test_classic_sites_ignore_the_page_parameter():
     site = sorted(specs)[0]
     page = specs[site].pages[0].page
     assert _get(app, f"/sites/{site}/{page}?{PAGE_PARAM}=x") == _get(app, f"/sites/{site}/{page}")
+
+
+def test_pages_fetch_nothing_from_the_network(world: dict[str, Spec]):
+    """Pictures, styles and scripts are inline: no page names another host (the SVG namespace is not a fetch)."""
+    app = App(world)
+    for spec in world.values():
+        page = spec.pages[0]
+        t = spec.table_of(page)
+        for url in (
+            f"/sites/{spec.site}",
+            f"/sites/{spec.site}/{page.page}",
+            f"/sites/{spec.site}/{page.page}/{t.rows[0][t.key]}",
+        ):
+            html = _get(app, url).replace('xmlns="http://www.w3.org/2000/svg"', "")
+            assert not re.search(r"(?:https?:)?//[a-z0-9.-]+\.[a-z]{2,}", html), url
+            assert "<script src" not in html and "<link" not in html and "<img" not in html
