@@ -101,6 +101,7 @@ class WorldPages:
         shown, pager = self.paginate(spec, path, rows, q, number)
         return self.env.get_template("world/list.html").render(
             **ctx, **self.listing(spec, page, table, path, shown, q), count=len(rows), pager=pager,
+            kpis=key_figures(page, table, rows),
             filtered=bool(q.pairs), create=self.form_view(spec, page, "create", None) if table.create else None,
         )  # fmt: skip
 
@@ -276,3 +277,18 @@ def suggestions(table: Table, c: Control) -> list[str]:
             words.add(text)
             words.update(w for w in re.findall(r"[A-Za-z][A-Za-z'-]{3,}", text))
     return sorted(words, key=str.casefold)[:MAX_SUGGESTIONS]
+
+
+def key_figures(page: Page, table: Table, rows: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """A dashboard's figures over the rows a query selects: how many, the newest date, the median number."""
+    figures = [(page.title, f"{len(rows):,}")]
+    for c in page.controls:
+        col = table.column(str(c.column)) if c.column else None
+        if col is None or not rows:
+            continue
+        values = sorted(r[col.name] for r in rows)
+        if c.kind == "date_range":
+            figures.append((f"Latest {col.label.lower()}", str(values[-1])))
+        elif c.kind == "slider":
+            figures.append((f"Median {col.label.lower()}", format_value(col, values[len(values) // 2])))
+    return figures[:3]
