@@ -1,5 +1,6 @@
 """The import order docs/ARCHITECTURE.md states is the real one: a package imports only itself, the shared
-leaves, and the packages upstream of it (sites → browser → pool → replay → contract → chains → agent → run → rows → export → view)."""
+leaves, and the packages upstream of it (sites → browser → world → pool → replay → contract → chains → agent → run → rows → export
+→ view)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ ORDER = (
     "sites",
     "memory",
     "browser",
+    "world",
     "pool",
     "replay",
     "contract",
