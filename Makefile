@@ -90,11 +90,13 @@ lock: setup ## re-pin requirements.lock with hashes from requirements.in, and th
 	$(BIN)/uv pip compile --python-version 3.11 --generate-hashes requirements.in -o requirements.lock
 	-$(MAKE) docker-pin
 
-push: setup ## dvc push the outputs (remote from .dvc/config or PLANDVC_REMOTE)
-	$(BIN)/dvc push $(if $(PLANDVC_REMOTE),-r $(PLANDVC_REMOTE))
+# push/pull need the venv (dvc and its s3/ssh plugins), not Chromium; a failure is one line (docs/REMOTES.md);
+# JOBS=n sets the parallel transfers
+push: $(STAMP) ## dvc push the outputs (remote from .dvc/config or PLANDVC_REMOTE); one line when it fails
+	@$(BIN)/python -m plandvc push $(if $(PLANDVC_REMOTE),-r $(PLANDVC_REMOTE)) $(if $(JOBS),-j $(JOBS))
 
-pull: setup ## dvc pull the outputs (remote from .dvc/config or PLANDVC_REMOTE)
-	$(BIN)/dvc pull $(if $(PLANDVC_REMOTE),-r $(PLANDVC_REMOTE))
+pull: $(STAMP) ## dvc pull the outputs (remote from .dvc/config or PLANDVC_REMOTE); one line when it fails
+	@$(BIN)/python -m plandvc pull $(if $(PLANDVC_REMOTE),-r $(PLANDVC_REMOTE)) $(if $(JOBS),-j $(JOBS))
 
 # The image (docker/plandvc-docker.sh does the work): DOCKER=docker|podman; DOCKER_BASE=local builds on a
 # debootstrapped debian:bookworm-slim (no registry reachable), DOCKER_BASE=pinned on the Dockerfile's digest.
@@ -115,7 +117,8 @@ docker-gen: docker-build ## dvc repro inside the image (repo mounted at /repo, f
 docker-run: docker-build ## run CMD inside the image, e.g. make docker-run CMD="plandvc --help"
 	@$(DOCKER_SH) run $(CMD)
 
-docker-test: setup ## the image tests: podman builds it from a local base, runs plandvc and Chromium in it
+docker-test: setup ## the image tests: installs podman/debootstrap/runc when missing, builds from a local base, runs plandvc and Chromium in it (fails, never skips)
+	@DOCKER=podman docker/plandvc-docker.sh tools
 	$(BIN)/python -m pytest -m docker tests/test_docker.py $(PYTEST_ARGS)
 
 docker-pin: ## refresh the Dockerfile's base digest and chromium version pins (needs a registry)

@@ -97,7 +97,7 @@ def _task(rng: random.Random, site: str, k: int) -> tuple[dict[str, Any], dict[s
 
 
 def make_pool(root: Path, trajectories: int = 3000, sites: int = 10, seed: int = 0) -> tuple[Path, Path]:
-    """A pool dir in the ARCHITECTURE format and a sites dir with its split (the last site is the test site)."""
+    """A pool dir in the pool format (docs/FORMATS.md) and a sites dir with its split (the last site is the test site)."""
     rng = random.Random(seed)
     pool, sites_dir = root / "pool", root / "sites"
     names = [f"site{s:02d}" for s in range(sites)]

@@ -21,7 +21,9 @@ from typing import Any
 from plandvc import io
 from plandvc.browser.chromium import Browser
 from plandvc.browser.session import SCREENSHOT_PARAMS
-from plandvc.run.runner import free_ports, kept_runs, load_parts
+from plandvc.pool.store import Pool
+from plandvc.ports import free_ports
+from plandvc.run.runner import load_parts
 from plandvc.sites.servers import Servers
 
 
@@ -125,8 +127,8 @@ async def run_chain(browser: Browser, base: str, chain: dict[str, Any], parts: l
 
 
 async def bound(chains: list[dict[str, Any]], pool: Path, bases: list[str], workers: int) -> dict[str, Any]:
-    runs = kept_runs(pool)
-    todo = [(c, load_parts(pool, runs, c)[0]) for c in chains]
+    store = Pool.open(pool)
+    todo = [(c, load_parts(store, c)[0]) for c in chains]
     queue: asyncio.Queue[Any] = asyncio.Queue()
     for item in todo:
         queue.put_nowait(item)

@@ -35,7 +35,7 @@ from accounting import tree_rss  # noqa: E402
 from plandvc import io  # noqa: E402
 from plandvc.chains.items import pool_items  # noqa: E402
 from plandvc.chains.walk import chain_specs  # noqa: E402
-from plandvc.run.ray_engine import ONE_HOST_ENV  # noqa: E402
+from plandvc.run.ray_cluster import ONE_HOST_ENV  # noqa: E402
 
 OUT = ROOT / "bench" / "out_ray"
 NODE: dict[str, Any] = {

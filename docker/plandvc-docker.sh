@@ -44,9 +44,13 @@ cmd_tools() {
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   command -v apt-get >/dev/null 2>&1 || die "missing ${missing[*]} and no apt-get to install them"
+  [ -z "$SUDO" ] || sudo -n true 2>/dev/null || die "missing ${missing[*]}: installing them needs root or passwordless sudo"
   echo "installing ${missing[*]} (Debian packages)" >&2
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+  local log
+  log=$(mktemp)
+  { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"; } \
+    >"$log" 2>&1 || { tail -n 5 "$log" >&2; rm -f "$log"; die "apt-get could not install ${missing[*]} (its last lines above)"; }
+  rm -f "$log"
 }
 
 # The host's apt entries for Debian bookworm (main), one "<uri> <suite>" line each, from one-line

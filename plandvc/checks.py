@@ -2,9 +2,10 @@
 
 `gate(check, verifier, state) -> (ok, detail)`. The state is what a session shows after its steps:
 `{"url": last page path?query, "seen": [path?query, ...], "entries": {table: [rows]}, "changes": [change, ...],
-"clipboard": [text, ...], "events": [...], "answer": str | None}`; missing keys count as empty. `detail` is one
-short line saying what was expected and what was found. A check of an unknown kind, or one missing a key its
-kind needs, is an `InputError` (bad input, not a failed gate).
+"clipboard": [text, ...], "events": [...], "answer": str | None}`; missing keys count as empty, and it is read
+once into an `Observed` record. `detail` is one short line saying what was expected and what was found. A check
+is a tagged union (`Check`, tagged by `kind`): `parse_check` reads one, and a check of an unknown kind, or one
+missing a key its kind needs, is an `InputError` (bad input, not a failed gate).
 
 Check kinds (docs/ARCHITECTURE.md, "Pool"):
 - `query {path, params}`: the last page has `path` and each listed parameter has these values (compared as
@@ -25,16 +26,60 @@ table have nothing more to verify).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Mapping
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict, cast, get_args
 from urllib.parse import parse_qs, urlsplit
 
 from plandvc.io import InputError
 
-State = dict[str, Any]
 Result = tuple[bool, str]
+Value = str | int | float | bool | None  # a field value, as JSON has it
+Row = dict[str, Value]
 
+
+class QueryCheck(TypedDict):
+    kind: Literal["query"]
+    path: str
+    params: dict[str, list[str]]
+
+
+class VisitedCheck(TypedDict):
+    kind: Literal["visited"]
+    path: str
+    params: NotRequired[dict[str, list[str]]]
+    last: NotRequired[bool]
+
+
+class EntryCreatedCheck(TypedDict):
+    kind: Literal["entry_created"]
+    table: str
+    fields: Row
+
+
+class EntryUpdatedCheck(TypedDict):
+    kind: Literal["entry_updated"]
+    table: str
+    id: str
+    fields: Row
+
+
+class AnswerCheck(TypedDict):
+    kind: Literal["answer"]
+    expected: str
+    number: NotRequired[bool]
+
+
+class ClipboardCheck(TypedDict):
+    kind: Literal["clipboard"]
+    value: str
+
+
+Check = QueryCheck | VisitedCheck | EntryCreatedCheck | EntryUpdatedCheck | AnswerCheck | ClipboardCheck
+# the kinds of check a task is gated by, one per way a part can be done
+CheckKind = Literal["query", "visited", "entry_created", "entry_updated", "answer", "clipboard"]
+KINDS: frozenset[str] = frozenset(get_args(CheckKind))
 _NEEDS: dict[str, tuple[str, ...]] = {
     "query": ("path", "params"),
     "visited": ("path",),
@@ -43,24 +88,66 @@ _NEEDS: dict[str, tuple[str, ...]] = {
     "answer": ("expected",),
     "clipboard": ("value",),
 }
-KINDS = frozenset(_NEEDS)
+
+
+class Change(TypedDict, total=False):
+    """One backend change the site's server logged: `op` create or update of entry `id` of `table`."""
+
+    table: str
+    op: str
+    id: Value
+    fields: Row
+
+
+@dataclass(frozen=True)
+class Observed:
+    """What a session shows after its steps, read once from its state mapping (missing keys are empty)."""
+
+    url: str | None
+    seen: list[str]
+    entries: dict[str, list[Row]]
+    changes: list[Change]
+    clipboard: list[str]
+    answer: object
+
+    @classmethod
+    def of(cls, state: Mapping[str, Any]) -> Observed:
+        return cls(
+            url=state.get("url") or None,
+            seen=list(state.get("seen") or []),
+            entries=dict(state.get("entries") or {}),
+            changes=list(state.get("changes") or []),
+            clipboard=[str(x) for x in state.get("clipboard") or []],
+            answer=state.get("answer"),
+        )
+
+    def rows(self, table: str) -> list[Row]:
+        return list(self.entries.get(table) or [])
+
+    def changes_of(self, table: str, op: str | None = None) -> list[Change]:
+        return [c for c in self.changes if c.get("table") == table and (op is None or c.get("op") == op)]
+
 
 # a number as people write it: optional currency sign, thousands separators, decimals
 _NUMBER = re.compile(r"(?<![\w.,-])[$€£]?\s?(-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?![\w-]|[.,]\d)")
 _EDGE_PUNCT = " \t\n.,;:!?\"'`"
 
 
-def gate(check: dict[str, Any], verifier: dict[str, Any] | None, state: State) -> Result:
+def gate(
+    check: Check | Mapping[str, object], verifier: Mapping[str, object] | None, state: Mapping[str, Any]
+) -> Result:
     """(ok, detail) of one part's check and verifier on a session's state."""
-    kind = _validate(check)
-    ok, detail = _KIND[kind](check, state)
-    if ok and (verifier or {}).get("exclusive") and kind in ("entry_created", "entry_updated"):
-        ok, detail = _exclusive(check, state, detail)
+    c = parse_check(check)
+    obs = Observed.of(state)
+    ok, detail = _judge(c, obs)
+    if ok and (verifier or {}).get("exclusive") and c["kind"] in ("entry_created", "entry_updated"):
+        ok, detail = _exclusive(c, obs, detail)
     return ok, _line(detail)
 
 
-def _validate(check: Any) -> str:
-    if not isinstance(check, dict):
+def parse_check(check: object) -> Check:
+    """The check, after its kind and the keys its kind needs are checked; an InputError names what is wrong."""
+    if not isinstance(check, Mapping):
         raise InputError(f"check: expected an object, got {type(check).__name__}")
     kind = check.get("kind")
     if kind not in _NEEDS:
@@ -71,7 +158,7 @@ def _validate(check: Any) -> str:
     for key in ("params", "fields"):
         if key in check and not isinstance(check[key], dict):
             raise InputError(f"check {kind}: {key!r} must be an object")
-    return kind
+    return cast(Check, check)
 
 
 # ── values ────────────────────────────────────────────────────────────────────
@@ -93,7 +180,7 @@ def _plain_number(d: Decimal) -> str:
     return "0" if s in ("-0", "") else s
 
 
-def normalise_answer(text: Any) -> str:
+def normalise_answer(text: object) -> str:
     """Lower case, single spaces, no edge punctuation, numbers in one format (no separators, no trailing zeros)."""
     s = " ".join(str(text).casefold().split()).strip(_EDGE_PUNCT)
 
@@ -106,24 +193,24 @@ def normalise_answer(text: Any) -> str:
     return _NUMBER.sub(fix, s)
 
 
-def _canon(value: Any) -> str:
+def _canon(value: object) -> str:
     """One field or query value, for comparison: trimmed text, or the number it writes."""
     s = str(value).strip()
     d = _number(s)
     return _plain_number(d) if d is not None else s
 
 
-def _as_list(value: Any) -> list[Any]:
+def _as_list(value: object) -> list[object]:
     return list(value) if isinstance(value, list | tuple) else [value]
 
 
-def _split(url: str) -> tuple[str, dict[str, list[str]]]:
+def _split(url: str | None) -> tuple[str, dict[str, list[str]]]:
     parts = urlsplit(url or "")
     path = parts.path.rstrip("/") or "/"
     return path, parse_qs(parts.query)
 
 
-def _params_differ(want: dict[str, Any], got: dict[str, list[str]]) -> list[str]:
+def _params_differ(want: Mapping[str, object], got: dict[str, list[str]]) -> list[str]:
     """The listed params whose values differ, as 'name=expected (found ...)' strings."""
     bad = []
     for name, value in sorted(want.items()):
@@ -134,7 +221,7 @@ def _params_differ(want: dict[str, Any], got: dict[str, list[str]]) -> list[str]
     return bad
 
 
-def _fields_differ(want: dict[str, Any], got: dict[str, Any]) -> list[str]:
+def _fields_differ(want: Row, got: Row) -> list[str]:
     return [
         f"{k}={v!r} (found {got.get(k)!r})"
         for k, v in sorted(want.items())
@@ -142,15 +229,30 @@ def _fields_differ(want: dict[str, Any], got: dict[str, Any]) -> list[str]:
     ]
 
 
-def _fmt_params(params: dict[str, Any]) -> str:
+def _fmt_params(params: Mapping[str, object]) -> str:
     return "&".join(f"{k}={v}" for k, v in sorted(params.items()))
 
 
 # ── kinds ─────────────────────────────────────────────────────────────────────
 
 
-def _query(check: dict[str, Any], state: State) -> Result:
-    url = state.get("url")
+def _judge(check: Check, obs: Observed) -> Result:
+    """The check of its kind on what the session shows."""
+    if check["kind"] == "query":
+        return _query(check, obs)
+    if check["kind"] == "visited":
+        return _visited(check, obs)
+    if check["kind"] == "entry_created":
+        return _entry_created(check, obs)
+    if check["kind"] == "entry_updated":
+        return _entry_updated(check, obs)
+    if check["kind"] == "answer":
+        return _answer(check, obs)
+    return _clipboard(check, obs)
+
+
+def _query(check: QueryCheck, obs: Observed) -> Result:
+    url = obs.url
     want = f"{check['path']}?{_fmt_params(check['params'])}"
     if not url:
         return False, f"query: expected {want}, found no page"
@@ -163,46 +265,41 @@ def _query(check: dict[str, Any], state: State) -> Result:
     return True, f"query: {want} ok"
 
 
-def _visited(check: dict[str, Any], state: State) -> Result:
-    params = check.get("params") or {}
-    if not isinstance(params, dict):
-        raise InputError("check visited: 'params' must be an object")
+def _visited(check: VisitedCheck, obs: Observed) -> Result:
+    params = check.get("params") or {}  # an object: parse_check saw to it
     path = _split(check["path"])[0]
     want = check["path"] + (f"?{_fmt_params(params)}" if params else "")
-    if check.get("last"):
-        url = state.get("url") or (state.get("seen") or [None])[-1]
+    last = check.get("last")
+    if last:
+        url = obs.url or (obs.seen[-1] if obs.seen else None)
         pages = [url] if url else []
     else:
-        pages = list(state.get("seen") or [])
+        pages = list(obs.seen)
     for page in pages:
         p, got = _split(page)
         if p == path and not _params_differ(params, got):
-            return True, f"visited: {want}{' (last)' if check.get('last') else ''} ok"
+            return True, f"visited: {want}{' (last)' if last else ''} ok"
     found = pages[-1] if pages else "no page"
-    where = "last page" if check.get("last") else f"{len(pages)} pages seen, last"
+    where = "last page" if last else f"{len(pages)} pages seen, last"
     return False, f"visited: expected {want}, {where} {found}"
 
 
-def _rows(state: State, table: str) -> list[dict[str, Any]]:
-    return list((state.get("entries") or {}).get(table) or [])
-
-
-def _row_id(row: dict[str, Any]) -> Any:
+def _row_id(row: Row) -> Value:
     """An entry's id: its `id` column, else its first column (the key comes first in a spec)."""
     return row["id"] if "id" in row else next(iter(row.values()), None)
 
 
-def _changes(state: State, table: str, op: str | None = None) -> list[dict[str, Any]]:
-    return [
-        c for c in state.get("changes") or [] if c.get("table") == table and (op is None or c.get("op") == op)
-    ]
+def _created(check: EntryCreatedCheck, obs: Observed) -> list[Change]:
+    """The create changes in the check's table with the check's fields."""
+    creates = obs.changes_of(check["table"], "create")
+    return [c for c in creates if not _fields_differ(check["fields"], c.get("fields") or {})]
 
 
-def _entry_created(check: dict[str, Any], state: State) -> Result:
+def _entry_created(check: EntryCreatedCheck, obs: Observed) -> Result:
     table, fields = check["table"], check["fields"]
-    creates = _changes(state, table, "create")
-    matching = [c for c in creates if not _fields_differ(fields, c.get("fields") or {})]
+    matching = _created(check, obs)
     if not matching:
+        creates = obs.changes_of(table, "create")
         if not creates:
             return (
                 False,
@@ -210,22 +307,22 @@ def _entry_created(check: dict[str, Any], state: State) -> Result:
             )
         near = _fields_differ(fields, creates[-1].get("fields") or {})
         return False, f"entry_created: {table} #{creates[-1].get('id')} differs: {'; '.join(near)}"
-    ids = {str(_row_id(r)) for r in _rows(state, table)}
+    ids = {str(_row_id(r)) for r in obs.rows(table)}
     for c in reversed(matching):
         if str(c.get("id")) in ids:
             return True, f"entry_created: {table} #{c.get('id')} with {_fmt_params(fields)} ok"
     return False, f"entry_created: {table} #{matching[-1].get('id')} was created but is not in the entries"
 
 
-def _entry_updated(check: dict[str, Any], state: State) -> Result:
+def _entry_updated(check: EntryUpdatedCheck, obs: Observed) -> Result:
     table, eid, fields = check["table"], str(check["id"]), check["fields"]
-    updates = [c for c in _changes(state, table, "update") if str(c.get("id")) == eid]
-    row = next((r for r in _rows(state, table) if str(_row_id(r)) == eid), None)
+    updates = [c for c in obs.changes_of(table, "update") if str(c.get("id")) == eid]
+    row = next((r for r in obs.rows(table) if str(_row_id(r)) == eid), None)
     if row is None:
         return False, f"entry_updated: expected {table} #{eid}, found no such entry"
     if not updates:
         return False, f"entry_updated: expected an update of {table} #{eid}, found none"
-    merged: dict[str, Any] = {}
+    merged: Row = {}
     for c in updates:
         merged.update(c.get("fields") or {})
     bad = _fields_differ(fields, merged) or _fields_differ(fields, row)
@@ -234,8 +331,8 @@ def _entry_updated(check: dict[str, Any], state: State) -> Result:
     return True, f"entry_updated: {table} #{eid} with {_fmt_params(fields)} ok"
 
 
-def _answer(check: dict[str, Any], state: State) -> Result:
-    got, expected = state.get("answer"), check["expected"]
+def _answer(check: AnswerCheck, obs: Observed) -> Result:
+    got, expected = obs.answer, check["expected"]
     if got is None:
         return False, f"answer: expected {expected!r}, found no answer"
     if check.get("number"):
@@ -248,27 +345,19 @@ def _answer(check: dict[str, Any], state: State) -> Result:
     return ok, f"answer: expected {expected!r}, found {got!r}" + (" ok" if ok else "")
 
 
-def _clipboard(check: dict[str, Any], state: State) -> Result:
+def _clipboard(check: ClipboardCheck, obs: Observed) -> Result:
     value = str(check["value"]).strip()
-    clip = [str(x) for x in state.get("clipboard") or []]
+    clip = obs.clipboard
     if any(x.strip() == value for x in clip):
         return True, f"clipboard: {value!r} ok"
     return False, f"clipboard: expected {value!r}, found {clip[-3:] if clip else 'nothing copied'}"
 
 
-def _exclusive(check: dict[str, Any], state: State, detail: str) -> Result:
+def _exclusive(check: EntryCreatedCheck | EntryUpdatedCheck, obs: Observed, detail: str) -> Result:
     """No change in the checked table about another entry than the checked one."""
     table = check["table"]
-    if check["kind"] == "entry_updated":
-        eid = str(check["id"])
-    else:
-        matching = [
-            c
-            for c in _changes(state, table, "create")
-            if not _fields_differ(check["fields"], c.get("fields") or {})
-        ]
-        eid = str(matching[-1].get("id"))
-    others = [c for c in _changes(state, table) if str(c.get("id")) != eid]
+    eid = str(check["id"] if check["kind"] == "entry_updated" else _created(check, obs)[-1].get("id"))
+    others = [c for c in obs.changes_of(table) if str(c.get("id")) != eid]
     if others:
         o = others[0]
         return (
@@ -281,13 +370,3 @@ def _exclusive(check: dict[str, Any], state: State, detail: str) -> Result:
 def _line(detail: str, limit: int = 240) -> str:
     s = " ".join(detail.split())
     return s if len(s) <= limit else s[: limit - 1] + "…"
-
-
-_KIND: dict[str, Callable[[dict[str, Any], State], Result]] = {
-    "query": _query,
-    "visited": _visited,
-    "entry_created": _entry_created,
-    "entry_updated": _entry_updated,
-    "answer": _answer,
-    "clipboard": _clipboard,
-}

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import importlib
 import traceback
-from typing import Any
 
 import click
+
+from plandvc.errors import InputError, PlandvcError
 
 # name -> "module:attribute" of the click command
 COMMANDS = {
@@ -25,6 +26,8 @@ COMMANDS = {
     "view": "plandvc.view.cli:view",
     "eval-specs": "plandvc.eval.cli:eval_specs_cmd",
     "eval-planner": "plandvc.eval.cli:eval_planner_cmd",
+    "push": "plandvc.remote:push",
+    "pull": "plandvc.remote:pull",
 }
 
 
@@ -41,38 +44,33 @@ class LazyGroup(click.Group):
         module, attr = target.split(":")
         return getattr(importlib.import_module(module), attr)
 
-    def invoke(self, ctx: click.Context) -> Any:
-        """Run the subcommand; an error the user can cause is one line (a traceback only with --debug)."""
+    def invoke(self, ctx: click.Context) -> object:
+        """Run the subcommand. The one place an error a user can act on ends a command: its line (see
+        `plandvc.errors`) and its exit code; `--debug` prints the traceback first. A bug is a traceback."""
         debug = bool(ctx.params.get("debug"))
         try:
             return super().invoke(ctx)
         except click.ClickException as e:
-            if debug and e.__context__ is not None:  # the error a command turned into its one line
+            if debug and e.__context__ is not None:  # the error a click type turned into its one line
                 traceback.print_exception(e.__context__)
             raise
-        except (click.exceptions.Exit, click.Abort):
-            raise
         except Exception as e:
-            line = user_error(e)
-            if line is None or debug:
+            error = user_error(e)
+            if error is None:
                 raise
-            raise click.ClickException(line) from None
+            if debug:
+                traceback.print_exception(e)
+            click.echo(error.line(ctx.invoked_subcommand or "plandvc"), err=True)
+            ctx.exit(error.exit_code)
 
 
-def user_error(e: BaseException) -> str | None:
-    """The one-line message of an error a user can cause (bad input, a missing browser, a port in use, a
-    path that cannot be written), or None for a bug, whose traceback is worth seeing."""
-    from plandvc.io import InputError
-
-    if isinstance(e, InputError):
-        return str(e)
+def user_error(e: Exception) -> PlandvcError | None:
+    """The error a user can act on that `e` is (a path that cannot be read or written is bad input), or
+    None for a bug, whose traceback is worth seeing."""
+    if isinstance(e, PlandvcError):
+        return e
     if isinstance(e, OSError) and e.strerror:
-        where = f": {e.filename}" if e.filename else ""
-        return f"{e.strerror}{where}"
-    names = {c.__name__ for c in type(e).__mro__}
-    if names & {"BrowserError", "ServerError", "InfrastructureError"}:
-        lines = [ln for ln in str(e).splitlines() if ln.strip()]
-        return lines[0] if lines else type(e).__name__
+        return InputError(f"{e.strerror}: {e.filename}" if e.filename else e.strerror)
     return None
 
 

@@ -15,12 +15,10 @@ from typing import Any, TypeVar
 
 import orjson
 
+# re-exported: bad input is `plandvc.errors.InputError`, imported from here by much of the package
+from plandvc.errors import InputError as InputError
+
 T = TypeVar("T")
-
-
-class InputError(Exception):
-    """Bad input: the message is one line that names the file, key or value."""
-
 
 MAX_PROBLEMS_SHOWN = 30
 

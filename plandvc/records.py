@@ -1,14 +1,18 @@
 """The records that cross module boundaries, typed: the JSON formats of the pool, the chain stages and the run
-(docs/ARCHITECTURE.md gives each format and its rules). TypedDicts, because these records are read from and
+(docs/FORMATS.md gives each format and its rules). TypedDicts, because these records are read from and
 written to JSON as they are: a loader returns one, a writer dumps it, and nothing converts in between.
 
-Nested parts a reader passes through without looking inside (a check's fields, a control's prep, an element
-descriptor) stay `dict[str, Any]`.
+A record read from a file is validated once where it enters (the pool's files by `plandvc.pool.store.Pool`,
+against the JSON Schemas) and typed from there on, never re-checked. Nested parts a reader passes through
+without looking inside (a check's fields, a control's prep, a task's target) stay `dict[str, Any]`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal, NotRequired, TypedDict
+
+from plandvc.checks import Check
 
 Via = Literal["page", "home"] | None
 
@@ -21,12 +25,15 @@ class Start(TypedDict):
     keep: bool
 
 
+Answer = str | int | float | None  # a question's answer: text, or a number
+
+
 class Control(TypedDict):
     """The control a task uses, its role (the control kind, `link`, `home`, ...) and its prep."""
 
     control_id: str
     role: str
-    prep: dict[str, Any]
+    prep: dict[str, Any]  # {} or {"create": {table, page, fields}}: plandvc.pool.prep
 
 
 class TaskDraft(TypedDict):
@@ -37,7 +44,7 @@ class TaskDraft(TypedDict):
     instruction: str
     start: Start
     control: Control
-    check: dict[str, Any]  # {kind, ...}: plandvc.checks
+    check: Check  # tagged by its kind: plandvc.checks
     verifier: dict[str, Any]
     scope: list[str]
     target: NotRequired[dict[str, Any]]  # what the scripted executor acts on
@@ -62,7 +69,7 @@ class TrajectoryStep(TypedDict):
 
     action: str
     element: int | None
-    value: Any
+    value: str | int | float | None
     memory: str
 
 
@@ -76,8 +83,42 @@ class Trajectory(TypedDict):
     history_macro: str | None
     steps: list[TrajectoryStep]
     done: str
-    answer: Any
+    answer: Answer
     end: str
+
+
+class ElementDescriptor(TypedDict):
+    """A line of elements.json: an element as recorded (`plandvc.browser.snapshot.Element.descriptor`), found
+    again on a live page by its stable attributes, text and label (`plandvc.replay.find`)."""
+
+    tag: str
+    attrs: Mapping[str, str | None]
+    role: NotRequired[str]
+    text: NotRequired[str]
+    label: NotRequired[str]
+    box: NotRequired[list[int]]
+
+
+ParamValue = str | int | float | bool | None  # an action parameter's value (the reply schemas' scalars)
+
+
+class ReplyRecord(TypedDict):
+    """A model's reply as the planner's and the specialist's schemas shape it: the memory and exactly one action
+    `{name: params}` (`plandvc.agent.messages.Reply` once read)."""
+
+    memory: str
+    action: list[dict[str, dict[str, ParamValue]]]
+
+
+class Event(TypedDict):
+    """An action a session did (`Session.events`): the action, its element's one-line summary (`target`, ""
+    for none), its value, and the page it was done on (`url`, path?query)."""
+
+    type: Literal["action"]
+    action: str
+    target: str
+    value: str | int | float | None
+    url: str
 
 
 class Replayable(TypedDict):
@@ -85,27 +126,28 @@ class Replayable(TypedDict):
     home of `plandvc.macros.home_trajectory`)."""
 
     trajectory: Trajectory
-    elements: list[dict[str, Any]]
+    elements: list[ElementDescriptor]
 
 
 class Part(TypedDict):
-    """A kept part of the pool as `plandvc.pool.load.load_part` returns it; `dir` is relative to the pool."""
+    """A kept part of the pool as `plandvc.pool.store.Pool.part` returns it, its files checked against the
+    schemas; `dir` is relative to the pool."""
 
     id: str
     run: str
     dir: str
     task: Task
     traj: Trajectory
-    elements: list[dict[str, Any]]
+    elements: list[ElementDescriptor]
 
 
 class KeptLine(TypedDict):
-    """A line of kept.jsonl."""
+    """A line of kept.jsonl (`site` and `macro` may be left out)."""
 
     id: str
     run: str
-    site: str
-    macro: str
+    site: NotRequired[str]
+    macro: NotRequired[str]
 
 
 class ItemRecord(TypedDict):
@@ -167,7 +209,7 @@ class Turn(TypedDict):
     family: NotRequired[str]
     instruction: NotRequired[str]
     macro: NotRequired[str]
-    answer: NotRequired[Any]
+    answer: NotRequired[Answer]
 
 
 class Row(TypedDict):

@@ -10,15 +10,41 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from plandvc.browser.actions import ACTIONS, perform, reply_action
 from plandvc.browser.protocol import SessionProtocol, SessionRecord
 from plandvc.macros import home_trajectory as home_trajectory  # run-chains takes the trip home from here
-from plandvc.records import Trajectory, TrajectoryStep
+from plandvc.records import (
+    Answer,
+    ElementDescriptor,
+    Event,
+    ParamValue,
+    ReplyRecord,
+    Trajectory,
+    TrajectoryStep,
+)
 from plandvc.urls import url_path
 
-Descriptor = dict[str, Any]
+Descriptor = ElementDescriptor
+
+
+class LiveElement(Protocol):
+    """An element of a live snapshot (`plandvc.browser.snapshot.Element`): its index and its descriptor."""
+
+    @property
+    def index(self) -> int: ...
+    def descriptor(self) -> ElementDescriptor: ...
+
+
+class LivePage(Protocol):
+    """A live snapshot (`plandvc.browser.snapshot.Snapshot`): its URL and its elements in index order."""
+
+    @property
+    def url(self) -> str: ...
+    @property
+    def elements(self) -> Sequence[LiveElement]: ...
+
 
 # attributes that, when recorded, the live element must carry with the same value (or, for data-home, at all)
 _REQUIRED = {
@@ -35,19 +61,20 @@ _MIN_EVIDENCE = 20  # an element must be identified by more than its tag, role a
 class ElementNotFound(Exception):
     """A recorded element has no match on the live page; says which step and what it looked for."""
 
-    def __init__(self, step: int, descriptor: Descriptor, url: str, why: str = "") -> None:
+    def __init__(self, step: int, descriptor: Descriptor | None, url: str, why: str = "") -> None:
         self.step, self.descriptor, self.url = step, descriptor, url
-        want = _describe(descriptor)
+        want = describe(descriptor) if descriptor is not None else "a recorded element"
         super().__init__(f"step {step}: no element like {want} on {url}" + (f" ({why})" if why else ""))
 
 
-def _describe(d: Descriptor) -> str:
+def describe(d: Descriptor) -> str:
+    """A descriptor as one short line, `<tag attr='v'>text`, for error messages."""
     attrs = " ".join(f"{k}={v!r}" for k, v in sorted((d.get("attrs") or {}).items()))
     text = d.get("text") or d.get("label") or ""
     return f"<{d.get('tag')} {attrs}>{text}".replace(" >", ">")
 
 
-def _norm(s: Any) -> str:
+def _norm(s: str | None) -> str:
     return " ".join(str(s or "").split()).casefold()
 
 
@@ -68,8 +95,10 @@ def score(want: Descriptor, have: Descriptor) -> float | None:
         evidence += 60 + (5 if wa["href"] == ha["href"] else 0)
     if wa.get("id"):
         evidence += 25 if wa["id"] == ha.get("id") else -25
-    for key, gain, loss in (("text", 30, 10), ("label", 20, 15)):
-        w, h = _norm(want.get(key)), _norm(have.get(key))
+    for w, h, gain, loss in (
+        (_norm(want.get("text")), _norm(have.get("text")), 30, 10),
+        (_norm(want.get("label")), _norm(have.get("label")), 20, 15),
+    ):
         if w:
             evidence += gain if w == h else -loss
     if "value" in wa:
@@ -96,8 +125,8 @@ def find(want: Descriptor, live: Sequence[Descriptor]) -> int | None:
 # ── the replayer ──────────────────────────────────────────────────────────────
 
 
-def _live(snapshot: Any) -> list[Descriptor]:
-    return [e.descriptor() if hasattr(e, "descriptor") else dict(e) for e in snapshot.elements]
+def _live(snapshot: LivePage) -> list[Descriptor]:
+    return [e.descriptor() for e in snapshot.elements]
 
 
 class Replayer:
@@ -112,30 +141,27 @@ class Replayer:
         self.steps: list[TrajectoryStep] = list(traj.get("steps") or [])
         self.cursor = 0
         self.finished = False
-        self.answer: Any = None
+        self.answer: Answer = None
         self._marks: tuple[int, int] | None = None
         self._ends: tuple[int, int] | None = None
 
     @property
-    def events(self) -> list[dict[str, Any]]:
-        return self._slice("events", 0)
+    def events(self) -> list[Event]:
+        if self.session is None or self._marks is None:
+            return []
+        return self.session.events[self._marks[0] : self._ends[0] if self._ends else None]
 
     @property
     def seen(self) -> list[str]:
-        return self._slice("seen", 1)
-
-    def _slice(self, name: str, k: int) -> list[Any]:
         if self.session is None or self._marks is None:
             return []
-        items = getattr(self.session, name)
-        end = self._ends[k] if self._ends else len(items)
-        return list(items[self._marks[k] : end])
+        return self.session.seen[self._marks[1] : self._ends[1] if self._ends else None]
 
     def _mark(self) -> tuple[int, int]:
         s = self.session
         return (len(s.events), len(s.seen)) if s is not None else (0, 0)
 
-    def next_action(self, snapshot: Any) -> dict[str, Any]:
+    def next_action(self, snapshot: LivePage) -> ReplyRecord:
         """The next step as the specialist's reply `{memory, action: [{name: params}]}`."""
         if self._marks is None:
             self._marks = self._mark()
@@ -146,14 +172,18 @@ class Replayer:
             self.finished = True
             self.answer = self.traj.get("answer")
             self._ends = self._mark()
-            done = {"text": str(self.traj.get("done") or "Done."), "success": True, "answer": self.answer}
+            done: dict[str, ParamValue] = {
+                "text": str(self.traj.get("done") or "Done."),
+                "success": True,
+                "answer": self.answer,
+            }
             return {"memory": "The task is done.", "action": [{"done": done}]}
         step = self.steps[self.cursor]
         action = self._action(step, self.cursor + 1, snapshot)
         self.cursor += 1
         return {"memory": str(step.get("memory") or ""), "action": [action]}
 
-    def _action(self, step: TrajectoryStep, n: int, snapshot: Any) -> dict[str, Any]:
+    def _action(self, step: TrajectoryStep, n: int, snapshot: LivePage) -> dict[str, dict[str, ParamValue]]:
         name, value = step["action"], step.get("value")
         if name not in ACTIONS:
             raise ValueError(f"step {n}: unknown recorded action {name!r}")
@@ -161,14 +191,12 @@ class Replayer:
             return reply_action(name, value, None)
         k = step.get("element")
         if not isinstance(k, int) or not 0 <= k < len(self.elements):
-            raise ElementNotFound(
-                n, {"element": k}, getattr(snapshot, "url", "?"), "no such recorded element"
-            )
+            raise ElementNotFound(n, None, snapshot.url, f"no recorded element {k!r}")
         want = self.elements[k]
         i = find(want, _live(snapshot))
         if i is None:
-            raise ElementNotFound(n, want, getattr(snapshot, "url", "?"))
-        index = snapshot.elements[i].index if hasattr(snapshot.elements[i], "index") else i
+            raise ElementNotFound(n, want, snapshot.url)
+        index = snapshot.elements[i].index
         return reply_action(name, value, index)
 
 
@@ -187,7 +215,7 @@ class ReplayModel:
         return json.dumps(self.replayer.next_action(snap), ensure_ascii=False)
 
 
-async def replay(replayer: Replayer, session: SessionProtocol, max_steps: int = 40) -> dict[str, Any]:
+async def replay(replayer: Replayer, session: SessionProtocol, max_steps: int = 40) -> dict[str, ParamValue]:
     """Drive `session` with the replayer alone (no agent): snapshot, next step, act — until its done.
     Returns the done params. For checking a trajectory on a live page; the agent's specialist does the same
     loop with a ReplayModel."""

@@ -1,5 +1,5 @@
-"""Builders and checks for the chains tests: records made directly, tiny pool directories in the ARCHITECTURE
-format, and `check_rules` (every chain rule on every chain) shared by the walk, items and sample tests."""
+"""Builders and checks for the chains tests: records made directly, tiny pool directories in the pool
+format (docs/FORMATS.md), and `check_rules` (every chain rule on every chain) shared by the walk, items and sample tests."""
 
 from __future__ import annotations
 

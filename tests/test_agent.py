@@ -22,11 +22,13 @@ from agent_doubles import (
 
 from plandvc.agent.messages import (
     Delegation,
+    Reply,
     agent_history,
     browser_state,
     parse_reply,
     path_of,
     planner_messages,
+    read_reply,
 )
 from plandvc.agent.planner import TURN_CAP, Planner
 from plandvc.agent.prompts import VERSIONS, specialist_system, version
@@ -168,6 +170,18 @@ def test_parse_reply_accepts_valid_and_fenced_json():
 def test_parse_reply_rejects_what_breaks_the_schema(reply, problem):
     _, found = parse_reply(reply, SCHEMA)
     assert found and problem in found[0]
+
+
+def test_a_valid_reply_is_read_once_into_a_typed_reply():
+    reply = read_reply(parse_reply(json.dumps(delegate("Filter", "Sort by date.")), SCHEMA)[0])
+    assert reply == Reply("m", "delegate", {"family": "Filter", "instruction": "Sort by date."})
+    assert reply.text("family") == "Filter"
+    finished = read_reply(done())
+    assert finished.flag("success") is True
+    with pytest.raises(TypeError, match="success"):
+        finished.text("success")
+    with pytest.raises(TypeError, match="text"):
+        finished.flag("text")
 
 
 def test_specialist_schema_types_integer_number_and_unions():

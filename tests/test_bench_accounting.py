@@ -34,7 +34,11 @@ os.read(r, 1)
 def test_cgroup_counts_reparented_processes() -> None:
     probe = accounting.Cgroups.make("plandvc-bench-probe")
     if probe is None:
-        pytest.skip("cgroup v1 cpuacct/memory not writable here (the fallback is tested below)")
+        pytest.fail(
+            "cgroup v1 cpuacct/memory is not writable here (root on a cgroup v1 host); leave this test out with "
+            "make test PYTEST_ARGS='--deselect tests/test_bench_accounting.py::test_cgroup_counts_reparented_processes'",
+            pytrace=False,
+        )
     probe.remove()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     m = accounting.measure([sys.executable, "-c", ORPHAN_BURN], cwd=ROOT)

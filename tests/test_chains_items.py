@@ -1,4 +1,4 @@
-"""pool-items over tiny pool directories in the ARCHITECTURE format: records, the rules that drop, bad files."""
+"""pool-items over tiny pool directories in the pool format (docs/FORMATS.md): records, the rules that drop, bad files."""
 
 from __future__ import annotations
 

@@ -24,15 +24,6 @@ ROOT = Path(__file__).resolve().parents[1]
 POOL = Path(os.environ.get("PLANDVC_TEST_POOL") or ROOT / "data" / "pool")
 SITES = ROOT / "data" / "sites"
 
-pytestmark = pytest.mark.skipif(
-    not (
-        (POOL / "kept.jsonl").exists()
-        and (POOL / "pool_ids.txt").exists()
-        and (SITES / "site_split.json").exists()
-    ),
-    reason="the committed sample pool data/pool/ (kept.jsonl, pool_ids.txt) or data/sites/site_split.json is missing",
-)
-
 
 @pytest.fixture(scope="module")
 def sample() -> tuple[list[dict], dict]:

@@ -14,7 +14,14 @@ from hypothesis import strategies as st
 
 from plandvc.chains.walk import HOME_RULES, chain_key, chain_specs, next_via
 from plandvc.io import InputError
-from plandvc.macros import CHAIN_FIRST, CHAIN_SECOND, URL_STATE
+from plandvc.macros import REGISTRY
+
+# The chain roles as the rules were first written, set by set; the registry's Macro records must give the same.
+URL_STATE = frozenset(
+    {"filter_by_dropdown", "filter_by_options", "filter_by_slider", "filter_by_date_range", "sort_by_form"}
+)
+CHAIN_FIRST = URL_STATE | {"search_by_text"}
+CHAIN_SECOND = URL_STATE | {"search_by_text", "copy_value"}
 
 PROPS = settings(
     max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
@@ -391,3 +398,12 @@ def test_page_over_home_is_three_to_one() -> None:
         for c in chain_specs(no_page, 100, sizes=(2,))
         if c["parts"][0]["id"][0] == "o"
     )
+
+
+def test_the_registry_gives_the_chain_roles_the_rules_were_written_in() -> None:
+    """Each role set, read off the Macro records, is the set the plain walk above is written in; and the
+    question macros are exactly the answer-checked ones."""
+    assert {n for n, m in REGISTRY.items() if m.url_state} == URL_STATE
+    assert {n for n, m in REGISTRY.items() if m.leaves_page} == CHAIN_FIRST
+    assert {n for n, m in REGISTRY.items() if m.continues_page} == CHAIN_SECOND
+    assert {n for n, m in REGISTRY.items() if m.question} == {"report_information", "count_entries"}

@@ -223,6 +223,8 @@ def test_unknown_kind_and_missing_keys_are_input_errors() -> None:
         gate({"kind": "query", "path": "/x"}, None, state())
     with pytest.raises(InputError, match="must be an object"):
         gate({"kind": "entry_created", "table": "orders", "fields": ["x"]}, None, state())
+    with pytest.raises(InputError, match="check visited: 'params' must be an object"):
+        gate({"kind": "visited", "path": "/x", "params": ["q"]}, None, state())
     with pytest.raises(InputError):
         gate("query", None, state())  # type: ignore[arg-type]
 

@@ -75,6 +75,28 @@ def test_pool_items_names_unreadable_files(tmp_path: Path) -> None:
     assert "unreadable: 1" in err and "shop-sort_by_form-0004/trajectory.json: not valid JSON" in err
 
 
+def test_pool_items_counts_a_bad_kept_line_and_goes_on(tmp_path: Path) -> None:
+    """A kept.jsonl line that breaks its schema is named and counted as unreadable; the other lines still make
+    their records (the ids check reads the index the same lenient way)."""
+    pool, sites = small_pool(tmp_path)
+    with (pool / "kept.jsonl").open("a") as f:
+        f.write('{"id": "shop-ghost-0099"}\n')
+    code, _, err = run(
+        "pool-items", "--pool", str(pool), "--sites", str(sites), "--out", str(tmp_path / "i.jsonl")
+    )
+    assert code == 0, err
+    assert "8 records" in err and "unreadable: 1" in err and "kept.jsonl:11: run: missing" in err
+
+
+def test_pool_items_without_a_kept_index_is_one_line(tmp_path: Path) -> None:
+    pool, sites = small_pool(tmp_path)
+    (pool / "kept.jsonl").unlink()
+    code, _, err = run(
+        "pool-items", "--pool", str(pool), "--sites", str(sites), "--out", str(tmp_path / "i.jsonl")
+    )
+    assert code != 0 and err.strip().splitlines() == [f"Error: {pool / 'kept.jsonl'}: file not found"]
+
+
 def test_pool_items_bad_pool_is_one_line(tmp_path: Path) -> None:
     out = tmp_path / "items.jsonl"
     code, _, err = run(

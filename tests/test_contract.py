@@ -19,13 +19,11 @@ from jsonschema import Draft202012Validator
 
 from plandvc.chains.items import pool_items
 from plandvc.cli import cli
-from plandvc.contract.files import SCHEMAS, schema, validate
 from plandvc.contract.pool import check_pool
+from plandvc.pool.schema import SCHEMAS, schema, validate
 
 ROOT = Path(__file__).resolve().parents[1]
 POOL, SITES = ROOT / "data" / "pool", ROOT / "data" / "sites"
-
-pytestmark = pytest.mark.skipif(not (POOL / "kept.jsonl").exists(), reason="no sample pool")
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -139,6 +137,7 @@ def damaged(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[
     want.append((f"{ids[11]}/task.json", f"scope[{len(t['scope']) - 1}]", "has no table 'invoices'"))
     edit(part(12, "task.json"), lambda t: t.update(site="garden"))
     want.append((f"{ids[12]}/trajectory.json", "site", "differs from task.json's 'garden'"))
+    want.append(("kept.jsonl:13", "site", "'shop' differs from task.json's 'garden'"))  # its line says shop
     step = {"action": "select", "element": 0, "value": 3, "memory": "x"}
     j = edit(part(13, "trajectory.json"), lambda j: j["steps"].append(step))
     want.append(
@@ -173,7 +172,7 @@ def test_check_pool_names_every_damage(damaged: tuple[Path, Path, list[tuple[str
     )  # a dozen kinds in the parts, more in the indexes and sites
     report = check_pool(pool, sites)
     assert len(report.problems) == len(lines) and report.parts_ok == 0
-    assert f"{len(lines)} problems in" in err and "by file: elements.json 2, kept.jsonl 2," in err
+    assert f"{len(lines)} problems in" in err and "by file: elements.json 2, kept.jsonl 3," in err
     assert all(str(pool) in line or str(sites) in line for line in lines)  # every line names its file
 
 

@@ -233,13 +233,14 @@ def podman_unusable() -> str | None:
     return None
 
 
-_UNUSABLE = podman_unusable()
-needs_podman = pytest.mark.skipif(_UNUSABLE is not None, reason=_UNUSABLE or "")
-
-
 @pytest.fixture(scope="module")
 def image() -> str:
-    """The image, built with podman from the debootstrapped local base (skipped when already built)."""
+    """The image, built with podman from the debootstrapped local base (not rebuilt when that tag exists).
+    Without a usable podman the image tests fail with the reason, never skip: `make docker-test` installs
+    podman first, and `make test` leaves them out (-m "not docker")."""
+    unusable = podman_unusable()
+    if unusable is not None:
+        pytest.fail(f"the image tests cannot run: {unusable}", pytrace=False)
     done = script("build", env={"DOCKER": "podman", "DOCKER_BASE": "local"}, timeout=1800)
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout.strip().splitlines()[-1]
@@ -285,7 +286,7 @@ asyncio.run(main(sys.argv[1] if len(sys.argv) > 1 else ""))
 
 @pytest.mark.docker
 @pytest.mark.slow
-@needs_podman
+@pytest.mark.timeout(2400)  # the first one builds the image (its fixture): up to 30 min
 def test_plandvc_runs_inside_the_image_with_the_repos_code(image: str) -> None:
     done = run_in_image("plandvc", "--help")
     assert done.returncode == 0, done.stderr
@@ -298,7 +299,7 @@ def test_plandvc_runs_inside_the_image_with_the_repos_code(image: str) -> None:
 
 @pytest.mark.docker
 @pytest.mark.slow
-@needs_podman
+@pytest.mark.timeout(2400)  # the first one builds the image (its fixture): up to 30 min
 def test_files_written_inside_belong_to_the_caller_and_failures_surface(image: str) -> None:
     scratch = REPO / ".plandvc" / f"docker-test-{os.getpid()}"
     scratch.parent.mkdir(exist_ok=True)
@@ -314,7 +315,7 @@ def test_files_written_inside_belong_to_the_caller_and_failures_surface(image: s
 
 @pytest.mark.docker
 @pytest.mark.slow
-@needs_podman
+@pytest.mark.timeout(2400)  # the first one builds the image (its fixture): up to 30 min
 def test_chromium_inside_starts_and_renders(image: str) -> None:
     site = ""
     if (REPO / "plandvc" / "sites" / "cli.py").exists() and (
@@ -340,7 +341,7 @@ def test_chromium_inside_starts_and_renders(image: str) -> None:
 
 @pytest.mark.docker
 @pytest.mark.slow
-@needs_podman
+@pytest.mark.timeout(2400)  # the first one builds the image (its fixture): up to 30 min
 def test_run_chains_inside_the_image_matches_the_native_run(image: str) -> None:
     """A few chains run natively and inside the image: the same bytes, but for the image id each records."""
     from plandvc import io

@@ -109,7 +109,8 @@ def test_the_split_excludes_a_chain_and_the_export_has_every_other_row(made):
 
 
 def test_hf_parquet_loads_with_datasets_as_image_features(made):
-    datasets = pytest.importorskip("datasets")
+    import datasets
+
     rows, out = made
     files = {s: str(out / "hf" / "data" / f"{s}-00000-of-00001.parquet") for s in ("train", "val")}
     ds = datasets.load_dataset("parquet", data_files=files)
@@ -177,7 +178,8 @@ def test_llamafactory_documented_rules_hold(made):
     assistant ones in the even positions. Its multimodal data puts one `<image>` token in the text per image
     of `images` (paths, relative ones resolved against the dataset folder). LLaMA-Factory installs torch, so
     the rules are checked here, and the files are read with `datasets`' json loader, which it uses."""
-    datasets = pytest.importorskip("datasets")
+    import datasets
+
     rows, out = made
     lf = out / "llamafactory"
     info = read_json(lf / "dataset_info.json")
@@ -252,7 +254,8 @@ def test_openai_jsonl_validates_against_the_openai_types(made):
 
 
 def test_webdataset_reads_the_shards_and_decodes_every_png(made):
-    wds = pytest.importorskip("webdataset")
+    import webdataset as wds
+
     rows, out = made
     for split, want in examples_by_split(rows).items():
         shards = sorted(str(p) for p in (out / "wds").glob(f"{split}-*.tar"))
@@ -459,7 +462,8 @@ def test_openai_refuses_an_image_that_is_not_rgb(rows_copy, exported):
 
 def test_an_empty_split_gets_no_file_and_the_rest_still_loads(rows_copy, tmp_path):
     """Loaders refuse an empty split file (`datasets` raises 'corresponds to no data'), so none is written."""
-    datasets = pytest.importorskip("datasets")
+    import datasets
+
     manifest = read_json(rows_copy / "manifest.json")
     for c in manifest["chains"]:
         c["split"] = "excluded" if c["split"] == "val" else c["split"]

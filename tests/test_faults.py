@@ -31,9 +31,6 @@ from plandvc.chains.walk import chain_specs
 ROOT = Path(__file__).resolve().parents[1]
 POOL, SITES = ROOT / "data" / "pool", ROOT / "data" / "sites"
 
-pytestmark = pytest.mark.skipif(not (POOL / "kept.jsonl").exists(), reason="the sample pool is not generated")
-
-
 # ── helpers ────────────────────────────────────────────────────────────────
 
 
@@ -434,7 +431,7 @@ def test_a_damaged_cache_entry_is_rerun_not_republished(tmp_path: Path, work: Pa
 )
 def test_the_verdict_on_a_chain(error: str | None, lost: bool, attempt: int, expected: str) -> None:
     from plandvc.run.chain import ChainOutput, base_result
-    from plandvc.run.runner import verdict
+    from plandvc.run.engine import verdict
 
     result = base_result({"key": "k", "site": "s", "parts": [{"id": "a", "via": None}]}, error)
     result["ok"] = error is None

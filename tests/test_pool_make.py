@@ -9,6 +9,7 @@ import pytest
 from bundled import SITES_DIR, SPECS
 from click.testing import CliRunner
 
+from plandvc.cli import cli
 from plandvc.pool.cli import make_pool as make_pool_cmd
 from plandvc.pool.recorder import make_pool
 from plandvc.ports import free_ports
@@ -51,6 +52,8 @@ def test_make_pool_help_has_an_example() -> None:
     ],
 )
 def test_make_pool_bad_input_is_one_line_and_nonzero(tmp_path: Path, args: list[str], says: str) -> None:
-    out = CliRunner().invoke(make_pool_cmd, ["--sites", str(SITES_DIR), "--out", str(tmp_path / "p"), *args])
+    out = CliRunner().invoke(
+        cli, ["make-pool", "--sites", str(SITES_DIR), "--out", str(tmp_path / "p"), *args]
+    )
     assert out.exit_code != 0 and says in out.output
     assert not (tmp_path / "p" / "kept.jsonl").exists()

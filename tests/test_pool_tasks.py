@@ -10,9 +10,10 @@ from collections import Counter
 from bundled import NAMES, POOL_DIR, SPECS
 
 from plandvc.io import read_json
-from plandvc.macros import FAMILY_OF, MACROS
+from plandvc.macros import FAMILY_OF, MACROS, REGISTRY
+from plandvc.macros.make import fmt, page_params
 from plandvc.pool.recorder import task_file
-from plandvc.pool.tasks import PHRASES, fmt, generate, page_params
+from plandvc.pool.tasks import generate
 from plandvc.sites.spec import load_split
 
 TASKS = generate(SPECS, 0, NAMES)
@@ -47,7 +48,7 @@ def test_three_phrasings_per_macro_and_they_are_used() -> None:
     for t in TASKS:
         used.setdefault(t["macro"], set()).add(re.sub(r'"[^"]*"|\d+', "", t["instruction"]))
     for macro in MACROS:
-        assert len(PHRASES[macro]) >= 3
+        assert len(REGISTRY[macro].phrases) >= 3
         assert len(used[macro]) >= 2, macro
 
 

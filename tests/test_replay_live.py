@@ -12,15 +12,15 @@ import pytest
 from bundled import POOL_DIR, kept, sample
 
 from plandvc.checks import gate
-from plandvc.pool.load import load_part
 from plandvc.pool.prep import prepare
+from plandvc.pool.store import Pool
 from plandvc.replay import ElementNotFound, Replayer, home_trajectory, replay
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
 def part(row: dict[str, Any]) -> dict[str, Any]:
-    return load_part(POOL_DIR, row["run"], row["id"])
+    return Pool.open(POOL_DIR).part(row["id"])
 
 
 async def replay_part(session: Any, p: dict[str, Any]) -> tuple[bool, str, Replayer]:

@@ -110,8 +110,9 @@ def test_missing_file_is_an_os_error(tmp_path):
 CHROMIUM = os.environ.get("PLANDVC_CHROMIUM", "/usr/bin/chromium")
 
 
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="no Chromium")
 async def test_a_real_chromium_screenshot_decodes_and_its_truncation_does_not():
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is not installed (make chromium installs it)", pytrace=False)
     from playwright.async_api import async_playwright
 
     async with async_playwright() as p:

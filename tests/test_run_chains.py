@@ -27,10 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 POOL, SITES = ROOT / "data" / "pool", ROOT / "data" / "sites"
 PLANDVC = [sys.executable, "-m", "plandvc"]
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(not (POOL / "kept.jsonl").exists(), reason="the sample pool is not generated"),
-]
+pytestmark = pytest.mark.slow
 
 
 def run_cli(*args: str | Path, check: bool = True) -> subprocess.CompletedProcess[str]:

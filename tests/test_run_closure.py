@@ -191,7 +191,7 @@ INSIDE = (
     "plandvc/agent/prompts.py",
     "plandvc/sites/templates/list.html",
     "plandvc/browser/snapshot.js",
-    "plandvc/macros.py",
+    "plandvc/macros/home.py",
 )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from plandvc.run.runner import is_infra
+from plandvc.run.engine import is_infra
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -30,25 +31,24 @@ from run_helpers import browsers_of, differing, finished, processes, subset, tre
 from plandvc import io
 from plandvc.chains.items import pool_items
 from plandvc.chains.walk import chain_specs
+from plandvc.run.actor import ActorInfo
 from plandvc.run.chain import RunParams
-from plandvc.run.ray_engine import (
+from plandvc.run.ray_cluster import (
     ONE_HOST_ENV,
     SESSION_SOCKET_TAIL,
-    ActorInfo,
     RayUnavailable,
-    dispatch_deadline,
+    check_cluster,
     on_loopback,
-    same_environment,
     temp_dir,
 )
+from plandvc.run.ray_engine import dispatch_deadline, same_environment
 
 ROOT = Path(__file__).resolve().parents[1]
 POOL, SITES = ROOT / "data" / "pool", ROOT / "data" / "sites"
 PLANDVC = [sys.executable, "-m", "plandvc"]
 
 os.environ.setdefault(ONE_HOST_ENV, "0")  # before Ray is imported: the test clusters are on loopback only
-ray = pytest.importorskip("ray", reason="the Ray engine's tests need plandvc[ray] (make setup installs it)")
-pytestmark = pytest.mark.skipif(not (POOL / "kept.jsonl").exists(), reason="the sample pool is not generated")
+import ray  # noqa: E402, F401 (plandvc[ray], installed by make setup: its absence fails here)
 
 
 def common(chains: Path, out: Path, cache: Path, *extra: str) -> list[str]:
@@ -519,6 +519,58 @@ def test_an_unreachable_cluster_is_one_line_naming_the_address(work: Path, tmp_p
     assert p.returncode != 0 and len(lines) == 1, p.stderr
     assert address in lines[0] and "RAY_ADDRESS" in lines[0] and "cannot reach" in lines[0]
     assert not (tmp_path / "out").exists()
+
+
+@contextlib.contextmanager
+def http_server() -> Iterator[str]:
+    """A real HTTP server on a free loopback port (not Ray): its `host:port`."""
+    import http.server
+    import threading
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"127.0.0.1:{srv.server_address[1]}"
+    finally:
+        srv.shutdown()
+        srv.server_close()
+        thread.join()
+
+
+def test_a_port_that_is_not_ray_is_one_line_naming_the_address(work: Path, tmp_path: Path) -> None:
+    """RAY_ADDRESS at a listening HTTP server: ray.init would wait for ever; the run ends at once, exit 1
+    (a wrong address: running again unchanged cannot help), one line naming the address."""
+    args = common(work / "six.jsonl", tmp_path / "out", tmp_path / "cache", "--engine", "ray")
+    with http_server() as address:
+        t0 = time.monotonic()
+        p = subprocess.run(
+            [*PLANDVC, "run-chains", *args, "--no-progress"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env=run_env(RAY_ADDRESS=address),
+            timeout=90,
+        )
+        took = time.monotonic() - t0
+    lines = p.stderr.strip().splitlines()
+    assert p.returncode == 1 and len(lines) == 1, p.stderr[-2000:]
+    assert address in lines[0] and "RAY_ADDRESS" in lines[0] and "not a Ray cluster" in lines[0], lines
+    assert "answered gRPC's HTTP/2 preface with '<!DOCTYPE'" in lines[0], lines  # its error page
+    assert took < 30, f"took {took:.0f}s"
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_port_that_never_answers_is_refused_within_the_probes_deadline() -> None:
+    """A port that takes the connection and says nothing (the kernel completes it on the listen backlog)."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(1)
+        address = f"127.0.0.1:{silent.getsockname()[1]}"
+        t0 = time.monotonic()
+        with pytest.raises(RayUnavailable, match=rf"the server at {address} \(RAY_ADDRESS\) is not a Ray"):
+            check_cluster(address, timeout=1.0)
+        assert time.monotonic() - t0 < 5
 
 
 def test_the_engine_is_an_environment_choice_never_a_param(tmp_path: Path) -> None:

@@ -90,7 +90,7 @@ def test_refuses_to_replace_an_unrelated_folder(tmp_path: Path):
 
 
 def test_every_site_meets_the_site_schema(world: Path):
-    from plandvc.contract.files import validate
+    from plandvc.pool.schema import validate
 
     for path in sorted(world.glob("*/site.json")):
         assert validate("site", json.loads(path.read_text()), str(path)) == [], path
@@ -113,3 +113,21 @@ def test_shoot_picks_one_site_per_family_and_fills_the_doc(world: Path, tmp_path
     doc.write_text("no markers\n")
     with pytest.raises(InputError, match="world:begin"):
         write_doc(doc, tmp_path / "shots", world, chosen)
+
+
+def test_radios_get_one_value_checkboxes_and_chips_one_or_two(world: Path):
+    """A radio group holds one value, so the options generator asks for one; the other options take pairs too."""
+    import random
+
+    from plandvc.macros import macro
+    from plandvc.macros.make import TaskMaker
+
+    m = macro("filter_by_options")
+    sizes: dict[str, set[int]] = {}
+    for _site, spec in sorted(load_sites(world).items()):
+        impl = {c.control_id: c.implementation for p in spec.pages for c in p.controls}
+        for t in m.tasks(TaskMaker(spec, spec.name, m.name, m.phrases), random.Random(0)):
+            n = len(t["target"]["values"])
+            sizes.setdefault(impl[t["target"]["control_id"]], set()).add(n)
+    assert sizes["radios"] == {1}, sizes
+    assert sizes["checkboxes"] == sizes["chips"] == {1, 2}, sizes

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from plandvc.cli import cli
 from plandvc.io import write_json
-from plandvc.pool.tasks import MACROS
+from plandvc.macros import MACROS
 from plandvc.ports import free_ports
 from plandvc.sites.spec import load_sites
 from plandvc.world.coverage import covering_sample, pool_coverage, site_pieces

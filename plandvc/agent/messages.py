@@ -11,10 +11,11 @@ import base64
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 from urllib.parse import urlsplit
 
 from plandvc.agent.schema import errors
+from plandvc.records import ParamValue, ReplyRecord
 
 Messages = list[dict[str, Any]]
 
@@ -158,7 +159,39 @@ def retry_messages(messages: Messages, reply: str, problems: list[str]) -> Messa
 _FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.S)
 
 
-def parse_reply(text: str, schema: dict[str, Any]) -> tuple[Any, list[str]]:
+@dataclass(frozen=True)
+class Reply:
+    """A reply that fits its schema (planner's or specialist's), read once: the memory and its one action,
+    `name` with its `params`."""
+
+    memory: str
+    name: str
+    params: dict[str, ParamValue]
+
+    def text(self, key: str) -> str:
+        """A string parameter (`family`, `instruction`, done's `text`)."""
+        value = self.params[key]
+        if not isinstance(value, str):
+            raise TypeError(f"{self.name}.{key}: {value!r} is not a string")
+        return value
+
+    def flag(self, key: str) -> bool:
+        """A boolean parameter (done's `success`)."""
+        value = self.params[key]
+        if not isinstance(value, bool):
+            raise TypeError(f"{self.name}.{key}: {value!r} is not a boolean")
+        return value
+
+
+def read_reply(obj: object) -> Reply:
+    """`obj`, a parsed reply in which `parse_reply` found no problem, as a Reply (the schema checked its shape,
+    so it is not checked again here)."""
+    valid = cast(ReplyRecord, obj)
+    ((name, params),) = valid["action"][0].items()
+    return Reply(valid["memory"], name, dict(params))
+
+
+def parse_reply(text: str, schema: dict[str, Any]) -> tuple[object, list[str]]:
     """The reply as JSON and what breaks `schema` in it; `(None, [reason])` when it does not parse."""
     raw = (text or "").strip()
     fenced = _FENCE.match(raw)

@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from plandvc.agent.messages import Delegation, Messages, parse_reply, planner_messages, retry_messages
+from plandvc.agent.messages import (
+    Delegation,
+    Messages,
+    Reply,
+    parse_reply,
+    planner_messages,
+    read_reply,
+    retry_messages,
+)
 from plandvc.agent.model import Model
 from plandvc.agent.prompts import version as prompt_version
 from plandvc.agent.schema import RESPONSE_FORMAT, schema_of
@@ -69,26 +77,24 @@ class Planner:
             if reply is None:
                 res.reason = f"turn {turn}: no valid reply after a retry"
                 return res
-            ((name, params),) = reply["action"][0].items()
-            if name == "done":
-                res.done_text, res.success = params["text"], params["success"]
+            if reply.name == "done":
+                res.done_text, res.success = reply.text("text"), reply.flag("success")
                 res.reason = None if res.success else "the planner finished with success false"
                 return res
-            report = await self.team.run_step(params["family"], params["instruction"])
+            family, instruction = reply.text("family"), reply.text("instruction")
+            report = await self.team.run_step(family, instruction)
             res.reports.append(report)
-            res.history.append(
-                Delegation(reply["memory"], params["family"], params["instruction"], report.text)
-            )
+            res.history.append(Delegation(reply.memory, family, instruction, report.text))
         res.reason = TURN_CAP
         return res
 
-    async def _reply(self, messages: Messages, turn: int, res: PlannerResult) -> dict | None:
+    async def _reply(self, messages: Messages, turn: int, res: PlannerResult) -> Reply | None:
         """A valid reply for this turn, retrying once with feedback; None when both replies are bad."""
         for attempt in (1, 2):
             text = await self.model.respond(messages, RESPONSE_FORMAT)
             reply, problems = parse_reply(text, self.schema)
             if not problems:
-                return reply
+                return read_reply(reply)
             res.errors.append(f"turn {turn}: " + "; ".join(problems))
             if attempt == 1:
                 messages = retry_messages(messages, text, problems)

@@ -6,7 +6,7 @@ The prompts follow browser-use's layout: the role, what the input holds, the rul
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from plandvc.io import InputError
 
@@ -95,7 +95,16 @@ _SCOPES = {
     "Information": "read the page for the answer, count, or value asked for, or copy it with the copy button.",
 }
 
-VERSIONS: dict[str, dict[str, Any]] = {
+
+class PromptVersion(TypedDict):
+    """A planner version as data: its turn cap, its system prompt, and each family's specialist prompt."""
+
+    max_turns: int
+    system: str
+    specialist_system: dict[str, str]
+
+
+VERSIONS: dict[str, PromptVersion] = {
     "v6": {
         "max_turns": 25,
         "system": _PLANNER_V6,
@@ -106,7 +115,7 @@ VERSIONS: dict[str, dict[str, Any]] = {
 }
 
 
-def version(name: str) -> dict[str, Any]:
+def version(name: str) -> PromptVersion:
     """The prompt version `name`; an unknown one is an InputError naming it and the known ones."""
     try:
         return VERSIONS[name]

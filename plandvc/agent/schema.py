@@ -57,7 +57,7 @@ RESPONSE_FORMAT: dict[str, Any] = {
 _TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
 
 
-def _is(obj: Any, want: str) -> bool:
+def _is(obj: object, want: str) -> bool:
     """Whether `obj` is of JSON type `want` (a bool is not a number here, as in JSON)."""
     if want in ("integer", "number"):
         if isinstance(obj, bool):
@@ -71,7 +71,7 @@ def schema_of(response_format: dict[str, Any]) -> dict[str, Any]:
     return response_format["json_schema"]["schema"]
 
 
-def errors(obj: Any, schema: dict[str, Any], path: str = "$") -> list[str]:
+def errors(obj: object, schema: dict[str, Any], path: str = "$") -> list[str]:
     """What breaks `schema` in `obj` (the subset of JSON Schema used here); empty when it conforms."""
     if "anyOf" in schema:
         found = [errors(obj, s, path) for s in schema["anyOf"]]
@@ -87,17 +87,17 @@ def errors(obj: Any, schema: dict[str, Any], path: str = "$") -> list[str]:
     if want and not _is(obj, want):
         return [f"{path}: expected {want}, got {type(obj).__name__}"]
     out: list[str] = []
-    if want == "string":
+    if want == "string" and isinstance(obj, str):
         if "enum" in schema and obj not in schema["enum"]:
             out.append(f"{path}: {obj!r} not one of {schema['enum']}")
         if len(obj) < schema.get("minLength", 0):
             out.append(f"{path}: empty string")
-    elif want == "array":
+    elif want == "array" and isinstance(obj, list):
         if not schema.get("minItems", 0) <= len(obj) <= schema.get("maxItems", len(obj)):
             out.append(f"{path}: {len(obj)} items")
         for i, x in enumerate(obj):
             out += errors(x, schema.get("items", {}), f"{path}[{i}]")
-    elif want == "object":
+    elif want == "object" and isinstance(obj, dict):
         props = schema.get("properties", {})
         out += [f"{path}: missing {k!r}" for k in schema.get("required", []) if k not in obj]
         if schema.get("additionalProperties") is False:
@@ -108,7 +108,7 @@ def errors(obj: Any, schema: dict[str, Any], path: str = "$") -> list[str]:
     return out
 
 
-def key_order_errors(obj: Any, schema: dict[str, Any], path: str = "$") -> list[str]:
+def key_order_errors(obj: object, schema: dict[str, Any], path: str = "$") -> list[str]:
     """Where `obj`'s keys are not in the schema's property order (targets follow the schema key by key)."""
     if "anyOf" in schema:
         fits = [s for s in schema["anyOf"] if not errors(obj, s)]
@@ -129,7 +129,7 @@ def key_order_errors(obj: Any, schema: dict[str, Any], path: str = "$") -> list[
     return out
 
 
-def canonical(obj: Any, schema: dict[str, Any]) -> Any:
+def canonical(obj: object, schema: dict[str, Any]) -> object:
     """`obj` with every object's keys in the schema's property order."""
     if "anyOf" in schema:
         fits = [s for s in schema["anyOf"] if not errors(obj, s)]
@@ -143,7 +143,7 @@ def canonical(obj: Any, schema: dict[str, Any]) -> Any:
     return obj
 
 
-# ── the specialist's actions (docs/ARCHITECTURE.md, "Actions") ───────────────────────────────────────────────
+# ── the specialist's actions (docs/STAGES.md, "Actions, the trip home and replay") ───────────────────────────────────────────────
 
 # the browser actions' parameters from their one table, then done's
 SPECIALIST_ACTIONS: dict[str, dict[str, Any]] = {n: dict(a.params) for n, a in ACTIONS.items()} | {

@@ -11,19 +11,26 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
-from plandvc.agent.messages import SnapshotLike, parse_reply, path_of, specialist_messages
+from plandvc.agent.messages import (
+    SnapshotLike,
+    parse_reply,
+    path_of,
+    read_reply,
+    specialist_messages,
+)
 from plandvc.agent.model import Model
 from plandvc.agent.prompts import specialist_system
 from plandvc.agent.schema import SPECIALIST_ACTIONS, SPECIALIST_RESPONSE_FORMAT, SPECIALIST_SCHEMA
 from plandvc.browser.actions import perform
 from plandvc.browser.protocol import ActionSession, SessionRecord
+from plandvc.records import ParamValue
 
 
 class SessionLike(ActionSession, SessionRecord, Protocol):
     """The part of a browser session the agent drives: the specialist actions, the page as a snapshot and as
-    a screenshot, and the session's record a replayed specialist reads (docs/ARCHITECTURE.md, "Browser
+    a screenshot, and the session's record a replayed specialist reads (docs/STAGES.md, "Browser
     harness")."""
 
     async def snapshot(self) -> SnapshotLike: ...
@@ -39,7 +46,7 @@ class SpecialistResult:
     """
 
     done_text: str | None
-    answer: Any
+    answer: ParamValue
     steps: int
     ok: bool
     error: str | None
@@ -57,28 +64,22 @@ async def where(session: SessionLike) -> tuple[str, str]:
     return path_of(snap.url), snap.title
 
 
-def action_of(reply: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """The one action of a valid reply as (name, params)."""
-    ((name, params),) = reply["action"][0].items()
-    return name, params
-
-
-def describe(name: str, params: dict[str, Any]) -> str:
+def describe(name: str, params: dict[str, ParamValue]) -> str:
     """An action as its history line shows it, e.g. `click {"index": 3}`."""
     return f"{name} {json.dumps(params, ensure_ascii=False, sort_keys=True)}"
 
 
-async def execute(session: SessionLike, name: str, params: dict[str, Any]) -> None:
+async def execute(session: SessionLike, name: str, params: dict[str, ParamValue]) -> None:
     """Run one (non-done) specialist action on the session, as the action table says."""
     await perform(session, name, params)
 
 
-def _problems(reply: Any, found: list[str]) -> list[str]:
+def _problems(reply: object, found: list[str]) -> list[str]:
     """Schema errors, with an unknown action named plainly (anyOf errors alone are hard to read)."""
-    try:
-        names = list(reply["action"][0])
-    except (TypeError, KeyError, IndexError):
+    actions = reply.get("action") if isinstance(reply, dict) else None
+    if not (isinstance(actions, list) and actions and isinstance(actions[0], dict)):
         return found
+    names = list(actions[0])
     unknown = [n for n in names if n not in SPECIALIST_ACTIONS]
     return [f"unknown action {n!r}" for n in unknown] or found
 
@@ -112,17 +113,18 @@ class Specialist:
                 text = await self.model.respond(messages, SPECIALIST_RESPONSE_FORMAT)
             except Exception as e:  # e.g. a replay's ElementNotFound: the specialist failed, as in evaluation
                 return await self._failed(step, f"no reply: {type(e).__name__}: {e}")
-            reply, found = parse_reply(text, SPECIALIST_SCHEMA)
+            parsed, found = parse_reply(text, SPECIALIST_SCHEMA)
             if found:
-                return await self._failed(step, "bad reply: " + "; ".join(_problems(reply, found)))
-            name, params = action_of(reply)
+                return await self._failed(step, "bad reply: " + "; ".join(_problems(parsed, found)))
+            reply = read_reply(parsed)
+            name, params = reply.name, reply.params
             if name == "done":
                 return SpecialistResult(
-                    done_text=params["text"],
+                    done_text=reply.text("text"),
                     answer=params["answer"],
                     steps=step,
-                    ok=params["success"],
-                    error=None if params["success"] else "the specialist reported failure",
+                    ok=reply.flag("success"),
+                    error=None if reply.flag("success") else "the specialist reported failure",
                     url=path_of(snap.url),
                     title=snap.title,
                 )
@@ -130,7 +132,7 @@ class Specialist:
                 await execute(self.session, name, params)
             except Exception as e:  # StaleIndexError, ActionError, ...: the step failed; the planner hears it
                 return await self._failed(step, f"{describe(name, params)} failed: {type(e).__name__}: {e}")
-            self.history.append(f"Memory: {reply['memory']}\nAction: {describe(name, params)}")
+            self.history.append(f"Memory: {reply.memory}\nAction: {describe(name, params)}")
         return await self._failed(
             self.max_steps, f"ran out of steps ({self.max_steps}) before done", out=True
         )

@@ -9,10 +9,10 @@ the answer, and where the page is now.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from plandvc.agent.model import Model
 from plandvc.agent.specialist import SessionLike, Specialist, SpecialistResult, where
+from plandvc.records import ParamValue
 
 # the overall specialist step budget of a planner run, as in evaluation (run-chains' --budget default)
 SPECIALIST_BUDGET = 40
@@ -30,7 +30,7 @@ class Report:
     steps_left: int
     budget: int
     done_text: str | None
-    answer: Any
+    answer: ParamValue
     error: str | None
     url: str
     title: str

@@ -3,8 +3,8 @@ whether it targets an element, which parameter a recorded step's `value` fills, 
 
 Every user of the vocabulary reads this table: the specialist's reply schema (`plandvc.agent.schema`), the
 specialist loop and the replay loop (`perform`), the replayer turning a recorded step into a reply
-(`reply_action`), the scripted executor recording and doing its steps, the pool loader's check of a
-trajectory's steps (`NAMES`, `targets_element`), and the run's timings (`NAMES`). `done` ends a specialist's
+(`reply_action`), the scripted executor recording and doing its steps, and the run's timings
+(`NAMES`); the pool's trajectory schema lists the same names. `done` ends a specialist's
 step and is not a browser action: its parameters are `DONE_PARAMS`.
 
 A reply's action is `{name: params}`; a recorded step (trajectory.json) is `{action, element, value, memory}`
@@ -18,12 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from plandvc.browser.protocol import ActionSession
+from plandvc.records import ParamValue
 
 JsonSchema = dict[str, Any]
 Params = Mapping[str, Any]
 
 
-def _same(value: Any) -> Any:
+def _same(value: ParamValue) -> ParamValue:
     return value
 
 
@@ -39,7 +40,7 @@ class Action:
     targets_element: bool
     value: str | None
     perform: Callable[[ActionSession, Params], Awaitable[object]]
-    cast: Callable[[Any], Any] = _same
+    cast: Callable[[ParamValue], ParamValue] = _same
 
 
 _INDEX: JsonSchema = {"type": "integer"}
@@ -91,13 +92,13 @@ def targets_element(name: str) -> bool:
     return ACTIONS[name].targets_element
 
 
-def reply_action(name: str, value: Any, index: int | None) -> dict[str, dict[str, Any]]:
+def reply_action(name: str, value: ParamValue, index: int | None) -> dict[str, dict[str, ParamValue]]:
     """The reply action `{name: params}` for a recorded step: `index` (of the live snapshot) when the action
     targets an element, and the step's value in the action's value parameter."""
     action = ACTIONS.get(name)
     if action is None:
         raise ValueError(f"unknown action {name!r} (known: {', '.join(ACTIONS)})")
-    params: dict[str, Any] = {}
+    params: dict[str, ParamValue] = {}
     if action.targets_element:
         params["index"] = index
     if action.value is not None:

@@ -17,11 +17,10 @@ import contextlib
 import os
 import signal
 from pathlib import Path
-from typing import Any
 
 from playwright.async_api import Browser as PwBrowser
+from playwright.async_api import BrowserContext, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Playwright, async_playwright
 
 from plandvc.browser.errors import BrowserError, ChromiumMissingError
 from plandvc.browser.session import Session, _first_line
@@ -142,7 +141,7 @@ class Browser:
                 await asyncio.wait_for(context.close(), CLOSE_TIMEOUT_S)
             raise
 
-    async def new_context(self, viewport: tuple[int, int] = VIEWPORT) -> Any:
+    async def new_context(self, viewport: tuple[int, int] = VIEWPORT) -> BrowserContext:
         """A bare Playwright context with the harness's settings (a session's, without its clipboard)."""
         assert self._browser is not None
         return await self._browser.new_context(

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from plandvc.errors import SetupError
 
-class BrowserError(Exception):
-    """Base of the harness's errors."""
+
+class BrowserError(SetupError):
+    """Base of the harness's errors (one that reaches the command line is its first line, exit 1)."""
 
 
 class ChromiumMissingError(BrowserError):

@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from plandvc.browser.snapshot import Snapshot
+from plandvc.records import Event
 
 
 class ActionSession(Protocol):
-    """The specialist actions, by element index of the current snapshot (docs/ARCHITECTURE.md, "Actions")."""
+    """The specialist actions, by element index of the current snapshot (docs/STAGES.md, "Actions, the trip home and replay")."""
 
     async def click(self, index: int) -> object: ...
     async def input(self, index: int, text: str) -> object: ...
@@ -27,14 +28,14 @@ class ActionSession(Protocol):
 
 class SessionRecord(Protocol):
     """What a session recorded, read-only: the actions' events, the pages seen (path?query), the last
-    snapshot (Any: a real Snapshot, or a test double's), and the current page."""
+    snapshot (None before the first), and the current page."""
 
     @property
-    def events(self) -> list[dict[str, Any]]: ...
+    def events(self) -> list[Event]: ...
     @property
     def seen(self) -> list[str]: ...
     @property
-    def last_snapshot(self) -> Any: ...
+    def last_snapshot(self) -> Snapshot | None: ...
     @property
     def url(self) -> str: ...
 

@@ -19,6 +19,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from plandvc.browser.errors import ActionError, BrowserError, ServerDownError, StaleIndexError
 from plandvc.browser.snapshot import SNAPSHOT_JS, Element, Snapshot, relative_url
+from plandvc.records import Event
 
 CLIPBOARD_JS = Path(__file__).with_name("clipboard.js").read_text()
 # the viewport as PNG, encoded for speed (see Session.screenshot)
@@ -88,7 +89,7 @@ class Session:
         self.page = page
         self.cdp = cdp  # the page's own DevTools session: a screenshot is one call on it
         self.base = base.rstrip("/")
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Event] = []
         self.seen: list[str] = []
         self.clipboard: list[str] = []
         self.last_snapshot: Snapshot | None = None
@@ -111,7 +112,7 @@ class Session:
         """Set up the per-context clipboard capture, then open the page."""
         session: Session | None = None
 
-        def on_copy(source: dict[str, Any], write_id: str, text: str) -> None:
+        def on_copy(source: object, write_id: str, text: str) -> None:
             if session is not None:
                 session._on_copy(write_id, text)
 
@@ -227,7 +228,7 @@ class Session:
             )
         return current.elements[index], locator
 
-    def _record(self, action: str, target: str, value: Any, before: str) -> None:
+    def _record(self, action: str, target: str, value: str | int | float | None, before: str) -> None:
         self.events.append(
             {"type": "action", "action": action, "target": target, "value": value, "url": before}
         )

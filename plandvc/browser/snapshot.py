@@ -2,6 +2,16 @@
 
 `snapshot.js` lists them in DOM order and tags each with `data-pdx="<index>"`; this module turns its JSON
 into `Snapshot` / `Element` and renders the browser-use style lines the planner and specialists read.
+
+A page drawn mid-parse: when Chromium draws a frame while the parser is inside an option's text (the page's
+bytes reached the renderer in two pieces and the renderer drew in between), it sizes the `<select>` for that
+partial text and keeps that width after the rest arrives (it does not re-measure a select when an option's
+text grows); seen once as the sort's Order select drawn 9 px narrower. Waiting cannot help (the width stays
+wrong until the next document), so the first snapshot of each document, after `load`, takes every select (but
+the focused one) out of the layout and puts it back: its box and pixels are then those of a page drawn once,
+after parsing. tests/test_browser_render.py delivers a page split inside "Descending", draws a frame in
+between, shows the stale width, then that the snapshot's box and the screenshot's bytes equal the page
+delivered whole.
 """
 
 from __future__ import annotations
@@ -9,8 +19,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict
 from urllib.parse import urlsplit
+
+from plandvc.records import ElementDescriptor
 
 SNAPSHOT_JS = (Path(__file__).with_name("snapshot.js")).read_text()
 
@@ -39,6 +51,32 @@ def _attr(name: str, value: str) -> str:
     return f"{name}={value}" if _BARE.match(value) else f'{name}="{value.replace(chr(34), "&quot;")}"'
 
 
+class ElementJS(TypedDict):
+    """An element as snapshot.js lists it."""
+
+    index: int
+    tag: str
+    role: str
+    text: str
+    label: str
+    attrs: dict[str, str | None]
+    box: list[int]
+    options: NotRequired[list[str] | None]
+    value: NotRequired[str | None]
+    checked: NotRequired[bool | None]
+
+
+class SnapshotJS(TypedDict):
+    """A page as snapshot.js reports it."""
+
+    url: str
+    title: str
+    scroll_y: float
+    page_height: float
+    viewport: list[int]
+    elements: list[ElementJS]
+
+
 @dataclass(frozen=True)
 class Element:
     """One interactive element of a snapshot; `attrs` hold only its stable attributes."""
@@ -55,7 +93,9 @@ class Element:
     checked: bool | None = None  # a checkbox's or radio's current state
 
     @classmethod
-    def from_js(cls, d: dict[str, Any]) -> Element:
+    def from_js(cls, d: ElementJS) -> Element:
+        options = d.get("options")
+        x, y, w, h = (int(v) for v in d["box"])
         return cls(
             index=int(d["index"]),
             tag=d["tag"],
@@ -63,13 +103,13 @@ class Element:
             text=d["text"],
             label=d["label"],
             attrs={k: ("" if v is None else str(v)) for k, v in d["attrs"].items()},
-            box=tuple(int(v) for v in d["box"]),  # type: ignore[arg-type]
-            options=None if d.get("options") is None else tuple(d["options"]),
+            box=(x, y, w, h),
+            options=None if options is None else tuple(options),
             value=d.get("value"),
             checked=d.get("checked"),
         )
 
-    def descriptor(self) -> dict[str, Any]:
+    def descriptor(self) -> ElementDescriptor:
         """The record stored in elements.json: enough to find the same element again on a live page."""
         return {
             "tag": self.tag,
@@ -116,7 +156,7 @@ class Snapshot:
     generation: int = 0  # which snapshot of its session this is (stale-index detection)
 
     @classmethod
-    def from_js(cls, d: dict[str, Any], base: str, generation: int) -> Snapshot:
+    def from_js(cls, d: SnapshotJS, base: str, generation: int) -> Snapshot:
         return cls(
             url=relative_url(d["url"], base),
             title=d["title"],

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -12,6 +12,7 @@ from plandvc.chains.items import read_site_split
 from plandvc.chains.walk import HOME_RULES, summarise
 from plandvc.chains.walk import chain_specs as walk_chains
 from plandvc.io import InputError, check_output_file, raise_problems, read_jsonl, write_jsonl
+from plandvc.pool.store import Pool, read_ids
 from plandvc.records import ItemRecord
 
 # the keys of an items.jsonl record the walk reads, and their types
@@ -29,30 +30,31 @@ ITEM_KEYS: dict[str, type | tuple[type, ...]] = {
 }
 
 
-def _counts(d: dict[str, Any]) -> str:
+def _counts(d: Mapping[str, int]) -> str:
     return ", ".join(f"{k} {v}" for k, v in d.items()) or "none"
 
 
-def is_item(record: dict[str, Any]) -> bool:
+def is_item(record: Mapping[str, object]) -> bool:
     """Whether a line is a pool-items record (so an existing --out is a previous pool-items output)."""
     return {"id", "run", "dir", "site", "macro"} <= set(record)
 
 
-def is_chain(record: dict[str, Any]) -> bool:
+def is_chain(record: Mapping[str, object]) -> bool:
     """Whether a line is a chain-specs record (so an existing --out is a previous chain-specs output)."""
     return {"key", "site", "parts"} <= set(record)
 
 
 def check_ids(ids_path: Path, pool: Path) -> None:
-    """Every id of the ids file names a kept trajectory of the pool; else one line per unknown id."""
-    from plandvc.chains.items import read_ids
-
+    """Every id of the ids file names a kept trajectory of the pool; else one line per unknown id. The index is
+    read as pool-items reads it: a bad line is pool-items' to count, but no index at all is an error."""
     read_ids(ids_path)  # a missing or unreadable file: one line
-    kept = {r.get("id") for r in read_jsonl(pool / "kept.jsonl") if isinstance(r, dict)}
+    kept = Pool.scan(pool)
+    if not kept.index.is_file():
+        raise InputError(f"{kept.index}: file not found")
     problems = []
     for n, line in enumerate(ids_path.read_text(encoding="utf-8").splitlines(), 1):
         problems += [
-            f"{ids_path}:{n}: id {tid!r} is not a kept trajectory of {pool / 'kept.jsonl'}"
+            f"{ids_path}:{n}: id {tid!r} is not a kept trajectory of {kept.index}"
             for tid in line.split()
             if tid not in kept
         ]
@@ -82,18 +84,15 @@ def pool_items(pool: Path, sites: Path, out: Path, ids: Path | None, qa: bool, a
     Example:
         plandvc pool-items --pool data/pool --sites data/sites --out data/items.jsonl
     """
-    try:
-        check_output_file(out, is_item, "pool-items")
-        read_site_split(sites)
-        check_ids(ids if ids is not None else pool / "pool_ids.txt", pool)
-        records, report = load_pool_items(pool, sites, ids=ids, qa=qa)
-        if not records and not allow_empty:
-            raise InputError(
-                f"{pool}: no usable trajectory ({report['kept']} kept, {report['chosen']} chosen); "
-                "--allow-empty writes an empty items file"
-            )
-    except InputError as e:
-        raise click.ClickException(str(e)) from None
+    check_output_file(out, is_item, "pool-items")
+    read_site_split(sites)
+    check_ids(ids if ids is not None else pool / "pool_ids.txt", pool)
+    records, report = load_pool_items(pool, sites, ids=ids, qa=qa)
+    if not records and not allow_empty:
+        raise InputError(
+            f"{pool}: no usable trajectory ({report['kept']} kept, {report['chosen']} chosen); "
+            "--allow-empty writes an empty items file"
+        )
     write_jsonl(out, records)
     click.echo(
         f"pool-items: {report['records']} records from {report['chosen']} chosen of {report['kept']} kept",
@@ -180,27 +179,24 @@ def chain_specs(
     Example:
         plandvc chain-specs --items data/items.jsonl --out data/chains.jsonl --n 1500 --seed 0
     """
-    try:
-        size_list = parse_sizes(sizes)
-        if n < 1:
-            raise InputError(f"--n: must be at least 1, got {n}")
-        if tries < 1:
-            raise InputError(f"--tries: must be at least 1, got {tries}")
-        if not 0.0 <= answer_share <= 1.0:
-            raise InputError(f"--answer-share: must be in [0, 1], got {answer_share}")
-        check_output_file(out, is_chain, "chain-specs")
-        items = read_items(items_path)
-        if not items and not allow_empty:
-            raise InputError(f"{items_path}: no items (--allow-empty writes an empty chains file)")
-        chains = walk_chains(
-            items, n, size_list, seed=seed, tries=tries, answer_share=answer_share, home_rule=home_rule
+    size_list = parse_sizes(sizes)
+    if n < 1:
+        raise InputError(f"--n: must be at least 1, got {n}")
+    if tries < 1:
+        raise InputError(f"--tries: must be at least 1, got {tries}")
+    if not 0.0 <= answer_share <= 1.0:
+        raise InputError(f"--answer-share: must be in [0, 1], got {answer_share}")
+    check_output_file(out, is_chain, "chain-specs")
+    items = read_items(items_path)
+    if not items and not allow_empty:
+        raise InputError(f"{items_path}: no items (--allow-empty writes an empty chains file)")
+    chains = walk_chains(
+        items, n, size_list, seed=seed, tries=tries, answer_share=answer_share, home_rule=home_rule
+    )
+    if not chains and not allow_empty:
+        raise InputError(
+            f"{items_path}: {len(items)} items make no chain (--allow-empty writes an empty chains file)"
         )
-        if not chains and not allow_empty:
-            raise InputError(
-                f"{items_path}: {len(items)} items make no chain (--allow-empty writes an empty chains file)"
-            )
-    except InputError as e:
-        raise click.ClickException(str(e)) from None
     write_jsonl(out, chains)
     s = summarise(chains, {r["id"] for r in items if r["answers"]})
     click.echo(

@@ -5,21 +5,21 @@ trajectory.json, elements.json}`. The kept trajectories chosen are those in the 
 trajectory of the two question macros: the executor pool leaves those out, but here they only end a chain.
 Test sites never appear. Trajectories the chain rules cannot use (mid-chain starts, a history macro, an unknown
 macro) are dropped and counted by reason; files that cannot be read or break the pool contract
-(`plandvc.contract`, the same validation as `check-pool`) are named with every problem and counted, never a
+(`plandvc.pool.store.Pool`, the same validation as `check-pool`) are named with every problem and counted, never a
 crash.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from plandvc.contract.files import read_kept, read_part
 from plandvc.io import InputError
-from plandvc.macros import FAMILY_OF, FLAGGED_ROLES, MACROS, QA_MACROS
-from plandvc.pool.load import read_ids
-from plandvc.records import ItemRecord
+from plandvc.macros import FLAGGED_ROLES, REGISTRY
+from plandvc.pool.store import Pool, read_ids
+from plandvc.records import ItemRecord, Task, Trajectory
 from plandvc.sites.spec import read_split
 from plandvc.urls import url_path
 
@@ -49,7 +49,7 @@ def _get(obj: Any, dotted: str, file: str, kind: type | tuple[type, ...] | None 
 
 
 def make_record(
-    tid: str, run: str, rel: str, task: dict[str, Any], traj: dict[str, Any], train: set[str], test: set[str]
+    tid: str, run: str, rel: str, task: Task, traj: Trajectory, train: set[str], test: set[str]
 ) -> Record:
     """The record of one trajectory; raises Dropped (a rule) or InputError (bad content)."""
     tf, jf = f"{rel}/task.json", f"{rel}/trajectory.json"
@@ -66,7 +66,7 @@ def make_record(
         raise InputError(f"{tf}: key 'scope' must be a list of strings")
     if task.get("task_id", tid) != tid:
         raise InputError(f"{tf}: task_id {task.get('task_id')!r} is not the kept id {tid!r}")
-    if macro not in MACROS:
+    if macro not in REGISTRY:
         raise Dropped("unknown_macro")
     if site in test:
         raise Dropped("test_site")
@@ -82,7 +82,7 @@ def make_record(
         "dir": rel,
         "site": site,
         "macro": macro,
-        "family": FAMILY_OF[macro],
+        "family": REGISTRY[macro].family,
         "start": start,
         "control": ctrl.get("control_id"),
         "scope": sorted(set(scope)),
@@ -100,6 +100,58 @@ def make_record(
     }
 
 
+def _question(name: str | None) -> bool:
+    """Whether `name` is a registered question macro (`Macro.question`: pool-items adds all of its parts)."""
+    m = REGISTRY.get(name) if name else None
+    return m is not None and m.question
+
+
+@dataclass
+class _Tally:
+    """What reading the chosen parts found besides records: drops by reason, unreadable files, unknown macros."""
+
+    chosen: int = 0
+    dropped: Counter[str] = field(default_factory=Counter)
+    unreadable: list[dict[str, str]] = field(default_factory=list)
+    unknown_macros: list[str] = field(default_factory=list)
+
+
+def _read_part(
+    store: Pool,
+    pool: Path,
+    tid: str,
+    run: str,
+    split: tuple[set[str], set[str]],
+    held_out: bool,
+    tally: _Tally,
+) -> Record | None:
+    """The record of one chosen kept part, or None (counted in `tally` as dropped or unreadable)."""
+    part = store.check(tid)
+    rel = part.dir
+    unknown = [
+        f"{rel}/{name}: macro {v['macro']!r}"
+        for name, v in (("task.json", part.task), ("trajectory.json", part.traj))
+        if isinstance(v, dict) and isinstance(v.get("macro"), str) and v["macro"] not in REGISTRY
+    ]
+    if unknown:
+        tally.dropped["unknown_macro"] += (
+            1  # a rule, not bad content: a pool may hold macros chains never use
+        )
+        tally.unknown_macros += unknown
+        return None
+    good = part.part
+    if good is None:
+        tally.unreadable.append({"file": rel, "error": "; ".join(p.line() for p in part.problems)})
+        return None
+    try:
+        return make_record(tid, run, rel, good["task"], good["traj"], *split)
+    except Dropped as d:
+        tally.dropped["train_site" if held_out and str(d) == "test_site" else str(d)] += 1
+    except InputError as e:
+        tally.unreadable.append({"file": rel, "error": _relative(str(e), pool)})
+    return None
+
+
 def pool_items(
     pool: str | Path,
     sites: str | Path,
@@ -113,56 +165,34 @@ def pool_items(
     (`plandvc.eval.specs`); a training site's trajectory is then dropped as `train_site`."""
     pool = Path(pool)
     train, test = read_site_split(sites)
-    if held_out:
-        train, test = test, train
+    split = (test, train) if held_out else (train, test)
     chosen_ids = set(read_ids(ids if ids is not None else pool / "pool_ids.txt"))
     if not (pool / "kept.jsonl").is_file():
         raise InputError(f"{pool / 'kept.jsonl'}: file not found")
-    kept, bad_lines = read_kept(pool)
-    records: list[Record] = []
-    dropped: Counter[str] = Counter()
-    unreadable: list[dict[str, str]] = []
+    store = Pool.scan(pool)
+    kept, bad_lines = store.kept, store.problems
     by_line: dict[str, list[str]] = {}
     for p in bad_lines:  # the contract's problems of kept.jsonl, one entry per line
         by_line.setdefault(p.file, []).append(f"{p.key}: {p.reason}" if p.key else p.reason)
-    unreadable += [{"file": f, "error": "; ".join(errs)} for f, errs in by_line.items()]
-    unknown_macros: list[str] = []
-    chosen = 0
-    for _, row in kept:
-        tid, run = row["id"], row["run"]
-        if not (tid in chosen_ids or (qa and row.get("macro") in QA_MACROS)):
+    tally = _Tally(unreadable=[{"file": f, "error": "; ".join(errs)} for f, errs in by_line.items()])
+    records: list[Record] = []
+    for row in kept:
+        if not (row["id"] in chosen_ids or (qa and _question(row.get("macro")))):
             continue
-        chosen += 1
-        part = read_part(pool, run, tid)
-        rel = part.dir
-        unknown = [
-            f"{rel}/{name}: macro {v['macro']!r}"
-            for name, v in (("task.json", part.task), ("trajectory.json", part.traj))
-            if isinstance(v, dict) and isinstance(v.get("macro"), str) and v["macro"] not in MACROS
-        ]
-        if unknown:
-            dropped["unknown_macro"] += 1  # a rule, not bad content: a pool may hold macros chains never use
-            unknown_macros += unknown
-            continue
-        if part.problems:
-            unreadable.append({"file": rel, "error": "; ".join(p.line() for p in part.problems)})
-            continue
-        try:
-            records.append(make_record(tid, run, rel, part.task, part.traj, train, test))
-        except Dropped as d:
-            dropped["train_site" if held_out and str(d) == "test_site" else str(d)] += 1
-        except InputError as e:
-            unreadable.append({"file": rel, "error": _relative(str(e), pool)})
+        tally.chosen += 1
+        record = _read_part(store, pool, row["id"], row["run"], split, held_out, tally)
+        if record is not None:
+            records.append(record)
     records.sort(key=lambda r: r["id"])
     report = {
         "kept": len(kept) + len(by_line),
-        "chosen": chosen,
+        "chosen": tally.chosen,
         "records": len(records),
         "by_site": dict(sorted(Counter(r["site"] for r in records).items())),
         "by_macro": dict(sorted(Counter(r["macro"] for r in records).items())),
-        "dropped": dict(sorted(dropped.items())),
-        "unreadable": unreadable,
-        "unknown_macros": unknown_macros,
+        "dropped": dict(sorted(tally.dropped.items())),
+        "unreadable": tally.unreadable,
+        "unknown_macros": tally.unknown_macros,
     }
     return records, report
 

@@ -1,9 +1,11 @@
 """chain-specs: the seeded walk that strings records into chains (`next_via`, `chain_specs`, `chain_key`).
 
 A chain is 2–4 records of one site. Each part after the first is reached by `next_via` ("page": it starts on the
-page the previous part stays on; "home": it starts on the home page, reached by a trip home). Parts act on
+page the previous part stays on; "home": it starts on the home page, reached by a trip home). The rules read a
+part's chain roles off its macro's record in the registry (`plandvc.macros`): `leaves_page`, `continues_page`,
+`url_state`; a record of an unregistered macro has none of them. Parts act on
 different controls with pairwise disjoint scopes and only the last may answer. One `random.Random(seed)` drives
-the walk in one fixed order of draws, so a seed names one list of chains (docs/ARCHITECTURE.md, "The chain
+the walk in one fixed order of draws, so a seed names one list of chains (docs/STAGES.md, "The chain
 rules", states the rules and the order of draws).
 
 The home rule (`home_rule`): a URL-state part (a filter or a sort) is checked on the query of the chain's last
@@ -28,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from plandvc.io import InputError
-from plandvc.macros import CHAIN_FIRST, CHAIN_SECOND, URL_STATE
+from plandvc.macros import REGISTRY
 from plandvc.records import ChainSpec, ItemRecord, Via
 
 Record = ItemRecord
@@ -38,26 +40,40 @@ MISSES = 3  # a site that fails this many rounds drops out
 HOME_RULES = ("any_earlier", "neighbour")  # the first is the default
 
 
+def leaves_page(r: Record) -> bool:
+    """Whether r's macro stays on its page and leaves it for the next part (`Macro.leaves_page`)."""
+    m = REGISTRY.get(r["macro"])
+    return m is not None and m.leaves_page
+
+
+def continues_page(r: Record) -> bool:
+    """Whether r's macro can start on a page an earlier part left changed (`Macro.continues_page`)."""
+    m = REGISTRY.get(r["macro"])
+    return m is not None and m.continues_page
+
+
+def reads_last_query(r: Record) -> bool:
+    """Whether r's check reads the query of the chain's last page, so a trip home after it undoes it
+    (`Macro.url_state`)."""
+    m = REGISTRY.get(r["macro"])
+    return m is not None and m.url_state
+
+
 def next_via(a: Record, b: Record) -> Via:
     """How b can follow a on one session: 'page', 'home' or None (the rules: module docstring)."""
     if a["answers"]:
         return None
     if (
-        a["macro"] in CHAIN_FIRST
+        leaves_page(a)
         and a["stays"]
         and b["fresh"]
         and b["start"] == a["start"]
-        and (b["macro"] in CHAIN_SECOND or b["answers"])
+        and (continues_page(b) or b["answers"])
     ):
         return "page"
-    if b["home_start"] and a["macro"] not in URL_STATE:
+    if b["home_start"] and not reads_last_query(a):
         return "home"
     return None
-
-
-def reads_last_query(r: Record) -> bool:
-    """Whether r's check reads the query of the chain's last page (a trip home after it undoes it)."""
-    return r["macro"] in URL_STATE
 
 
 def chain_key(site: str, ids: Sequence[str]) -> str:
@@ -74,7 +90,7 @@ class _Site:
         self.page_by_start: dict[str, list[int]] = defaultdict(list)
         self.home: list[int] = []
         for j, b in enumerate(recs):
-            if b["fresh"] and (b["macro"] in CHAIN_SECOND or b["answers"]):
+            if b["fresh"] and (continues_page(b) or b["answers"]):
                 self.page_by_start[b["start"]].append(j)
             if b["home_start"]:
                 self.home.append(j)
@@ -87,10 +103,8 @@ class _Site:
             a = self.recs[i]
             got = []
             if not a["answers"]:
-                page = (
-                    self.page_by_start.get(a["start"], []) if a["macro"] in CHAIN_FIRST and a["stays"] else []
-                )
-                home = self.home if a["macro"] not in URL_STATE else []
+                page = self.page_by_start.get(a["start"], []) if leaves_page(a) and a["stays"] else []
+                home = self.home if not reads_last_query(a) else []
                 page_set = set(page)
                 last = -1
                 for j in heapq.merge(page, home):
@@ -153,7 +167,8 @@ def chain_specs(
     home_rule: str = HOME_RULES[0],
 ) -> list[Chain]:
     """Up to n chains `{key, site, parts: [{id, via}]}`, walked at random; sites take turns in sorted order.
-    `home_rule` is `any_earlier` (no trip home after any URL-state part) or `neighbour` (the seed's rule)."""
+    `home_rule` is `any_earlier` (no trip home after any URL-state part) or `neighbour` (no trip home straight
+    after a URL-state part; an earlier one is not looked at)."""
     if home_rule not in HOME_RULES:
         raise InputError(f"home_rule: expected one of {', '.join(HOME_RULES)}, got {home_rule!r}")
     by_site: dict[str, list[Record]] = defaultdict(list)

@@ -2,9 +2,10 @@
 that tell them exactly what is wrong with it.
 
 `schemas/` holds the JSON Schemas (draft 2020-12) of task.json, trajectory.json, elements.json, a kept.jsonl
-line, site.json and site_split.json. `plandvc.contract.files` validates a pool's files against them and against
-each other (ids, sites and macros agree, every step names a recorded element); `plandvc.contract.pages` renders
-the site's pages with the server's own code, without a browser, and walks each trajectory on them;
-`plandvc.contract.pool.check_pool` puts both together for `plandvc check-pool`. pool-items reads parts
-through `files.read_part`, so it skips exactly the parts check-pool calls bad, with the same reason.
+line, site.json and site_split.json. `plandvc.pool.store.Pool`, the one reader of a pool, validates a pool's
+files against them and against each other (ids, sites and macros agree, every step names a recorded element);
+`plandvc.contract.pages` renders the site's pages with the server's own code, without a browser, and walks each
+trajectory on them; `plandvc.contract.pool.check_pool` puts both together for `plandvc check-pool`. pool-items,
+run-chains and the evaluation read parts through the same `Pool`, so they refuse exactly the parts check-pool
+calls bad, with the same reason.
 """

@@ -12,12 +12,14 @@ create form first, like `plandvc.pool.prep`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import urlencode, urljoin, urlsplit
 
-from plandvc.replay import find
+from plandvc.records import ElementDescriptor, TrajectoryStep
+from plandvc.replay import describe, find
 from plandvc.sites.server import App
 
 SELECTOR_TAGS = frozenset({"a", "button", "input", "select", "textarea"})
@@ -48,7 +50,7 @@ class Node:
     tag: str
     attrs: dict[str, str]
     parent: Node | None
-    children: list[Any] = field(default_factory=list)  # Node or str
+    children: list[Node | str] = field(default_factory=list)
 
     def text(self) -> str:
         out: list[str] = []
@@ -144,9 +146,9 @@ class Doc:
             return _clip(wrap.text())
         return _clip(n.attrs.get("placeholder") or n.attrs.get("name") or "")
 
-    def descriptor(self, n: Node) -> dict[str, Any]:
+    def descriptor(self, n: Node) -> ElementDescriptor:
         """The element as the browser snapshot describes it (without a box)."""
-        attrs: dict[str, Any] = {}
+        attrs: dict[str, str | None] = {}
         for name in STABLE:
             if name not in n.attrs:
                 continue
@@ -192,7 +194,7 @@ class Page:
     def href(self, raw: str) -> str:
         return _resolve(self.url, raw)
 
-    def snapshot(self) -> list[dict[str, Any]]:
+    def snapshot(self) -> list[ElementDescriptor]:
         return self.doc.snapshot
 
     def form_data(self, form: Node, submitter: Node | None) -> list[tuple[str, str]]:
@@ -245,7 +247,7 @@ def _option_value(o: Node) -> str:
     return o.attrs["value"] if "value" in o.attrs else _squash(o.text())
 
 
-def _fmt(v: Any) -> str:
+def _fmt(v: object) -> str:
     return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
 
 
@@ -287,7 +289,7 @@ class Walker:
             return resp.status
         return 508
 
-    def prep_create(self, site: str, spec: dict[str, Any]) -> str | None:
+    def prep_create(self, site: str, spec: Mapping[str, Any]) -> str | None:
         """The control prep through the create form, like plandvc.pool.prep; the reason it failed, or None."""
         page, fields = spec.get("page"), spec.get("fields") or {}
         if self.get(f"/sites/{site}/{page}/new") != 200 or self.page is None:
@@ -343,7 +345,7 @@ class Walker:
                 else:
                     self.get(urlsplit(action).path + (f"?{data}" if data else ""))
 
-    def step(self, n: int, step: dict[str, Any], want: dict[str, Any] | None) -> None:
+    def step(self, n: int, step: TrajectoryStep, want: ElementDescriptor | None) -> None:
         """Do recorded step n on the current page; StepError when its element is not there or it cannot be done."""
         assert self.page is not None
         action, value = step.get("action"), step.get("value")
@@ -358,7 +360,7 @@ class Walker:
             raise StepError(f"steps[{n}].element", "no recorded element")
         i = find(want, self.page.snapshot())
         if i is None:
-            raise StepError(f"steps[{n}].element", f"no element like {_describe(want)} on {self.page.url}")
+            raise StepError(f"steps[{n}].element", f"no element like {describe(want)} on {self.page.url}")
         node = self.page.elements[i]
         if action == "click":
             self.click(node)
@@ -370,9 +372,3 @@ class Walker:
             if node.tag != "select":
                 raise StepError(f"steps[{n}].element", f"select on a <{node.tag}> on {self.page.url}")
             self.set_field(node, str(value), f"steps[{n}].value")
-
-
-def _describe(d: dict[str, Any]) -> str:
-    attrs = " ".join(f"{k}={v!r}" for k, v in sorted((d.get("attrs") or {}).items()))
-    text = d.get("text") or d.get("label") or ""
-    return f"<{d.get('tag')} {attrs}>{text}".replace(" >", ">")

@@ -2,7 +2,7 @@
 
 The sites first: `site_split.json` and each `site.json` against their schemas, then through the spec loader
 (which checks what a schema cannot). Then the pool: each kept.jsonl line, pool_ids.txt, and each kept part's
-files (`files.read_part`). A part whose files are sound is then checked against its site: its site exists and
+files (through `plandvc.pool.store.Pool`, the one reader of a pool). A part whose files are sound is then checked against its site: its site exists and
 is in the split, its control id is one the site has (a control of the spec, `home`, `nav-<page>`,
 `<page>-create|edit|detail|copy`, `<page>-row-<id>`), the tables and pages it names exist, its prep and its
 start URL work, and every step's element is on the page the step is on (`pages.Walker`, no browser), ending
@@ -12,14 +12,17 @@ on the recorded end page.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import cast
 from urllib.parse import urlsplit
 
-from plandvc.contract.files import Problem, read, read_kept, read_part, validate
 from plandvc.contract.pages import Doc, StepError, Walker
 from plandvc.io import InputError
+from plandvc.pool.schema import Problem, read, validate
+from plandvc.pool.store import Pool
+from plandvc.records import Part, Task
 from plandvc.sites.server import App
 from plandvc.sites.spec import Spec, parse_spec
 
@@ -66,14 +69,16 @@ def check_sites(sites: Path, report: PoolReport) -> tuple[dict[str, Spec], set[s
     split, bad = read(sites / "site_split.json", split_file)
     bad = bad or validate("site_split", split, split_file)
     report.problems += bad
-    in_split = set() if bad else set(split["train"]) | set(split["test"])
+    lists = cast(dict[str, list[str]], split)  # valid: {"train": [...], "test": [...]}
+    in_split = set() if bad else set(lists["train"]) | set(lists["test"])
     specs: dict[str, Spec] = {}
     for path in sorted(sites.glob("*/site.json")):
         file = f"{sites}/{path.parent.name}/site.json"
         raw, bad = read(path, file)
         bad = bad or validate("site", raw, file)
-        if not bad and raw["site"] != path.parent.name:
-            bad = [Problem(file, "site", f"{raw['site']!r} is not its folder's name {path.parent.name!r}")]
+        name = cast(dict[str, object], raw).get("site") if not bad else None
+        if not bad and name != path.parent.name:
+            bad = [Problem(file, "site", f"{name!r} is not its folder's name {path.parent.name!r}")]
         if not bad:
             try:
                 specs[path.parent.name] = parse_spec(raw, path)
@@ -111,7 +116,7 @@ def _page_of(spec: Spec, path: str) -> str | None:
     return None
 
 
-def check_task_on_site(task: dict[str, Any], spec: Spec, tf: str) -> list[Problem]:
+def check_task_on_site(task: Task, spec: Spec, tf: str) -> list[Problem]:
     """The control id, tables and pages a task names, on its site's spec."""
     out: list[Problem] = []
     ctrl = task["control"]
@@ -124,10 +129,10 @@ def check_task_on_site(task: dict[str, Any], spec: Spec, tf: str) -> list[Proble
             Problem(tf, "control.role", f"{role!r}, but {cid!r} is a {ids[cid] or 'page-level'} control")
         )
     tables = set(spec.tables)
-    check = task["check"]
-    if "table" in check and check["table"] not in tables:
-        out.append(Problem(tf, "check.table", f"{spec.name} has no table {check['table']!r}"))
-    if "path" in check and (why := _page_of(spec, check["path"])):
+    check: Mapping[str, object] = task["check"]
+    if isinstance(table := check.get("table"), str) and table not in tables:
+        out.append(Problem(tf, "check.table", f"{spec.name} has no table {table!r}"))
+    if isinstance(path := check.get("path"), str) and (why := _page_of(spec, path)):
         out.append(Problem(tf, "check.path", why))
     create = (ctrl.get("prep") or {}).get("create")
     if create:
@@ -151,15 +156,10 @@ def check_task_on_site(task: dict[str, Any], spec: Spec, tf: str) -> list[Proble
 
 
 def walk_part(
-    app: App,
-    docs: dict[tuple[str, bytes], Doc],
-    task: dict[str, Any],
-    traj: dict[str, Any],
-    elements: list[Any],
-    tf: str,
-    jf: str,
+    app: App, docs: dict[tuple[str, bytes], Doc], part: Part, tf: str, jf: str
 ) -> tuple[list[Problem], int]:
     """The task's prep and start, then every step on its page; (problems, steps walked)."""
+    task, traj, elements = part["task"], part["traj"], part["elements"]
     walker = Walker(app, f"check-{task['task_id']}", docs)
     create = (task["control"].get("prep") or {}).get("create")
     if create:
@@ -189,54 +189,59 @@ def walk_part(
     return [], walked
 
 
+@dataclass
+class Sites:
+    """What a sound part is checked against: the usable sites, the split's sites, the server's code that
+    renders their pages, and the walkers' shared cache of parsed pages."""
+
+    folder: Path
+    specs: dict[str, Spec]
+    in_split: set[str]
+    app: App
+    docs: dict[tuple[str, bytes], Doc]
+
+    def check(self, part: Part, part_dir: str, found: list[Problem]) -> int:
+        """A sound part against its site: its problems go to `found`; the steps walked (0 when not walked)."""
+        task = part["task"]
+        tf, jf = f"{part_dir}/task.json", f"{part_dir}/trajectory.json"
+        spec = self.specs.get(task["site"])
+        if spec is None:
+            found.append(Problem(tf, "site", f"no usable site {task['site']!r} in {self.folder}"))
+            return 0
+        if task["site"] not in self.in_split:
+            found.append(Problem(tf, "site", f"{task['site']!r} is in neither list of site_split.json"))
+        found += check_task_on_site(task, spec, tf)
+        if found:
+            return 0
+        walk_problems, walked = walk_part(self.app, self.docs, part, tf, jf)
+        found += walk_problems
+        return walked
+
+
 def check_pool(pool: Path, sites: Path) -> PoolReport:
     """Every problem of the pool and its sites (sorted by file and key), and the counts."""
     report = PoolReport()
     specs, in_split = check_sites(sites, report)
-    app = App(specs)
-    docs: dict[tuple[str, bytes], Doc] = {}  # the walkers' shared cache of parsed pages
-    rows, bad = read_kept(pool)
-    report.problems += [Problem(f"{pool}/{p.file}", p.key, p.reason) for p in bad]
-    report.kept = len(rows)
-    kept_ids = {r["id"] for _, r in rows}
+    store = Pool.scan(pool)
+    report.problems += [Problem(f"{pool}/{p.file}", p.key, p.reason) for p in store.problems]
+    report.kept = len(store.kept)
     ids_file = pool / "pool_ids.txt"
     if ids_file.is_file():
         for n, line in enumerate(ids_file.read_text(encoding="utf-8").splitlines(), 1):
             tid = line.strip()
-            if tid and tid not in kept_ids:
+            if tid and tid not in store:
                 report.problems.append(
                     Problem(f"{pool}/pool_ids.txt:{n}", "", f"{tid!r} is not in kept.jsonl")
                 )
     else:
         report.problems.append(Problem(f"{pool}/pool_ids.txt", "", "file not found"))
-    for n, row in rows:
-        part = read_part(pool, row["run"], row["id"])
-        found = [Problem(f"{pool}/{p.file}", p.key, p.reason) for p in part.problems]
-        task, traj = part.task, part.traj
-        tf, jf = f"{pool}/{part.dir}/task.json", f"{pool}/{part.dir}/trajectory.json"
-        if not found:
-            for key in ("site", "macro"):
-                if key in row and row[key] != task[key]:
-                    found.append(
-                        Problem(
-                            f"{pool}/kept.jsonl:{n}",
-                            key,
-                            f"{row[key]!r} differs from task.json's {task[key]!r}",
-                        )
-                    )
-            spec = specs.get(task["site"])
-            if spec is None:
-                found.append(Problem(tf, "site", f"no usable site {task['site']!r} in {sites}"))
-            else:
-                if task["site"] not in in_split:
-                    found.append(
-                        Problem(tf, "site", f"{task['site']!r} is in neither list of site_split.json")
-                    )
-                found += check_task_on_site(task, spec, tf)
-                if not found:
-                    walk_problems, walked = walk_part(app, docs, task, traj, part.elements, tf, jf)
-                    found += walk_problems
-                    report.steps += walked
+    on_site = Sites(sites, specs, in_split, App(specs), {})
+    for row in store.kept:
+        checked = store.check(row["id"])
+        found = [Problem(f"{pool}/{p.file}", p.key, p.reason) for p in checked.problems]
+        part = checked.part
+        if part is not None:
+            report.steps += on_site.check(part, f"{pool}/{checked.dir}", found)
         report.problems += found
         report.parts_ok += not found
     report.problems.sort()

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import click
 
-from plandvc import io
 from plandvc.chains.cli import parse_sizes
 from plandvc.eval.closed import LoopConfig
 from plandvc.eval.metrics import table
@@ -68,23 +67,20 @@ def eval_specs_cmd(
     Example:
         plandvc eval-specs --pool data/pool --sites data/sites --out data/eval --n 24 --seed 0
     """
-    try:
-        cfg = SpecsConfig(
-            pool=pool,
-            sites=sites,
-            out=out,
-            n=n,
-            seed=seed,
-            sizes=parse_sizes(sizes),
-            tries=tries,
-            answer_share=answer_share,
-            params=RunParams(budget=budget, planner_turns=planner_turns),
-            workers=workers,
-            cache=cache,
-        )
-        s = eval_specs(cfg)
-    except io.InputError as e:
-        raise click.ClickException(str(e)) from None
+    cfg = SpecsConfig(
+        pool=pool,
+        sites=sites,
+        out=out,
+        n=n,
+        seed=seed,
+        sizes=parse_sizes(sizes),
+        tries=tries,
+        answer_share=answer_share,
+        params=RunParams(budget=budget, planner_turns=planner_turns),
+        workers=workers,
+        cache=cache,
+    )
+    s = eval_specs(cfg)
     click.echo(
         f"eval-specs: {s['held_out']} held-out chains of {s['chains']} walked from {s['records']} test-site "
         f"records; {s['turns']} turns ({s['asking']} chains ask a question); dropped: {s['dropped'] or 'none'}",
@@ -197,10 +193,7 @@ def eval_planner_cmd(
         concurrency=concurrency,
         max_tokens=max_tokens,
     )
-    try:
-        m = evaluate(cfg)
-    except io.InputError as e:
-        raise click.ClickException(str(e)) from None
+    m = evaluate(cfg)
     if "skipped" in m:
         click.echo(
             f"eval-planner: skipped ({m['skipped']}): set eval.planner_url and eval.planner_model", err=True

@@ -21,8 +21,7 @@ from plandvc.browser.protocol import SessionProtocol
 from plandvc.eval.client import PlannerClient, PlannerModel
 from plandvc.eval.score import answer_kept, delegation_problems
 from plandvc.eval.specs import HeldOut, Turn
-from plandvc.io import read_jsonl
-from plandvc.pool.load import load_part
+from plandvc.pool.store import Pool
 from plandvc.records import ChainSpec, Part
 from plandvc.replay import Replayer, ReplayModel
 from plandvc.run.chain import VERSION, ScriptedTeam, SiteInfo, Step, build_steps, gate_each
@@ -89,8 +88,8 @@ class Episode:
 
 def load_chain_parts(pool: Path, chain: HeldOut) -> list[Part]:
     """The chain's parts ({task, traj, elements}) from the pool, by the kept index's runs."""
-    runs = {r["id"]: r["run"] for r in read_jsonl(pool / "kept.jsonl")}
-    return [load_part(pool, runs[pid], pid) for pid in chain.parts]
+    store = Pool.open(pool)
+    return [store.part(pid) for pid in chain.parts]
 
 
 async def run_episode(

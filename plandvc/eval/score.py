@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from plandvc.agent.messages import parse_reply
+from plandvc.agent.messages import parse_reply, read_reply
 from plandvc.agent.schema import SCHEMA
 from plandvc.eval.specs import HeldOut, Turn
 from plandvc.memory.text import answer_text, keeps, missing_values, values
@@ -56,10 +56,10 @@ def read_action(text: str | None) -> tuple[Action | None, list[str]]:
     obj, problems = parse_reply(text or "", SCHEMA)
     if problems:
         return None, problems
-    ((name, params),) = obj["action"][0].items()
-    if name == "delegate":
-        return Action("delegate", family=params["family"], instruction=params["instruction"]), []
-    return Action("done", text=params["text"], success=params["success"]), []
+    reply = read_reply(obj)
+    if reply.name == "delegate":
+        return Action("delegate", family=reply.text("family"), instruction=reply.text("instruction")), []
+    return Action("done", text=reply.text("text"), success=reply.flag("success")), []
 
 
 def delegation_problems(family: str, instruction: str, turn: Turn) -> list[str]:

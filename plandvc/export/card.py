@@ -3,7 +3,7 @@
 A card is generated from the data, never hand-edited, and has no dates, hostnames or absolute paths, so the
 same version gives the same bytes. It is a Hugging Face dataset card: a YAML header (`pretty_name`,
 `license`, `task_categories`, `size_categories`, `configs` with the split files of the format,
-`dataset_info` with the features when the format has one Arrow schema, and the counts per split) and a
+`dataset_info` with the features when the format has one Arrow schema, and the examples and bytes per split) and a
 datasheet body: what the rows are, how they were made (pipeline, params, planner version and prompt hash,
 pool and sites hashes, Chromium and Playwright versions, image format and size), the counts by site, macro,
 family and number of parts, the kept rate and the failure reasons, the split rule and the leak check, and
@@ -12,6 +12,7 @@ the known limitations.
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
@@ -95,6 +96,13 @@ def size_category(n: int) -> str:
     return "n>1M"
 
 
+def split_bytes(report: FormatReport | None, pattern: str) -> int:
+    """The bytes of one split's files in a format (its files matching `pattern`); 0 when none were written."""
+    if report is None:
+        return 0
+    return sum(size for path, size in report.files.items() if fnmatch.fnmatchcase(path, pattern))
+
+
 def _table(header: tuple[str, ...], rows: list[tuple[Any, ...]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows] or [
@@ -108,7 +116,8 @@ def _prompt_hashes(version: Version) -> list[tuple[str, str]]:
 
     out = []
     for v in sorted({str(c.episode.get("version")) for c in version.chains}):
-        system = VERSIONS.get(v, {}).get("system")
+        spec = VERSIONS.get(v)
+        system = spec["system"] if spec else None
         out.append((v, hashlib.sha256(system.encode()).hexdigest()[:16] if system else "unknown"))
     return out
 
@@ -141,8 +150,12 @@ def header(
     info: dict[str, Any] = {}
     if fmt in (None, "hf"):
         info["features"] = HF_FEATURES_YAML
-    info["splits"] = [{"name": s, "num_examples": n} for s, n in counts.items()]
     rep = reports.get(fmt or "hf")
+    # name, num_examples and num_bytes (the bytes of the split's files in this format): `datasets` ignores a
+    # split entry that lacks any of the three, with a warning
+    info["splits"] = [
+        {"name": s, "num_examples": n, "num_bytes": split_bytes(rep, files[s])} for s, n in counts.items()
+    ]
     if rep is not None:
         info["download_size"] = rep.bytes
     head["dataset_info"] = info

@@ -8,7 +8,6 @@ import click
 
 from plandvc.export.common import FORMATS, ExportParams
 from plandvc.export.run import export as run_export
-from plandvc.io import InputError
 
 
 @click.command("export")
@@ -78,19 +77,16 @@ def export(
         license=license_, shard_rows=shard_rows, row_group_rows=row_group_rows, row_group_mb=row_group_mb
     )
     start = time.perf_counter()
-    try:
-        done = run_export(
-            rows,
-            out,
-            formats,
-            params,
-            sites=sites,
-            pool=pool,
-            filter_metrics=filter_metrics,
-            metrics_dir=metrics_dir,
-        )
-    except InputError as e:
-        raise click.ClickException(str(e)) from None
+    done = run_export(
+        rows,
+        out,
+        formats,
+        params,
+        sites=sites,
+        pool=pool,
+        filter_metrics=filter_metrics,
+        metrics_dir=metrics_dir,
+    )
     for name, rep in sorted(done.reports.items()):
         click.echo(
             f"export {name}: {rep.examples.get('train', 0)} train / {rep.examples.get('val', 0)} val, "

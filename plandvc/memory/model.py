@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import openai
+from openai.types.chat import ChatCompletion
 
 from plandvc.io import InputError
 from plandvc.memory import server
@@ -31,6 +32,7 @@ from plandvc.memory.text import (
     missing_values,
     plain,
 )
+from plandvc.records import Answer
 
 T = TypeVar("T")
 MERGE_TOKENS = 300  # max_completion_tokens of a merge
@@ -129,7 +131,7 @@ class MemoryModel:
             return self._fallback("merge_too_long", fallback, "joined")
         return text, "merged"
 
-    async def final(self, messages: list[dict[str, Any]], answer: object | None) -> tuple[str, str]:
+    async def final(self, messages: list[dict[str, Any]], answer: Answer) -> tuple[str, str]:
         """(the planner's final message, "model" | "fallback"): asked in the planner's own conversation with
         FINAL_ASK, accepted when it contains the answer verbatim (case-insensitive); tried at
         temperature 0, then 0.7, three tries in all; else `fallback_final(answer)`, the reason counted."""
@@ -184,7 +186,7 @@ class MemoryModel:
         return text, how
 
     async def _chat(self, messages: list[dict[str, Any]], *, temperature: float, max_tokens: int) -> str:
-        async def once() -> Any:
+        async def once() -> ChatCompletion:
             return await self.client.chat.completions.create(
                 model=self.model,
                 messages=messages,  # type: ignore[arg-type]
@@ -208,9 +210,9 @@ class MemoryModel:
 ROLE = server.Role("memory.url", "memory.model", "memory model", MemoryUnavailable)
 
 
-async def connect_or_none(url: str | None, model: str, **options: Any) -> MemoryModel | None:
+async def connect_or_none(url: str | None, model: str) -> MemoryModel | None:
     """The CLI's helper: None when no memory URL is configured (the parts are joined, the final message is the
     answer), else a connected MemoryModel (or MemoryUnavailable)."""
     if not (url or "").strip():
         return None
-    return await MemoryModel.connect(str(url), model, **options)
+    return await MemoryModel.connect(str(url), model)

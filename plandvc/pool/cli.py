@@ -7,7 +7,6 @@ import sys
 
 import click
 
-from plandvc.io import InputError
 from plandvc.ports import PORTS
 
 
@@ -58,24 +57,19 @@ def make_pool(
         plandvc make-pool --sites data/world --out /tmp/world-pool --per-macro 2
     """
     from plandvc.pool.recorder import make_pool as run_make_pool
-    from plandvc.sites.servers import ServerError
 
-    try:
-        n = workers or int(os.environ.get("PLANDVC_WORKERS") or 2)
-        summary = run_make_pool(
-            sites,
-            out,
-            run=run,
-            seed=seed,
-            workers=n,
-            ports=ports,
-            limit=limit,
-            only_site=only_site,
-            per_macro=per_macro,
-        )
-    except (InputError, ServerError) as e:
-        click.echo(f"error: {e}", err=True)
-        sys.exit(2)
+    n = workers or int(os.environ.get("PLANDVC_WORKERS") or 2)
+    summary = run_make_pool(
+        sites,
+        out,
+        run=run,
+        seed=seed,
+        workers=n,
+        ports=ports,
+        limit=limit,
+        only_site=only_site,
+        per_macro=per_macro,
+    )
     if not summary.accepted:
         click.echo("error: no task was accepted", err=True)
         sys.exit(1)

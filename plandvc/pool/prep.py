@@ -8,19 +8,15 @@ steps (a wizard) is walked with its "Next" button, and a banner over the page is
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from plandvc.browser.protocol import SessionProtocol
 from plandvc.browser.snapshot import Element
 from plandvc.io import InputError
+from plandvc.macros.make import fmt
 from plandvc.records import Task
 
-
-def fmt(value: Any) -> str:
-    """A value as instructions, fields and answers write it (numbers without a needless '.0')."""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+__all__ = ["fmt", "prepare"]
 
 
 BANNER_BUTTONS = ("Accept all", "No thanks")  # a cookie notice's and a newsletter pop-up's close buttons
@@ -46,7 +42,7 @@ async def _shown(session: SessionProtocol, control_id: str) -> Element | None:
     return None
 
 
-async def _create(session: SessionProtocol, site: str, spec: dict[str, Any], task_id: str) -> None:
+async def _create(session: SessionProtocol, site: str, spec: Mapping[str, object], task_id: str) -> None:
     page, fields = spec.get("page"), spec.get("fields")
     if not isinstance(page, str) or not isinstance(fields, dict):
         raise InputError(f"task {task_id}: control.prep.create needs 'page' and 'fields'")

@@ -18,16 +18,17 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 from plandvc import io
 from plandvc.browser import Session
 from plandvc.checks import gate
 from plandvc.macros import QA_MACROS
+from plandvc.macros.make import PER_MACRO
 from plandvc.pool.executor import execute
 from plandvc.pool.prep import prepare
-from plandvc.pool.tasks import PER_MACRO, generate
-from plandvc.records import KeptLine, PoolTask, Task, Trajectory
+from plandvc.pool.tasks import generate
+from plandvc.records import ElementDescriptor, KeptLine, PoolTask, Task, Trajectory
 from plandvc.sites.spec import Spec, load_sites, site_name
 
 
@@ -39,7 +40,7 @@ class Outcome:
     accepted: bool
     reason: str = ""
     trajectory: Trajectory | None = None
-    elements: list[dict[str, Any]] | None = None
+    elements: list[ElementDescriptor] | None = None
     seconds: float = 0.0
 
 
@@ -83,7 +84,7 @@ async def record(session: Session, spec: Spec, task: PoolTask) -> Outcome:
     return Outcome(task, ok, "" if ok else detail, traj, rec.elements, time.monotonic() - t0)
 
 
-def elements_bytes(elements: list[dict[str, Any]]) -> bytes:
+def elements_bytes(elements: list[ElementDescriptor]) -> bytes:
     """elements.json: one descriptor a line (compact, and a diff shows which element changed)."""
     lines = [io.dumps(e, sort_keys=True) for e in elements]
     return b"[\n" + b",\n".join(lines) + b"\n]\n" if lines else b"[]\n"

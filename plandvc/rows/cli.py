@@ -100,11 +100,8 @@ def filter_rows(
         plandvc filter-rows --raw data/raw --out scratch/rows --metrics scratch/metrics --val-share 0.2 --image-size any
     """
     size = _size(image_size)
-    try:
-        check_inputs(Path(raw), Path(out), Path(metrics_dir), allow_empty)
-        done = run_filter(raw, out, metrics_dir, val_share=val_share, image_size=size, split_seed=split_seed)
-    except InputError as e:
-        raise click.ClickException(str(e)) from None
+    check_inputs(Path(raw), Path(out), Path(metrics_dir), allow_empty)
+    done = run_filter(raw, out, metrics_dir, val_share=val_share, image_size=size, split_seed=split_seed)
     if not quiet:
         for d in done.dropped:
             click.echo(f"dropped {d.key}: {d.kind}: {d.detail}", err=True)

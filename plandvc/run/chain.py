@@ -15,7 +15,17 @@ from plandvc.agent.team import Report, Team
 from plandvc.browser.protocol import SessionProtocol
 from plandvc.checks import gate
 from plandvc.macros import FAMILY_OF, HOME_STEP
-from plandvc.records import ChainResult, ChainSpec, Episode, Part, Row, Task, Trajectory, Turn
+from plandvc.records import (
+    ChainResult,
+    ChainSpec,
+    ElementDescriptor,
+    Episode,
+    Part,
+    Row,
+    Task,
+    Trajectory,
+    Turn,
+)
 from plandvc.replay import Replayer, ReplayModel, home_trajectory
 from plandvc.run.script import PlannerScript
 from plandvc.run.timing import Clock, TimedSession
@@ -53,7 +63,7 @@ class Step:
     instruction: str
     macro: str
     traj: Trajectory
-    elements: list[dict[str, Any]]
+    elements: list[ElementDescriptor]
     part: int | None = None  # the index of the part it plays; None for a trip home
 
 

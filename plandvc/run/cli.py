@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
-import sys
 from pathlib import Path
 
 import click
 
-from plandvc import io
 from plandvc.ports import PORTS
 from plandvc.run import options
 from plandvc.run.chain import RunParams
-from plandvc.run.runner import EXIT_INFRA, InfrastructureError, RunConfig
+from plandvc.run.runner import RunConfig, RunSummary
 from plandvc.run.runner import run_chains as run
 
 
@@ -110,8 +107,6 @@ def run_chains(
         RAY_ADDRESS=head:6379 plandvc run-chains --engine ray --workers 16 \\
             --chains data/chains.jsonl --pool data/pool --sites data/sites --out data/raw
     """
-    if memory_url and not memory_model:
-        raise click.BadParameter("--memory-model is needed with --memory-url", param_hint="--memory-model")
     params = RunParams(budget, planner_turns, timeout_base, timeout_per_turn, memory_url, memory_model)
     cfg = RunConfig(
         chains=chains,
@@ -130,21 +125,11 @@ def run_chains(
         engine=engine,
         allow_empty=allow_empty,
     )
-    try:
-        summary = run(cfg)
-    except io.InputError as e:
-        raise click.ClickException(str(e)) from None
-    except InfrastructureError as e:
-        click.echo(f"run-chains: {e}", err=True)
-        sys.exit(EXIT_INFRA)
-    except KeyboardInterrupt:
-        click.echo(
-            "run-chains: interrupted; finished chains are kept in the cache for the next run", err=True
-        )
-        sys.exit(130)
-    except asyncio.CancelledError as e:  # SIGTERM
-        click.echo("run-chains: terminated; finished chains are kept in the cache for the next run", err=True)
-        raise SystemExit(143) from e
+    _report(run(cfg))
+
+
+def _report(summary: RunSummary) -> None:
+    """The run's last lines: what it did, and its failures by kind."""
     click.echo(
         f"run-chains: {summary['ok']} ok, {summary['failed']} failed of {summary['chains']} "
         f"({summary['reused']} reused) in {summary['wall_s']}s with {summary['workers']} workers",

@@ -25,12 +25,16 @@ RUN_CODE: tuple[str, ...] = (
     "plandvc/agent",
     "plandvc/browser",
     "plandvc/checks.py",
+    "plandvc/contract/__init__.py",
+    "plandvc/contract/schemas",
+    "plandvc/errors.py",
     "plandvc/io.py",
-    "plandvc/macros.py",
+    "plandvc/macros",
     "plandvc/memory",
     "plandvc/pool/__init__.py",
-    "plandvc/pool/load.py",
     "plandvc/pool/prep.py",
+    "plandvc/pool/schema.py",
+    "plandvc/pool/store.py",
     "plandvc/ports.py",
     "plandvc/records.py",
     "plandvc/replay.py",
@@ -49,15 +53,12 @@ RUN_CODE: tuple[str, ...] = (
     "plandvc/urls.py",
 )
 
-# what the evaluation imports beyond the run: the chain walk, the pool contract, the row checks and eval itself
+# what the evaluation imports beyond the run: the chain walk, the row checks and eval itself
 EVAL_CODE: tuple[str, ...] = tuple(
     sorted(
         {
             *RUN_CODE,
             "plandvc/chains",
-            "plandvc/contract/__init__.py",
-            "plandvc/contract/files.py",
-            "plandvc/contract/schemas",
             "plandvc/eval/__init__.py",
             "plandvc/eval/cli.py",
             "plandvc/eval/client.py",

@@ -37,7 +37,11 @@ def code_hash(root: Path | None = None) -> str:
     return h.hexdigest()
 
 
-def environment(chromium_version: str | None, chromium_binary: str | None = None) -> dict[str, Any]:
+# what the rows were made with (recorded in each episode and fingerprinted): name -> version or None
+Environment = dict[str, str | None]
+
+
+def environment(chromium_version: str | None, chromium_binary: str | None = None) -> Environment:
     """What the rows were made with: plandvc, Playwright and Chromium versions, which Chromium executable
     (`chromium-headless-shell` or `chromium`, by name), the image when known."""
     return {
@@ -47,13 +51,6 @@ def environment(chromium_version: str | None, chromium_binary: str | None = None
         "chromium_binary": chromium_binary,
         "image": os.environ.get("PLANDVC_IMAGE") or None,
     }
-
-
-def files_hash(paths: list[Path]) -> str:
-    h = hashlib.sha256()
-    for p in paths:
-        h.update(p.name.encode() + b"\0" + hashlib.sha256(p.read_bytes()).digest())
-    return h.hexdigest()
 
 
 def chain_fingerprint(chain: dict[str, Any], parts_hash: str, run_inputs: dict[str, Any]) -> str:

@@ -19,11 +19,10 @@ from pathlib import Path
 from typing import Any, cast
 
 from plandvc import io
-from plandvc.pool.load import load_part, part_dir, read_kept
+from plandvc.pool.store import Pool
 from plandvc.records import ChainSpec, Part
 from plandvc.run.chain import SiteInfo
 
-PART_FILES = ("task.json", "trajectory.json", "elements.json")
 VIAS_AFTER_FIRST = ("page", "home")
 KEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
 
@@ -91,15 +90,14 @@ def load_jobs(
     if not chains and not allow_empty:
         raise io.InputError(f"{chains_path}: no chains (pass --allow-empty to publish an empty output)")
     problems: list[str] = []
-    runs = {r["id"]: r["run"] for r in read_kept(pool)}
+    store = Pool.open(pool)
     loaded: dict[str, Part | str] = {}  # part id -> part, or the problem loading it
     seen: dict[str, int] = {}
     jobs = []
     for n, chain in enumerate(chains, 1):
         where = f"{chains_path}:{n}"
-        shape = chain_problems(where, chain)
-        problems += shape
-        if shape:
+        if shape := chain_problems(where, chain):
+            problems += shape
             continue
         key, site = chain["key"], chain["site"]
         label = f"{where}: key {key!r}"
@@ -115,15 +113,13 @@ def load_jobs(
         bad = False
         for i, p in enumerate(chain["parts"]):
             pid = p["id"]
-            if pid not in runs:
-                problems.append(
-                    f"{label}: parts[{i}].id {pid!r} is not a kept trajectory of {pool / 'kept.jsonl'}"
-                )
+            if pid not in store:
+                problems.append(f"{label}: parts[{i}].id {pid!r} is not a kept trajectory of {store.index}")
                 bad = True
                 continue
             if pid not in loaded:
                 try:
-                    loaded[pid] = load_part(pool, runs[pid], pid)
+                    loaded[pid] = store.part(pid)
                 except io.InputError as e:
                     loaded[pid] = str(e)
             part = loaded[pid]
@@ -139,7 +135,7 @@ def load_jobs(
                 bad = True
                 continue
             parts.append(part)
-            files += [part_dir(pool, runs[pid], pid) / f for f in PART_FILES]
+            files += store.part_files(pid)
         if not bad:
             jobs.append(ChainJob(chain, parts, files, sites[site]))
     io.raise_problems(problems)

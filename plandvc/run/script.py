@@ -16,13 +16,13 @@ import orjson
 
 from plandvc.agent.schema import canonical, schema_of
 from plandvc.memory.text import answer_text, fallback_final
-from plandvc.records import Row, Turn
+from plandvc.records import Answer, Row, Turn
 
 _DATA_URL = re.compile(r"^data:image/png;base64,")
 
 
 class FinalWriter(Protocol):
-    async def final(self, messages: list[dict], answer: str | None) -> tuple[str, str]: ...
+    async def final(self, messages: list[dict], answer: Answer) -> tuple[str, str]: ...
 
 
 def _short(text: str, n: int = 90) -> str:

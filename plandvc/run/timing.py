@@ -14,6 +14,7 @@ from typing import Any
 from plandvc.browser.actions import perform
 from plandvc.browser.protocol import SessionProtocol
 from plandvc.browser.snapshot import Snapshot
+from plandvc.records import Event
 
 
 class Clock:
@@ -53,7 +54,7 @@ class TimedSession:
         return self._session.last_snapshot
 
     @property
-    def events(self) -> list[dict[str, Any]]:
+    def events(self) -> list[Event]:
         return self._session.events
 
     @property

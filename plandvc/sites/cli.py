@@ -8,9 +8,8 @@ from types import FrameType
 
 import click
 
-from plandvc.io import InputError
 from plandvc.ports import PORTS
-from plandvc.sites.servers import ServerError, Servers
+from plandvc.sites.servers import Servers
 from plandvc.sites.spec import load_sites
 
 
@@ -48,7 +47,5 @@ def serve(sites_dir: str, ports: list[int]) -> None:
                 time.sleep(1.0)  # watchdog interval: restart a server that died
                 for i in servers.ensure_alive():
                     click.echo(f"restarted the server on port {servers.ports[i]}", err=True)
-    except (InputError, ServerError) as e:
-        raise click.ClickException(str(e)) from None
     except KeyboardInterrupt:
         click.echo("stopped")

@@ -18,12 +18,13 @@ import time
 from pathlib import Path
 from types import TracebackType
 
+from plandvc.errors import SetupError
 from plandvc.io import InputError
 
 HOST = "127.0.0.1"
 
 
-class ServerError(RuntimeError):
+class ServerError(SetupError, RuntimeError):
     """A server did not come up (port taken, bad specs, crash); the message names the port."""
 
 

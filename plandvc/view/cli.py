@@ -6,8 +6,6 @@ from pathlib import Path
 
 import click
 
-from plandvc.io import InputError
-
 
 @click.command("view")
 @click.option(
@@ -37,10 +35,7 @@ def view(dataset: str, raw: str | None, out: str) -> None:
     """
     from plandvc.view import make_view
 
-    try:
-        site = make_view(dataset, raw, out)
-    except InputError as e:
-        raise click.ClickException(str(e)) from None
+    site = make_view(dataset, raw, out)
     n = site.stats.by_status
     click.echo(
         f"view: {site.stats.chains} chains ({n['kept']} kept, {n['dropped']} dropped, {n['failed']} failed), "

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from plandvc.io import InputError, check_output_dir
+from plandvc.io import check_output_dir
 
 
 def _is_world(path: Path) -> bool:
@@ -22,9 +22,9 @@ def _is_world(path: Path) -> bool:
     "--per-domain", type=click.IntRange(1, 4), default=2, show_default=True, help="sites per domain"
 )
 def make_sites(seed: int, out: Path, per_domain: int) -> None:
-    """Generate the training world: every domain's sites, each with its own layout family, navigation,
-    control implementations, pagination, furniture and theme, seeded (same seed, same bytes).
+    """Generate the training world's sites from the domain definitions, seeded (same seed, same bytes).
 
+    Each site gets its own layout family, navigation, control implementations, pagination, furniture and theme.
     Writes OUT/<site>/site.json and doc/README.md, OUT/site_split.json (whole domains held out for test)
     and OUT/world.json (what each site is drawn with). Serve them with `plandvc serve --sites OUT`.
 
@@ -36,11 +36,8 @@ def make_sites(seed: int, out: Path, per_domain: int) -> None:
     from plandvc.world.make import make_world
 
     t0 = time.monotonic()
-    try:
-        check_output_dir(out, _is_world, "make-sites")
-        summary = make_world(out, seed, per_domain)
-    except InputError as e:
-        raise click.ClickException(str(e)) from None
+    check_output_dir(out, _is_world, "make-sites")
+    summary = make_world(out, seed, per_domain)
     click.echo(
         f"wrote {summary.sites} sites of {summary.domains} domains ({summary.rows} rows) to {out} "
         f"in {time.monotonic() - t0:.1f}s; test domains: {', '.join(summary.test_domains)}"

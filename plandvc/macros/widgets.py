@@ -1,6 +1,6 @@
 """The scripted executor's moves on the generated world's widgets, one function per control implementation.
 
-The executor (`plandvc.pool.executor`) keeps the original sites' moves; where a site draws a control another
+The executor (`plandvc.macros.script.Executor`) keeps the original sites' moves; where a site draws a control another
 way (an ARIA listbox, toggle chips, radios, min–max number fields, a calendar popup, clickable sort headers,
 search with suggestions), hides its navigation in a drawer or a menu, pages its lists, shows a banner, or opens
 its forms in a dialog or a wizard, it calls in here. Every move is a recorded step on an element found the way
@@ -11,10 +11,12 @@ the original widget would have produced, so the same task is checked by the same
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from plandvc.browser import Element, Session
 from plandvc.sites.model import Control, Spec
+
+if TYPE_CHECKING:
+    from plandvc.browser import Element, Session
 
 Pick = Callable[[Any], bool]
 MAX_PAGES = 12  # pages a list is walked through to find an entry

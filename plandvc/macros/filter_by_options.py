@@ -1,0 +1,42 @@
+"""filter_by_options: tick one or two values of a list page's checkbox filter (one, where the site draws it as
+radios) and apply it."""
+
+from __future__ import annotations
+
+import random
+
+from plandvc.macros.macro import url_state_filter
+from plandvc.macros.make import TaskMaker, count
+from plandvc.macros.script import Executor
+from plandvc.records import TaskDraft
+
+PHRASES = (
+    "Show only the {plural} whose {label} is {values}.",
+    "Filter the {plural} to {label} {values} using the checkboxes.",
+    "Tick {values} under {label} to list only those {plural}.",
+)
+
+
+def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
+    out = []
+    for p, c in make.controls("options"):
+        t = make.table(p)
+        vals = [v for v in t.column(str(c.column)).values if count(p, t, [(str(c.param), v)])]
+        pairs = [[a, b] for i, a in enumerate(vals) for b in vals[i + 1 :]] if c.multiple else []
+        combos = [[v] for v in vals] + pairs  # radios hold one value
+        for combo in combos:
+            words = {"label": c.label, "values": " or ".join(f'"{v}"' for v in combo)}
+            out.append(make.list_task(p, c, rng, {str(c.param): combo}, words, values=combo))
+    return out
+
+
+async def solve(run: Executor) -> None:
+    c = await run.list_control()
+    values = list(run.target["values"])
+    for v in values:
+        await run.tick(c, v, f'Ticking "{v}" under {c.label}.')
+    said = " or ".join(f'"{v}"' for v in values)
+    run.rec.done = run.filtered(f"{c.label} {said}", await run.applied(c))
+
+
+MACRO = url_state_filter("filter_by_options", PHRASES, tasks, solve)

@@ -1,0 +1,67 @@
+"""search_by_text: type a word into a list page's search box and run the search."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from plandvc.macros import widgets
+from plandvc.macros.macro import Macro
+from plandvc.macros.make import TaskMaker, count
+from plandvc.macros.script import Executor
+from plandvc.records import TaskDraft
+from plandvc.sites.spec import Control, Page, Table
+
+PHRASES = (
+    'Search the {plural} for "{text}".',
+    'Find the {plural} matching "{text}" with the search box.',
+    'Use the search to look for "{text}" among the {plural}.',
+)
+
+
+def search_terms(p: Page, t: Table, c: Control) -> list[str]:
+    """Words of the searchable columns that match some but not all rows."""
+    terms: list[str] = []
+    for r in t.rows:
+        for col in c.columns:
+            for w in re.findall(r"[A-Za-z][A-Za-z'-]{3,}", str(r[col])):
+                hits = count(p, t, [(str(c.param), w)])
+                if 0 < hits < len(t.rows) and w not in terms:
+                    terms.append(w)
+    return terms
+
+
+def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
+    out = []
+    for p, c in make.controls("search"):
+        for w in search_terms(p, make.table(p), c):
+            out.append(make.list_task(p, c, rng, {str(c.param): [w]}, {"text": w}, "visited", text=w))
+    return out
+
+
+async def solve(run: Executor) -> None:
+    c = await run.list_control()
+    text = run.target["text"]
+    if c.implementation == "autocomplete":
+        await widgets.search_suggest(run, c, text)
+        n = await run.shown()
+    else:
+        await run.on_field(
+            "input", c, str(c.param), "search box", f'Typing "{text}" into the search box.', text
+        )
+        n = await run.applied(c, "Running the search.")
+    run.rec.done = f'I searched the {run.table.title.lower()} for "{text}"; {n} {run.noun(n)} shown.'
+
+
+# its check is `visited` (any page seen with the query), so a trip home after it does not undo it
+MACRO = Macro(
+    name="search_by_text",
+    family="Filter",
+    check="visited",
+    scope=frozenset({"query"}),
+    phrases=PHRASES,
+    tasks=tasks,
+    solve=solve,
+    leaves_page=True,
+    continues_page=True,
+)
