@@ -6,10 +6,12 @@ caller asks, no absolute paths, and a reader never sees a half-written file.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -21,6 +23,7 @@ from plandvc.errors import InputError as InputError
 T = TypeVar("T")
 
 MAX_PROBLEMS_SHOWN = 30
+DVC_IGNORE = ".gitignore"  # DVC writes one beside the outputs it tracks: it belongs to no command
 
 
 def raise_problems(problems: list[str]) -> None:
@@ -191,6 +194,74 @@ def check_output_file(
     check_writable(p, what)
 
 
+def check_output_json(
+    path: str | Path, is_ours: Callable[[Any], bool], command: str, what: str = "--out"
+) -> None:
+    """An InputError unless the JSON file `path` may be written: absent, or a previous output of `command`
+    (its content one `is_ours` recognises), in a writable folder. Never replaces an unrelated file."""
+    p = Path(path)
+    if p.is_dir():
+        raise InputError(f"{what} {p}: is a folder; give the path of a file to write")
+    if p.exists():
+        try:
+            ours = is_ours(read_json(p))
+        except InputError:
+            ours = False
+        if not ours:
+            raise InputError(
+                f"{what} {p}: exists and is not a previous output of {command}; remove it or choose another path"
+            )
+    check_writable(p, what)
+
+
+def owned_folder(names: Iterable[str], index: str, is_index: Callable[[Any], bool]) -> Callable[[Path], bool]:
+    """A recogniser for `check_output_dir`: the folder holds only entries named in `names`, and its `index`
+    file (JSON, or JSON Lines when it ends in .jsonl) is one `is_index` recognises. The index is the output's
+    own manifest, so an output is recognised with no marker file added to it (its bytes stay a function of
+    its inputs) and outputs written before this rule existed are recognised the same way."""
+    allowed = frozenset(names) | {DVC_IGNORE}
+
+    def is_ours(folder: Path) -> bool:
+        if any(p.name not in allowed for p in folder.iterdir()):
+            return False
+        try:
+            found = read_jsonl(folder / index) if index.endswith(".jsonl") else read_json(folder / index)
+        except InputError:
+            return False
+        return is_index(found)
+
+    return is_ours
+
+
+@contextlib.contextmanager
+def exclusive(out: str | Path, command: str) -> Iterator[None]:
+    """Hold the lock of output `out` (the file `.<name>.lock` beside it) while `command` writes it; another
+    process holding it is an InputError "another <command> is writing OUT". The lock file goes at the end
+    (a holder that finds its file replaced meanwhile takes the new one), so nothing is left beside OUT."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    path = out.with_name(f".{out.name}.lock")
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, FILE_MODE)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise InputError(f"another {command} is writing {out}; wait for it to finish") from None
+        try:
+            same = os.stat(path).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)  # the holder before us removed the file we opened: lock the one at the path now
+    try:
+        yield
+    finally:
+        path.unlink(missing_ok=True)
+        os.close(fd)
+
+
 def check_output_dir(
     path: str | Path, is_ours: Callable[[Path], bool], command: str, what: str = "--out"
 ) -> None:
@@ -199,7 +270,7 @@ def check_output_dir(
     p = Path(path)
     if p.exists() and not p.is_dir():
         raise InputError(f"{what} {p}: is a file, not a folder")
-    if p.is_dir() and any(p.iterdir()) and not is_ours(p):
+    if p.is_dir() and any(q.name != DVC_IGNORE for q in p.iterdir()) and not is_ours(p):
         raise InputError(
             f"{what} {p}: exists and is not a previous output of {command}; "
             "remove it or choose another folder (nothing was written)"

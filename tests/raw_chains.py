@@ -12,6 +12,7 @@ from pathlib import Path
 import orjson
 
 from plandvc.agent.schema import RESPONSE_FORMAT, SCHEMA, canonical
+from plandvc.rows.dataset import filter_rows
 
 
 def chunk(ctype: bytes, body: bytes) -> bytes:
@@ -147,3 +148,15 @@ def failed(raw: Path, site: str, parts: list[str], error: str) -> dict:
 
 def tree(d: Path) -> dict[str, bytes]:
     return {str(p.relative_to(d)): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file()}
+
+
+def make_version(
+    tmp: Path, chains: list[tuple[str, list[str], object]], size: tuple[int, int] = SIZE
+) -> Path:
+    """A dataset version `tmp/rows/v1` made by filter-rows from these (site, parts, answer) chains."""
+    raw = tmp / "raw"
+    for i, (site, parts, answer) in enumerate(chains):
+        make_chain(raw, site, parts, answer=answer, shade=10 * i, size=size)
+    write_results(raw)
+    filter_rows(raw, tmp / "rows" / "v1", tmp / "metrics", val_share=0.5, image_size=size)
+    return tmp / "rows" / "v1"

@@ -1,16 +1,44 @@
-"""Helpers shared by the run-chains tests (both engines): output trees, subsets of a reference run, waits.
+"""Helpers shared by the run-chains and fault tests: the real command, output trees, subsets of a reference
+run, waits.
 
-A plain helper module, imported by name by tests/test_run_chains.py and tests/test_run_ray.py.
+A plain helper module, imported by name by tests/test_run_chains.py, tests/test_run_ray.py and the fault
+tests (tests/test_faults.py, tests/test_faults_outputs.py).
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import orjson
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def plandvc(
+    *args: str | Path, env: dict[str, str] | None = None, timeout: float = 600
+) -> subprocess.CompletedProcess[str]:
+    """The real command (`python -m plandvc ...`) run from the checkout, its output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "plandvc", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def one_line(p: subprocess.CompletedProcess[str]) -> str:
+    """The run's single stderr line (asserting there is exactly one and no traceback)."""
+    lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "Traceback" not in p.stderr, p.stderr[-3000:]
+    return lines[0]
 
 
 def tree(d: Path) -> dict[str, bytes]:

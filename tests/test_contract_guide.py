@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from project_copy import sh  # runs a command in the copy, with the venv on PATH and a cache of its own
 
+from plandvc.ports import free_ports
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "docs" / "examples" / "sites"
 COPY = ["dvc.yaml", "params.yaml", "Dockerfile", "requirements.lock", "pyproject.toml", "plandvc"]
@@ -27,7 +29,20 @@ def test_the_guide_on_a_new_site(tmp_path: Path) -> None:
     sites, pool = repo / "data" / "garden" / "sites", repo / "data" / "garden" / "pool"
     shutil.copytree(EXAMPLE, sites)
 
-    made = sh(repo, "plandvc", "make-pool", "--sites", str(sites), "--out", str(pool), "--workers", "2")
+    port = str(free_ports(1)[0])  # never make-pool's default 8350: a `make gen` may be using it
+    made = sh(
+        repo,
+        "plandvc",
+        "make-pool",
+        "--sites",
+        str(sites),
+        "--out",
+        str(pool),
+        "--workers",
+        "2",
+        "--ports",
+        port,
+    )
     assert "kept 73" in made.stdout + made.stderr
     checked = sh(repo, "plandvc", "check-pool", "--pool", "data/garden/pool", "--sites", "data/garden/sites")
     assert (

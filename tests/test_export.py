@@ -20,15 +20,13 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 from click.testing import CliRunner
-from raw_chains import make_chain, write_results
+from raw_chains import make_version
 
 from plandvc.cli import cli
 from plandvc.export import hf, llamafactory, openai_jsonl
 from plandvc.export.common import FORMATS, ExportParams
 from plandvc.export.run import export
-from plandvc.export.source import ExportError
-from plandvc.io import read_json, read_jsonl
-from plandvc.rows.dataset import filter_rows
+from plandvc.io import InputError, read_json, read_jsonl
 
 ROOT = Path(__file__).resolve().parents[1]
 SITES = ROOT / "data" / "sites"
@@ -47,20 +45,11 @@ def tree(d: Path) -> dict[str, bytes]:
     return {p.relative_to(d).as_posix(): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file()}
 
 
-def make_version(tmp: Path) -> Path:
-    raw = tmp / "raw"
-    for i, (site, parts, answer) in enumerate(CHAINS):
-        make_chain(raw, site, parts, answer=answer, shade=10 * i, size=SIZE)
-    write_results(raw)
-    filter_rows(raw, tmp / "rows" / "v1", tmp / "metrics", val_share=0.5, image_size=SIZE)
-    return tmp / "rows" / "v1"
-
-
 @pytest.fixture(scope="module")
 def made(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """(the dataset version, its export with every format)."""
     tmp = tmp_path_factory.mktemp("export")
-    rows = make_version(tmp)
+    rows = make_version(tmp, CHAINS, SIZE)
     export(rows, tmp / "exports" / "v1", sites=SITES, metrics_dir=tmp / "metrics")
     return rows, tmp / "exports" / "v1"
 
@@ -308,13 +297,13 @@ def test_formats_not_asked_for_get_a_readme_only(made, tmp_path):
     assert set(got) >= {"openai/train.jsonl", "hf/data/train-00000-of-00001.parquet"}
     assert [p for p in got if p.startswith("wds/")] == ["wds/README.md"]
     assert b"not exported" in got["wds/README.md"]
-    with pytest.raises(ExportError, match="tfrecord"):
+    with pytest.raises(InputError, match="tfrecord"):
         export(rows, tmp_path / "y", formats="hf,tfrecord")
 
 
 def _fails_and_keeps(rows: Path, out: Path, match: str, **kw) -> None:
     before = tree(out)
-    with pytest.raises(ExportError, match=match) as e:
+    with pytest.raises(InputError, match=match) as e:
         export(rows, out, **kw)
     assert "\n" not in str(e.value)
     assert tree(out) == before, "a failed export changed the previous one"
@@ -426,12 +415,12 @@ def test_openai_limits_are_checked(rows_copy, exported, monkeypatch):
 
 def test_roles_that_do_not_alternate_are_refused_for_llamafactory(made):
     rows, _ = made
-    from plandvc.export.source import load_version
+    from plandvc.rows.version import DatasetVersion
 
-    version = load_version(rows)
+    version = DatasetVersion.open(rows)
     example = version.examples[0]
     broken = type(example)(**{**example.__dict__, "prompt": (*example.prompt, example.prompt[-1])})
-    with pytest.raises(ExportError, match="do not alternate"):
+    with pytest.raises(InputError, match="do not alternate"):
         llamafactory.record(broken)
     assert hf.record(version, example)["id"] == example.id
 
@@ -444,7 +433,7 @@ def test_cli_exports_and_bad_input_is_one_line(made, tmp_path):
     assert result.exit_code == 0, result.output
     assert (tmp_path / "e" / "openai" / "train.jsonl").exists()
     bad = CliRunner().invoke(cli, ["export", "--rows", str(tmp_path / "nope"), "--out", str(tmp_path / "f")])
-    assert bad.exit_code == 1 and "manifest.json: missing" in bad.output
+    assert bad.exit_code == 1 and "nope: no such dataset folder" in bad.output
     assert len(bad.output.strip().splitlines()) == 1
     helped = CliRunner().invoke(cli, ["export", "--help"])
     assert "Example:" in helped.output
@@ -483,4 +472,4 @@ def test_a_chain_key_with_a_dot_is_refused(rows_copy, exported):
     manifest = read_json(rows_copy / "manifest.json")
     manifest["chains"][0]["key"] = "plan.shop-1"
     (rows_copy / "manifest.json").write_bytes(orjson.dumps(manifest))
-    _fails_and_keeps(rows_copy, exported, "chain key 'plan.shop-1' has characters other than")
+    _fails_and_keeps(rows_copy, exported, "chains\\[0\\]: key 'plan.shop-1' is not a chain folder name")

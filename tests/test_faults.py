@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from run_helpers import browsers_of
+from run_helpers import browsers_of, one_line, plandvc
 
 from plandvc import io
 from plandvc.chains.items import pool_items
@@ -32,19 +32,6 @@ ROOT = Path(__file__).resolve().parents[1]
 POOL, SITES = ROOT / "data" / "pool", ROOT / "data" / "sites"
 
 # ── helpers ────────────────────────────────────────────────────────────────
-
-
-def plandvc(
-    *args: str | Path, env: dict[str, str] | None = None, timeout: float = 600
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "plandvc", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=timeout,
-        env={**os.environ, **(env or {})},
-    )
 
 
 def run_args(chains: Path, out: Path, cache: Path, *extra: str | Path) -> list[str | Path]:
@@ -59,13 +46,6 @@ def tree(d: Path) -> dict[str, bytes]:
 def around(out: Path) -> dict[str, bytes]:
     """Every file in the folder that holds `out`, except `out`'s own (what a run must never touch)."""
     return {k: v for k, v in tree(out.parent).items() if not k.startswith(out.name + "/")}
-
-
-def one_line(p: subprocess.CompletedProcess[str]) -> str:
-    """The run's single stderr line (asserting there is exactly one and no traceback)."""
-    lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1 and "Traceback" not in p.stderr, p.stderr[-3000:]
-    return lines[0]
 
 
 def results_done(cache: Path) -> int:

@@ -16,7 +16,7 @@ from raw_chains import SIZE, failed, key_of, make_chain, png_bytes, tree, write_
 
 from plandvc.agent.schema import RESPONSE_FORMAT
 from plandvc.io import InputError, read_json, read_jsonl
-from plandvc.rows import dataset
+from plandvc.rows import dataset, version
 from plandvc.rows.dataset import error_kind, filter_rows
 from plandvc.rows.validate import Chain, Reason, check_chain
 
@@ -383,7 +383,7 @@ def test_failed_writer_leaves_the_previous_dataset(raw, tmp_path, monkeypatch):
     make_chain(raw, "shop", ["a7", "b7"], shade=70)
     write_results(raw)
     calls = []
-    real = dataset._copy
+    real = version._copy
 
     def failing(src, dst):
         calls.append(src)
@@ -391,7 +391,7 @@ def test_failed_writer_leaves_the_previous_dataset(raw, tmp_path, monkeypatch):
             raise OSError("disk full")
         return real(src, dst)
 
-    monkeypatch.setattr(dataset, "_copy", failing)
+    monkeypatch.setattr(version, "_copy", failing)
     with pytest.raises(OSError, match="disk full"):
         run(raw, tmp_path)
     assert tree(out) == before
@@ -407,14 +407,14 @@ def test_killed_run_leaves_the_previous_dataset(raw, tmp_path):
     write_results(raw)
     script = (
         "import os, signal, sys\n"
-        "from plandvc.rows import dataset\n"
-        "n = [0]\nreal = dataset._copy\n"
+        "from plandvc.rows import dataset, version\n"
+        "n = [0]\nreal = version._copy\n"
         "def copy(src, dst):\n"
         "    n[0] += 1\n"
         "    if n[0] == 6:\n"
         "        os.kill(os.getpid(), signal.SIGKILL)\n"
         "    return real(src, dst)\n"
-        "dataset._copy = copy\n"
+        "version._copy = copy\n"
         f"dataset.filter_rows(sys.argv[1], sys.argv[2], sys.argv[3], image_size={SIZE})\n"
     )
     proc = subprocess.run([sys.executable, "-c", script, raw, out, tmp_path / "metrics"], check=False)

@@ -18,16 +18,11 @@ from view_pages import in_chromium, open_ready
 from plandvc.cli import cli
 from plandvc.io import InputError, read_json, write_json
 from plandvc.rows.dataset import filter_rows
+from plandvc.rows.manifest import read_split
 from plandvc.view import make_view
-from plandvc.view.build import (
-    IndexEntry,
-    histogram,
-    part_of_turns,
-    report_of,
-    split_target,
-    word_diff,
-)
-from plandvc.view.read import failed_part, read_split, site_of_key
+from plandvc.view.build import IndexEntry, histogram, part_of_turns
+from plandvc.view.read import failed_part, site_of_key
+from plandvc.view.text import report_of, split_target, word_diff
 from plandvc.view.write import PAGE_SIZE, embed_json, write_index
 
 HOSTILE = 'Show "<b>bold</b>" </script><script>window.__pwned = 1</script><!-- & \u2028 done'

@@ -177,22 +177,9 @@ def eval_planner_cmd(
     """
     if planner_url and not planner_model:
         raise click.BadParameter("--planner-model is needed with --planner-url", param_hint="--planner-model")
-    cfg = EvalConfig(
-        specs=specs,
-        out=out,
-        metrics=metrics,
-        loop=LoopConfig(pool=pool, sites=sites, budget=budget, planner_turns=planner_turns, images=images),
-        planner_url=planner_url,
-        planner_model=planner_model,
-        reference=reference,
-        seed=seed,
-        mode=mode,
-        limit=limit,
-        timeout=timeout,
-        retries=retries,
-        concurrency=concurrency,
-        max_tokens=max_tokens,
-    )
+    loop = LoopConfig(pool=pool, sites=sites, budget=budget, planner_turns=planner_turns, images=images)
+    cfg = EvalConfig(specs, out, metrics, loop, planner_url, planner_model, reference, seed, mode, limit,
+                     timeout, retries, concurrency, max_tokens)  # fmt: skip
     m = evaluate(cfg)
     if "skipped" in m:
         click.echo(

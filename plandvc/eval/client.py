@@ -3,7 +3,11 @@
 `PlannerClient.connect` lists `GET /models` first: a server that does not answer, or does not serve the model,
 is one `PlannerUnavailable` error before any chain runs. Afterwards a reply that times out or fails
 transiently (connection, 408, 409, 429, 5xx) is retried `retries` times with backoff; one that never comes is
-`None` (scored invalid), never an exception.
+`None` (scored invalid), never an exception. Every request has a deadline for the whole reply (`timeout`
+seconds, not per read: a server that trickles one byte a second is timed out like a silent one), and a reply
+that is not a well-formed chat completion (not JSON, `choices` not a list of messages with string content)
+is no reply, with its reason: the turn is scored invalid and the evaluation goes on. A `GET /models` that
+does not answer in time or is not a model list is one `PlannerUnavailable` line.
 
 Structured output is asked for in the most exact form the server accepts, from a ladder (`FORMATS`): OpenAI's
 `json_schema` (vLLM, llama.cpp's llama-server, hosted APIs), then `json_object` carrying the schema
@@ -22,11 +26,14 @@ from collections import Counter
 from typing import Any
 
 import openai
+import orjson
+from jsonschema import Draft202012Validator
 
 from plandvc.agent.schema import RESPONSE_FORMAT
 from plandvc.io import InputError
 from plandvc.memory import server
 from plandvc.memory.server import transient, why
+from plandvc.rows.shape import shape_error
 
 REFUSED = (400, 422)
 
@@ -50,6 +57,57 @@ class PlannerUnavailable(InputError):
 ROLE = server.Role("eval.planner_url", "eval.planner_model", "planner", PlannerUnavailable)
 
 
+class ReplyTimeout(Exception):
+    """The whole reply did not come within the deadline (however fast its bytes trickled)."""
+
+
+class NotACompletion(Exception):
+    """A 200 reply whose body is not a chat completion; the message says what it is instead."""
+
+
+def planner_base(url: str) -> str:
+    """The planner's OpenAI base URL; a URL that is not http(s) or does not parse is PlannerUnavailable."""
+    try:
+        base = server.base_url(url)
+    except ValueError:  # urlsplit refuses e.g. an unclosed IPv6 bracket
+        base = None
+    if base is None:
+        raise PlannerUnavailable(f"{ROLE.url_key}: {url!r} is not an http(s) URL")
+    return base
+
+
+COMPLETION: dict[str, object] = {  # what is read of a chat completion: the first choice's message content
+    "type": "object",
+    "required": ["choices"],
+    "properties": {
+        "choices": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["message"],
+                "properties": {
+                    "message": {"type": "object", "properties": {"content": {"type": ["string", "null"]}}}
+                },
+            },
+        }
+    },
+}
+_COMPLETIONS = Draft202012Validator(COMPLETION)
+
+
+def completion_text(body: bytes) -> str:
+    """The first choice's message content of a chat completion body ("" when there is no choice)."""
+    try:
+        reply = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        raise NotACompletion(f"not a chat completion (not JSON: {body[:40]!r})") from None
+    problem = shape_error(COMPLETION, _COMPLETIONS, reply)
+    if problem is not None:
+        raise NotACompletion(f"not a chat completion ({problem})")
+    choices = reply["choices"]
+    return (choices[0]["message"].get("content") or "") if choices else ""
+
+
 class PlannerClient:
     """A connected planner; make one with `await PlannerClient.connect(url, model)`."""
 
@@ -62,8 +120,9 @@ class PlannerClient:
         backoff: float = 0.5,
         concurrency: int = 2,
         max_tokens: int = 512,
+        timeout: float = 120.0,
     ) -> None:
-        self.client, self.model = client, model
+        self.client, self.model, self.timeout = client, model, timeout
         self.retries, self.backoff, self.max_tokens = retries, backoff, max_tokens
         self.format = FORMATS[0]
         self._settled = False  # a reply has been answered, so the form is known
@@ -83,10 +142,30 @@ class PlannerClient:
         concurrency: int = 2,
         max_tokens: int = 512,
     ) -> PlannerClient:
-        """Connect and check that the server lists `model`, else PlannerUnavailable."""
-        client, _ = await server.connect(url, model, ROLE, timeout=timeout, retries=retries, backoff=backoff)
+        """Connect and check that the server lists `model`, else PlannerUnavailable (each try of `GET /models`
+        has `timeout` seconds for its whole reply)."""
+        base = planner_base(url)
+        whole = timeout * (retries + 1) + backoff * (2 ** (retries + 1))
+        try:
+            client, _ = await asyncio.wait_for(
+                server.connect(url, model, ROLE, timeout=timeout, retries=retries, backoff=backoff), whole
+            )
+        except TimeoutError:
+            raise PlannerUnavailable(
+                f"planner: no OpenAI-compatible server answers at {base} (GET /models: timed out)"
+            ) from None
+        except (ValueError, TypeError, AttributeError, KeyError):  # the body was parsed as a model list
+            raise PlannerUnavailable(
+                f"planner: no OpenAI-compatible server answers at {base} (GET /models: not a model list)"
+            ) from None
         return cls(
-            client, model, retries=retries, backoff=backoff, concurrency=concurrency, max_tokens=max_tokens
+            client,
+            model,
+            retries=retries,
+            backoff=backoff,
+            concurrency=concurrency,
+            max_tokens=max_tokens,
+            timeout=timeout,
         )
 
     async def close(self) -> None:
@@ -109,21 +188,25 @@ class PlannerClient:
                 text = await self._once(messages, form)
                 self._settled = True
                 return text, None
-            except openai.OpenAIError as e:
+            except NotACompletion as e:
+                self.traffic["not_completions"] += 1
+                return None, str(e)
+            except (openai.OpenAIError, ReplyTimeout) as e:
                 error = e
-            if isinstance(error, openai.APITimeoutError):
+            timed_out = isinstance(error, openai.APITimeoutError | ReplyTimeout)
+            if timed_out:
                 self.traffic["timeouts"] += 1
             if form != self.format:  # another reply found the server's form meanwhile: ask again in it
                 continue
             status = error.status_code if isinstance(error, openai.APIStatusError) else None
-            last = k == self.retries or not transient(error)
+            last = k == self.retries or not (timed_out or transient(error))
             if status is not None and (status in REFUSED or last) and form != FORMATS[-1]:
                 found = await self._lesser_format(messages, form)
                 if found is not None:
                     return found, None
             if last:
                 self.traffic["failed"] += 1
-                return None, why(error)
+                return None, "timed out" if timed_out else why(error)
             self.traffic["retries"] += 1
             await asyncio.sleep(self.backoff * 2**k)
             k += 1
@@ -135,7 +218,7 @@ class PlannerClient:
         for form in FORMATS[FORMATS.index(refused_form) + 1 :]:
             try:
                 text = await self._once(messages, form)
-            except openai.OpenAIError:
+            except (openai.OpenAIError, NotACompletion, ReplyTimeout):
                 refused.append(form)
                 continue
             if FORMATS.index(form) > FORMATS.index(self.format):
@@ -150,14 +233,18 @@ class PlannerClient:
         extra: dict[str, Any] = {"response_format": body} if body is not None else {}
         async with self._slots:
             self.traffic["requests"] += 1
-            r = await self.client.chat.completions.create(
+            ask = self.client.chat.completions.with_raw_response.create(
                 model=self.model,
                 messages=messages,  # type: ignore[arg-type]
                 temperature=0,
                 max_tokens=self.max_tokens,
                 **extra,
             )
-        return (r.choices[0].message.content or "") if r.choices else ""
+            try:  # the deadline of the whole reply, headers and body
+                raw = await asyncio.wait_for(ask, self.timeout)
+            except TimeoutError:
+                raise ReplyTimeout from None
+        return completion_text(raw.http_response.content)
 
 
 class PlannerModel:

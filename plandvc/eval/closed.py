@@ -138,21 +138,26 @@ async def run_episode(
         return ep
     state = await session.backend_state()
     ep.gates, detail = gate_each(parts, steps, team, session, state)
+    _verdict(ep, res, chain, detail)
+    return ep
+
+
+def _verdict(ep: Episode, res: PlannerResult, chain: HeldOut, gate_detail: str) -> None:
+    """How an episode the planner finished ended: `ep.end` and `ep.detail` (and `ep.success`)."""
     if res.reason and res.reason.startswith("turn ") and "no valid reply" in res.reason:
         ep.end, ep.detail = "invalid_reply", res.reason + ": " + "; ".join(res.errors[-1:])
     elif res.done_text is None:
         ep.end, ep.detail = "turn_cap", res.reason or ""
     elif not res.success:
         ep.end, ep.detail = "done_failed", "the planner finished with success false"
-    elif ep.steps_done < len(steps):
-        ep.end, ep.detail = "not_finished", f"done after {ep.steps_done} of {len(steps)} steps"
+    elif ep.steps_done < ep.steps:
+        ep.end, ep.detail = "not_finished", f"done after {ep.steps_done} of {ep.steps} steps"
     elif not all(ep.gates):
-        ep.end, ep.detail = "gate_failed", detail[:300]
+        ep.end, ep.detail = "gate_failed", gate_detail[:300]
     elif not answer_kept(res.done_text, chain.answer):
         ep.end, ep.detail = "answer_missing", f"the done text lacks the answer {chain.answer!r}"
     else:
         ep.end, ep.success = "success", True
-    return ep
 
 
 @dataclass

@@ -194,6 +194,22 @@ def memory_runs(url: str, chains: Path, out: Path, n: int) -> dict[str, Any]:
     }
 
 
+TEACHER_KEYS = ("step_accuracy", "correct", "turns", "valid", "kind_accuracy", "family_accuracy", "values_kept",
+                "invalid_replies")  # fmt: skip
+CLOSED_KEYS = ("success_rate", "success", "episodes", "ends")
+
+
+def _eval_planner(specs: Path, metrics: Path, url: str, limit: int) -> None:
+    """`plandvc eval-planner` on the served model, text only, one reply at a time."""
+    run(
+        [sys.executable, "-m", "plandvc", "eval-planner", "--specs", str(specs), "--pool", "data/pool",
+         "--sites", "data/sites", "--out", f"eval/{MODEL}", "--metrics", str(metrics), "--planner-url", url,
+         "--planner-model", MODEL, "--images", "false", "--concurrency", "1", "--timeout", "300",
+         "--limit", str(limit)],
+        cwd=ROOT,
+    )  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m plandvc.eval.llm", description=__doc__.split("\n\n")[0])
     ap.add_argument("--venv", type=Path, default=ROOT / ".venv-llm")
@@ -213,55 +229,11 @@ def main(argv: list[str] | None = None) -> None:
     with served(a.venv, model, port, a.threads, a.logs / "eval-llm-server.log") as (url, ready_s):
         report["server_ready_s"] = ready_s
         t = time.monotonic()
-        run(
-            [
-                sys.executable,
-                "-m",
-                "plandvc",
-                "eval-planner",
-                "--specs",
-                str(a.specs),
-                "--pool",
-                "data/pool",
-                "--sites",
-                "data/sites",
-                "--out",
-                f"eval/{MODEL}",
-                "--metrics",
-                str(a.logs / "eval-llm-metrics.json"),
-                "--planner-url",
-                url,
-                "--planner-model",
-                MODEL,
-                "--images",
-                "false",
-                "--concurrency",
-                "1",
-                "--timeout",
-                "300",
-                "--limit",
-                str(a.limit),
-            ],
-            cwd=ROOT,
-        )
+        _eval_planner(a.specs, a.logs / "eval-llm-metrics.json", url, a.limit)
         report["eval_s"] = round(time.monotonic() - t, 1)
         m = io.read_json(a.logs / "eval-llm-metrics.json")
-        report["teacher_forced"] = {
-            k: m["teacher_forced"][k]
-            for k in (
-                "step_accuracy",
-                "correct",
-                "turns",
-                "valid",
-                "kind_accuracy",
-                "family_accuracy",
-                "values_kept",
-                "invalid_replies",
-            )
-        }
-        report["closed_loop"] = {
-            k: m["closed_loop"][k] for k in ("success_rate", "success", "episodes", "ends")
-        }
+        report["teacher_forced"] = {k: m["teacher_forced"][k] for k in TEACHER_KEYS}
+        report["closed_loop"] = {k: m["closed_loop"][k] for k in CLOSED_KEYS}
         report["response_format"] = m["response_format"]
         report["traffic"] = m["traffic"]
         report["seconds_per_reply"] = round(report["eval_s"] / max(1, m["traffic"].get("requests", 1)), 2)

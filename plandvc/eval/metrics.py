@@ -33,10 +33,15 @@ def _group(items: list[tuple[str, bool]]) -> dict[str, dict[str, Any]]:
     }
 
 
+MAX_REPLY_CHARS = 100_000  # a reply is stored up to this many characters (a planner reply is ~1,000)
+
+
 def reply_record(r: TurnReply) -> dict[str, Any]:
-    """One line of replies.jsonl: the turn, the expected step, the reply and its score."""
+    """One line of replies.jsonl: the turn, the expected step, the reply and its score. A reply longer than
+    MAX_REPLY_CHARS is stored cut, with `reply_cut_from` its length (it was scored whole)."""
     s = r.score
-    return {
+    cut = r.reply is not None and len(r.reply) > MAX_REPLY_CHARS
+    record = {
         "key": r.chain.key,
         "turn": r.turn_index,
         "expected": {
@@ -46,7 +51,7 @@ def reply_record(r: TurnReply) -> dict[str, Any]:
             "macro": r.turn.macro,
             "answer": r.chain.answer if r.turn.kind == "done" else None,
         },
-        "reply": r.reply,
+        "reply": r.reply[:MAX_REPLY_CHARS] if r.reply is not None else None,
         "error": r.error,
         "score": {
             "correct": s.correct,
@@ -59,6 +64,9 @@ def reply_record(r: TurnReply) -> dict[str, Any]:
             "extra_values": s.extra,
         },
     }
+    if cut:
+        record["reply_cut_from"] = len(r.reply or "")
+    return record
 
 
 def teacher_metrics(replies: list[TurnReply]) -> dict[str, Any]:
@@ -94,7 +102,9 @@ def episode_record(e: Episode) -> dict[str, Any]:
         "off_script_turn": e.off_script_turn,
         "gates": e.gates,
         "detail": e.detail,
-        "replies": e.replies,
+        "replies": [
+            x[:MAX_REPLY_CHARS] if x is not None else None for x in e.replies
+        ],  # cut as in replies.jsonl
     }
 
 

@@ -3,14 +3,15 @@ HTTP), then the teacher-forced and the closed-loop evaluation on the held-out ch
 
 With neither a planner URL nor a reference the evaluation is skipped, and says so in its outputs: the stage
 always has its outputs, so `dvc repro` runs it only when a planner is configured and `dvc metrics show`
-shows why there are no scores. A planner that does not answer is one error before anything runs.
+shows why there are no scores. A planner that does not answer is one error before anything runs. Before any
+work both outputs are checked: OUT is replaced only when it is a previous eval-planner output (`is_eval_out`:
+only its three files, its metrics.json the evaluation's) and METRICS only when it is a previous one.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import shutil
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from plandvc import io
-from plandvc.eval.client import PlannerClient
+from plandvc.eval.client import PlannerClient, planner_base
 from plandvc.eval.closed import LoopConfig, closed_loop
 from plandvc.eval.metrics import closed_metrics, episode_record, reply_record, teacher_metrics
 from plandvc.eval.reference import PlannerServer, reference_planner
@@ -27,6 +28,23 @@ from plandvc.eval.teacher import teacher_forced
 
 SKIPPED = "no planner_url"
 MODES = ("both", "teacher-forced", "closed-loop")
+COMMAND = "eval-planner"
+
+
+def is_eval_metrics(found: object) -> bool:
+    """Whether a parsed metrics.json is the evaluation's: skipped, or the scores of a planner."""
+    return isinstance(found, dict) and ("skipped" in found or {"planner", "chains"} <= found.keys())
+
+
+is_eval_out = io.owned_folder(
+    ("replies.jsonl", "episodes.jsonl", "metrics.json"), "metrics.json", is_eval_metrics
+)
+
+
+def check_outputs(cfg: EvalConfig) -> None:
+    """Before any work: OUT and METRICS may be written (absent or the evaluation's own previous outputs)."""
+    io.check_output_dir(cfg.out, is_eval_out, COMMAND)
+    io.check_output_json(cfg.metrics, is_eval_metrics, COMMAND, "--metrics")
 
 
 @dataclass
@@ -55,19 +73,12 @@ def planner_name(cfg: EvalConfig) -> str:
 def write_skipped(cfg: EvalConfig) -> dict[str, Any]:
     """The outputs of an evaluation with no planner configured."""
     metrics = {"skipped": SKIPPED}
-    tmp = _fresh(cfg.out)
+    tmp = io.staging(cfg.out)
     io.write_jsonl(tmp / "replies.jsonl", [])
     io.write_json(tmp / "metrics.json", metrics)
     io.publish_dir(tmp, cfg.out)
     io.write_json(cfg.metrics, metrics)
     return metrics
-
-
-def _fresh(out: Path) -> Path:
-    tmp = out.with_name(f".{out.name}.tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    return tmp
 
 
 @contextlib.contextmanager
@@ -83,17 +94,21 @@ def planner_endpoint(cfg: EvalConfig, chains: list[HeldOut]) -> Iterator[tuple[s
 
 def evaluate(cfg: EvalConfig) -> dict[str, Any]:
     """Run the evaluation and write its outputs; returns the metrics (also written)."""
-    if not cfg.planner_url.strip() and not cfg.reference:
-        return write_skipped(cfg)
     if cfg.planner_url.strip() and cfg.reference:
         raise io.InputError("eval: give a planner_url or a reference planner, not both")
     if cfg.mode not in MODES:
         raise io.InputError(f"eval: unknown mode {cfg.mode!r} (known: {', '.join(MODES)})")
-    chains = load_held_out(cfg.specs)
-    if cfg.limit:
-        chains = chains[: cfg.limit]
-    with planner_endpoint(cfg, chains) as (url, model):
-        return asyncio.run(_evaluate(cfg, chains, url, model))
+    if cfg.planner_url.strip():
+        planner_base(cfg.planner_url)
+    check_outputs(cfg)
+    with io.exclusive(cfg.out, COMMAND):
+        if not cfg.planner_url.strip() and not cfg.reference:
+            return write_skipped(cfg)
+        chains = load_held_out(cfg.specs)
+        if cfg.limit:
+            chains = chains[: cfg.limit]
+        with planner_endpoint(cfg, chains) as (url, model):
+            return asyncio.run(_evaluate(cfg, chains, url, model))
 
 
 async def _evaluate(cfg: EvalConfig, chains: list[HeldOut], url: str, model: str) -> dict[str, Any]:
@@ -109,7 +124,7 @@ async def _evaluate(cfg: EvalConfig, chains: list[HeldOut], url: str, model: str
         max_tokens=cfg.max_tokens,
     )
     metrics: dict[str, Any] = {"planner": planner_name(cfg), "chains": len(chains), "images": cfg.loop.images}
-    tmp = _fresh(cfg.out)
+    tmp = io.staging(cfg.out)
     try:
         if cfg.mode in ("both", "teacher-forced"):
             t0 = time.monotonic()

@@ -7,7 +7,8 @@ every part gated) into `raw/`: its rows hold what the planner reads at each turn
 screenshot), the input of the teacher-forced evaluation. Only chains whose scripted run passed every gate
 and whose rows pass filter-rows' checks are held out; the others are counted by reason.
 
-The folder (published atomically):
+An existing folder is replaced only when it is a previous eval-specs output (only the entries below, its
+summary.json the summary), checked before any work. The folder (published atomically):
 - `items.jsonl`, `chains.jsonl`: the test-site records and the walked chains;
 - `raw/`: run-chains' output for those chains (rows, screenshots, episodes, results);
 - `specs.jsonl`: one line per held-out chain, sorted by key: `{key, site, parts, via, request, answer,
@@ -17,7 +18,6 @@ The folder (published atomically):
 
 from __future__ import annotations
 
-import shutil
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +28,7 @@ from plandvc.chains.items import pool_items
 from plandvc.chains.walk import chain_specs
 from plandvc.memory.text import answer_text
 from plandvc.records import Episode, Via
-from plandvc.rows.validate import Reason, check_chain
+from plandvc.rows.validate import Reason, check_chain, check_key
 from plandvc.run.chain import RunParams
 
 
@@ -105,8 +105,24 @@ def spec_line(episode: Episode) -> dict[str, Any]:
     }
 
 
+COMMAND = "eval-specs"
+# a previous eval-specs folder: only the entries it writes, and its summary.json
+is_specs_out = io.owned_folder(
+    ("items.jsonl", "chains.jsonl", "raw", "specs.jsonl", "summary.json"),
+    "summary.json",
+    lambda found: isinstance(found, dict) and {"held_out", "chains", "turns"} <= found.keys(),
+)
+
+
 def eval_specs(cfg: SpecsConfig) -> dict[str, Any]:
-    """Walk, run and check the held-out chains into `cfg.out`; returns the summary (also written)."""
+    """Walk, run and check the held-out chains into `cfg.out`; returns the summary (also written). OUT is
+    checked first and held (`io.exclusive`) while it is built."""
+    io.check_output_dir(cfg.out, is_specs_out, COMMAND)
+    with io.exclusive(cfg.out, COMMAND):
+        return _eval_specs(cfg)
+
+
+def _eval_specs(cfg: SpecsConfig) -> dict[str, Any]:
     from plandvc.run.runner import RunConfig, run_chains
 
     records, report = pool_items(cfg.pool, cfg.sites, qa=True, held_out=True)
@@ -117,9 +133,7 @@ def eval_specs(cfg: SpecsConfig) -> dict[str, Any]:
     chains = chain_specs(
         records, cfg.n, cfg.sizes, seed=cfg.seed, tries=cfg.tries, answer_share=cfg.answer_share
     )
-    tmp = cfg.out.with_name(f".{cfg.out.name}.tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
+    tmp = io.staging(cfg.out)
     io.write_jsonl(tmp / "items.jsonl", records)
     io.write_jsonl(tmp / "chains.jsonl", chains)
     run_chains(
@@ -177,7 +191,7 @@ def load_held_out(specs: Path) -> list[HeldOut]:
                 for t in line["turns"]
             ]
             held = HeldOut(
-                key=line["key"],
+                key=check_key(line["key"], f"{path}:{n}"),
                 site=line["site"],
                 parts=list(line["parts"]),
                 via=list(line["via"]),

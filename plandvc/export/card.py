@@ -21,9 +21,9 @@ from typing import Any
 import yaml
 
 from plandvc.export.common import FormatReport
-from plandvc.export.source import Version
 from plandvc.macros import FAMILY_OF
 from plandvc.rows.split import Leaks
+from plandvc.rows.version import DatasetVersion
 
 TASK = "image-text-to-text"
 HOW_TO_LOAD = {
@@ -111,7 +111,7 @@ def _table(header: tuple[str, ...], rows: list[tuple[Any, ...]]) -> str:
     return "\n".join(lines)
 
 
-def _prompt_hashes(version: Version) -> list[tuple[str, str]]:
+def _prompt_hashes(version: DatasetVersion) -> list[tuple[str, str]]:
     from plandvc.agent.prompts import VERSIONS
 
     out = []
@@ -122,13 +122,13 @@ def _prompt_hashes(version: Version) -> list[tuple[str, str]]:
     return out
 
 
-def _env(version: Version, key: str) -> str:
+def _env(version: DatasetVersion, key: str) -> str:
     found = {(c.episode.get("env") or {}).get(key) for c in version.chains}
     return ", ".join(sorted(str(v) for v in found if v is not None)) or "unknown"
 
 
 def header(
-    version: Version, fmt: str | None, reports: dict[str, FormatReport], prov: Provenance
+    version: DatasetVersion, fmt: str | None, reports: dict[str, FormatReport], prov: Provenance
 ) -> dict[str, Any]:
     """The card's YAML header as a dict (key order kept)."""
     counts = {s: len(ex) for s, ex in version.by_split.items()}
@@ -175,7 +175,7 @@ INTRO = [
 ]
 
 
-def _title(version: Version, fmt: str | None) -> list[str]:
+def _title(version: DatasetVersion, fmt: str | None) -> list[str]:
     """The title (the version, and the format of an export folder's card) and what the rows are."""
     return [f"# plandvc planner rows {version.name}" + (f" — {fmt} export" if fmt else ""), "", *INTRO]
 
@@ -196,10 +196,9 @@ def _loading(fmt: str | None, reports: dict[str, FormatReport]) -> list[str]:
     ]
 
 
-def _how_made(version: Version, prov: Provenance) -> list[str]:
+def _how_made(version: DatasetVersion, prov: Provenance) -> list[str]:
     """The pipeline, the planner and executor versions, the code and data hashes, the images and the split."""
     m = version.manifest
-    split = m.get("split", {})
     ep = version.chains[0].episode if version.chains else {}
     return [
         "## How the rows were made",
@@ -222,17 +221,17 @@ def _how_made(version: Version, prov: Provenance) -> list[str]:
                 ("sites (tree sha256[:16])", (prov.sites_hash or "not given")[:16]),
                 ("executor pool (tree sha256[:16])", (prov.pool_hash or "not given")[:16]),
                 ("held-out test sites (never in any split)", ", ".join(prov.test_sites) or "none"),
-                ("images", f"PNG screenshots, {'x'.join(map(str, m.get('image_size') or [])) or 'any size'}"),
-                ("val_share / split seed", f"{split.get('val_share')} / {split.get('seed')}"),
+                ("images", f"PNG screenshots, {'x'.join(map(str, m.image_size)) or 'any size'}"),
+                ("val_share / split seed", f"{m.split.val_share} / {m.split.fields.get('seed')}"),
             ],
         ),
         "",
     ]
 
 
-def _counts(version: Version) -> list[str]:
+def _counts(version: DatasetVersion) -> list[str]:
     """The chains and examples per split, and the chains of a split by site, parts, macro and family."""
-    counts = version.manifest.get("counts", {})
+    counts = version.manifest.counts
     in_split = [c for c in version.chains if c.split in ("train", "val")]
     by_site = Counter(c.site for c in in_split)
     by_parts = Counter(len(c.parts) for c in in_split)
@@ -279,12 +278,12 @@ def _counts(version: Version) -> list[str]:
     ]
 
 
-def _kept_rate(version: Version, prov: Provenance) -> list[str]:
+def _kept_rate(version: DatasetVersion, prov: Provenance) -> list[str]:
     """The kept rate and the failures of the run from filter-rows' metrics, else the drops of the manifest."""
     fm = prov.filter_metrics
     out = ["## Kept rate and failures", ""]
     if not fm:
-        dropped = Counter(d.get("kind") for d in version.manifest.get("dropped", []))
+        dropped = Counter(d.kind for d in version.manifest.dropped)
         return [*out, _table(("dropped by filter-rows", "chains"), sorted(dropped.items())), ""]
     return [
         *out,
@@ -298,12 +297,12 @@ def _kept_rate(version: Version, prov: Provenance) -> list[str]:
     ]
 
 
-def _split_and_leaks(version: Version, leaks: Leaks) -> list[str]:
+def _split_and_leaks(version: DatasetVersion, leaks: Leaks) -> list[str]:
     """The split rule and the leak check recomputed on export."""
     return [
         "## Split and leak check",
         "",
-        f"Rule: {version.manifest.get('split', {}).get('rule', 'unknown')}.",
+        f"Rule: {version.manifest.split.rule or 'unknown'}.",
         "",
         "A part is one recorded trajectory (a page and a delegation); two chains that share one would put the",
         "same trajectory in train and in val. Chains that share a part or an identical prompt with val but",
@@ -316,7 +315,7 @@ def _split_and_leaks(version: Version, leaks: Leaks) -> list[str]:
     ]
 
 
-def _limitations(version: Version) -> list[str]:
+def _limitations(version: DatasetVersion) -> list[str]:
     """What the rows are not, and how many kept chains no split holds."""
     excluded = sum(c.split == "excluded" for c in version.chains)
     return [
@@ -333,7 +332,7 @@ def _limitations(version: Version) -> list[str]:
 
 
 def body(
-    version: Version, fmt: str | None, reports: dict[str, FormatReport], leaks: Leaks, prov: Provenance
+    version: DatasetVersion, fmt: str | None, reports: dict[str, FormatReport], leaks: Leaks, prov: Provenance
 ) -> str:
     """The datasheet in markdown, one section after the other."""
     return "\n".join(
@@ -350,7 +349,7 @@ def body(
 
 
 def card(
-    version: Version, fmt: str | None, reports: dict[str, FormatReport], leaks: Leaks, prov: Provenance
+    version: DatasetVersion, fmt: str | None, reports: dict[str, FormatReport], leaks: Leaks, prov: Provenance
 ) -> bytes:
     """The README.md bytes of one export folder (`fmt`) or of the version folder (`fmt` None)."""
     head = yaml.safe_dump(header(version, fmt, reports, prov), sort_keys=False, allow_unicode=True, width=100)

@@ -7,7 +7,25 @@ import time
 import click
 
 from plandvc.export.common import FORMATS, ExportParams
+from plandvc.export.run import ExportOutcome
 from plandvc.export.run import export as run_export
+
+
+def _report(done: ExportOutcome, out: str, start: float) -> None:
+    """One stderr line per format and a summary line."""
+    for name, rep in sorted(done.reports.items()):
+        click.echo(
+            f"export {name}: {rep.examples.get('train', 0)} train / {rep.examples.get('val', 0)} val, "
+            f"{len(rep.files)} files, {rep.bytes:,} bytes, {done.seconds[name]:.1f}s",
+            err=True,
+        )
+    m = done.metrics
+    click.echo(
+        f"export: {m['examples']['train']} train / {m['examples']['val']} val examples, leak check "
+        f"{m['leak']['shared_parts']} parts / {m['leak']['shared_prompts']} prompts shared, "
+        f"{time.perf_counter() - start:.1f}s -> {out}",
+        err=True,
+    )
 
 
 @click.command("export")
@@ -46,6 +64,7 @@ from plandvc.export.run import export as run_export
     type=click.FloatRange(0, min_open=True),
     help="Image MB per row group.",
 )
+@click.option("--allow-empty", is_flag=True, help="Export a version with no examples (else an error).")
 def export(
     rows: str,
     out: str,
@@ -58,6 +77,7 @@ def export(
     shard_rows: int,
     row_group_rows: int,
     row_group_mb: float,
+    allow_empty: bool,
 ) -> None:
     """Export the dataset version ROWS to OUT/<format>/ for TRL/HF datasets, LLaMA-Factory, OpenAI and WebDataset.
 
@@ -65,8 +85,11 @@ def export(
     (sharegpt JSONL with <image> tokens and dataset_info.json), openai (chat fine-tuning JSONL with data
     URLs), wds (WebDataset tar shards). Each folder gets a dataset card (README.md), and OUT/README.md
     describes the version. The export refuses a chain on a held-out test site, a split that leaks (a part or
-    an identical prompt in train and val) and duplicate rows, and writes nothing then. Everything is built aside and
-    published at the end: a failed export leaves the previous one as it was.
+    an identical prompt in train and val) and duplicate rows, and writes nothing then; a version with no
+    examples is an error unless --allow-empty. An existing OUT is replaced only when it is a previous export
+    (only format folders and the cards export writes), and METRICS/export.json only when it is a previous one;
+    a second export to the same OUT while one runs stops with "another export is writing OUT". Everything is
+    built aside and published at the end: a failed export leaves the previous one as it was.
 
     \b
     Example:
@@ -86,17 +109,6 @@ def export(
         pool=pool,
         filter_metrics=filter_metrics,
         metrics_dir=metrics_dir,
+        allow_empty=allow_empty,
     )
-    for name, rep in sorted(done.reports.items()):
-        click.echo(
-            f"export {name}: {rep.examples.get('train', 0)} train / {rep.examples.get('val', 0)} val, "
-            f"{len(rep.files)} files, {rep.bytes:,} bytes, {done.seconds[name]:.1f}s",
-            err=True,
-        )
-    m = done.metrics
-    click.echo(
-        f"export: {m['examples']['train']} train / {m['examples']['val']} val examples, leak check "
-        f"{m['leak']['shared_parts']} parts / {m['leak']['shared_prompts']} prompts shared, "
-        f"{time.perf_counter() - start:.1f}s -> {out}",
-        err=True,
-    )
+    _report(done, out, start)

@@ -5,9 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from plandvc.export.source import Example, ExportError, Message, Part
+from plandvc.io import InputError
+from plandvc.rows.examples import ContentPart, Example, Message
 
 FORMATS = ("hf", "llamafactory", "openai", "wds")
+
+
+class ExportError(InputError):
+    """A version that cannot be exported in a format as it is, or an export asked for wrongly: one line."""
 
 
 @dataclass(frozen=True)
@@ -46,7 +51,7 @@ def shards(examples: list[Example], size: int) -> list[list[Example]]:
 
 def full_messages(example: Example) -> tuple[Message, ...]:
     """The prompt followed by the completion as the assistant's message."""
-    return (*example.prompt, Message("assistant", (Part("text", example.completion),)))
+    return (*example.prompt, Message("assistant", (ContentPart("text", example.completion),)))
 
 
 def check_placeholders(example: Example, placeholders: int, fmt: str, what: str) -> None:

@@ -28,7 +28,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from plandvc.export.common import ExportParams, FormatReport, full_messages, shards
-from plandvc.export.source import Example, Message, Version
+from plandvc.rows.examples import Example, Message
+from plandvc.rows.version import DatasetVersion
 
 _PART = pa.struct([("type", pa.string()), ("text", pa.string())])
 _MESSAGE = pa.struct([("role", pa.string()), ("content", pa.list_(_PART))])
@@ -107,7 +108,7 @@ def trl_columns(example: Example, images: list[Any]) -> dict[str, Any]:
     }
 
 
-def record(version: Version, example: Example) -> dict[str, Any]:
+def record(version: DatasetVersion, example: Example) -> dict[str, Any]:
     """One example as a row of the table (images embedded)."""
     return trl_columns(
         example,
@@ -135,7 +136,7 @@ def schema() -> pa.Schema:
     return SCHEMA.with_metadata(meta)
 
 
-def write(version: Version, out: Path, params: ExportParams) -> FormatReport:
+def write(version: DatasetVersion, out: Path, params: ExportParams) -> FormatReport:
     """Write the Parquet files of every split under `out/data/`."""
     report = FormatReport("hf")
     (out / "data").mkdir(parents=True, exist_ok=True)

@@ -25,9 +25,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from plandvc.export.common import ExportParams, FormatReport, check_placeholders, full_messages
-from plandvc.export.source import Example, ExportError, Version
+from plandvc.export.common import ExportError, ExportParams, FormatReport, check_placeholders, full_messages
 from plandvc.io import dumps, write_bytes, write_json
+from plandvc.rows.examples import Example
+from plandvc.rows.version import DatasetVersion
 
 IMAGE_TOKEN = "<image>"
 TAGS = {
@@ -75,7 +76,7 @@ def dataset_info(splits: list[str]) -> dict[str, Any]:
     }
 
 
-def write(version: Version, out: Path, params: ExportParams) -> FormatReport:
+def write(version: DatasetVersion, out: Path, params: ExportParams) -> FormatReport:
     """Write the JSONL files, the images they name and `dataset_info.json` under `out`."""
     report = FormatReport("llamafactory")
     for split, examples in version.by_split.items():

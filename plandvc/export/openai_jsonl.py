@@ -15,9 +15,10 @@ import struct
 from pathlib import Path
 from typing import Any
 
-from plandvc.export.common import ExportParams, FormatReport, full_messages
-from plandvc.export.source import Example, ExportError, Version
+from plandvc.export.common import ExportError, ExportParams, FormatReport, full_messages
 from plandvc.io import dumps, write_bytes
+from plandvc.rows.examples import Example
+from plandvc.rows.version import DatasetVersion
 
 DATA_URL = "data:image/png;base64,"
 MAX_IMAGE_EXAMPLES = 50_000  # examples with images in one training file
@@ -31,7 +32,7 @@ def _colour_type(data: bytes) -> int | None:
     return struct.unpack(">B", data[25:26])[0]
 
 
-def _image(version: Version, example: Example, name: str, params: ExportParams) -> str:
+def _image(version: DatasetVersion, example: Example, name: str, params: ExportParams) -> str:
     data = version.image(example, name)
     where = f"{example.key}/{name} (row {example.step})"
     if len(data) > params.openai_max_image_mb * 1_000_000:
@@ -43,7 +44,7 @@ def _image(version: Version, example: Example, name: str, params: ExportParams) 
     return DATA_URL + base64.b64encode(data).decode()
 
 
-def record(version: Version, example: Example, params: ExportParams) -> dict[str, Any]:
+def record(version: DatasetVersion, example: Example, params: ExportParams) -> dict[str, Any]:
     """One example as a line of the JSONL file."""
     if len(example.images) > params.openai_max_images:
         raise ExportError(
@@ -67,7 +68,7 @@ def record(version: Version, example: Example, params: ExportParams) -> dict[str
     return {"messages": messages}
 
 
-def write(version: Version, out: Path, params: ExportParams) -> FormatReport:
+def write(version: DatasetVersion, out: Path, params: ExportParams) -> FormatReport:
     """Write `train.jsonl` and `val.jsonl` under `out`."""
     report = FormatReport("openai")
     out.mkdir(parents=True, exist_ok=True)

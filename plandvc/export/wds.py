@@ -20,8 +20,9 @@ from typing import Any
 
 from plandvc.export.common import ExportParams, FormatReport, shards
 from plandvc.export.hf import trl_columns
-from plandvc.export.source import Example, Version
 from plandvc.io import dumps
+from plandvc.rows.examples import Example
+from plandvc.rows.version import DatasetVersion
 
 
 def sample_json(example: Example) -> dict[str, Any]:
@@ -37,7 +38,7 @@ def _add(tar: tarfile.TarFile, name: str, data: bytes) -> None:
     tar.addfile(info, io.BytesIO(data))
 
 
-def write(version: Version, out: Path, params: ExportParams) -> FormatReport:
+def write(version: DatasetVersion, out: Path, params: ExportParams) -> FormatReport:
     """Write the tar shards of every split under `out`."""
     report = FormatReport("wds")
     out.mkdir(parents=True, exist_ok=True)

@@ -203,6 +203,14 @@ async def record_all(
     return summary
 
 
+POOL_ENTRIES = ("runs", "kept.jsonl", "pool_ids.txt")
+
+
+def is_pool(out: Path) -> bool:
+    """Whether folder `out` is a previous make-pool output: only runs/, kept.jsonl and pool_ids.txt in it."""
+    return all(p.name in POOL_ENTRIES for p in out.iterdir()) and not (out / "runs").is_file()
+
+
 def make_pool(
     sites: str | Path,
     out: str | Path,
@@ -225,6 +233,7 @@ def make_pool(
         raise io.InputError(f"--only-site: no site {only_site!r} in {sites}")
     if not run or "/" in run or run.startswith("."):
         raise io.InputError(f"--run: {run!r} is not a run name")
+    io.check_output_dir(out, is_pool, "make-pool")
     names = {s: site_name(sites, s) for s in specs}
     tasks = select_tasks(generate(specs, seed, names, per_macro or PER_MACRO), only_site, limit)
     log(f"{len(tasks)} tasks over {len({t['site'] for t in tasks})} sites")

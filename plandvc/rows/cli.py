@@ -3,34 +3,34 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 
-from plandvc.io import InputError, check_output_dir, check_writable, read_json, read_jsonl
+from plandvc.io import InputError, check_output_dir, check_output_json, read_jsonl
 from plandvc.rows.dataset import METRIC_FILES, RESULTS
 from plandvc.rows.dataset import filter_rows as run_filter
+from plandvc.rows.version import DatasetVersion
 
-MANIFEST = "manifest.json"
 
-
-def is_dataset(out: Path) -> bool:
-    """Whether folder `out` is a previous filter-rows output: its manifest.json indexes every entry in it."""
-    try:
-        manifest = read_json(out / MANIFEST)
-        keys = {c["key"] for c in manifest["chains"]}
-    except (InputError, KeyError, TypeError):
-        return False
-    return all(p.name == MANIFEST or p.name in keys for p in out.iterdir())
+def _is_metric(name: str) -> Callable[[object], bool]:
+    """A recogniser of filter-rows' own metric file `name`: the plot is a list, the others objects, and
+    filter.json has its counts."""
+    if name == "plot_by_site.json":
+        return lambda found: isinstance(found, list)
+    if name == "filter.json":
+        return lambda found: isinstance(found, dict) and {"chains_raw", "kept_rate"} <= found.keys()
+    return lambda found: isinstance(found, dict)
 
 
 def check_inputs(raw: Path, out: Path, metrics_dir: Path, allow_empty: bool) -> None:
     """Before any work: RAW has results, OUT may be replaced, the metrics can be written."""
     if raw.is_dir() and not read_jsonl(raw / RESULTS) and not allow_empty:
         raise InputError(f"{raw / RESULTS}: no chains (--allow-empty publishes an empty dataset)")
-    check_output_dir(out, is_dataset, "filter-rows")
+    check_output_dir(out, DatasetVersion.owns, "filter-rows")
     for name in METRIC_FILES:
-        check_writable(metrics_dir / name, "--metrics")
+        check_output_json(metrics_dir / name, _is_metric(name), "filter-rows", "--metrics")
 
 
 def _size(value: str) -> tuple[int, int] | None:
@@ -105,7 +105,7 @@ def filter_rows(
     if not quiet:
         for d in done.dropped:
             click.echo(f"dropped {d.key}: {d.kind}: {d.detail}", err=True)
-    c = done.manifest["counts"]
+    c = done.manifest.counts
     ok = sum(r["ok"] for r in done.results)
     click.echo(
         f"filter-rows: kept {c['chains']} of {ok} ok chains ({c['chains_raw']} in raw), {c['rows']} rows, "

@@ -1,10 +1,11 @@
 """filter-rows: from run-chains' raw output to the versioned planner-rows dataset and its metrics.
 
 Every ok chain is checked (`plandvc.rows.validate`), failures and duplicates are dropped with a reason, and
-the kept chains are copied byte for byte into a temporary directory beside `out`, with a `manifest.json`
-(counts, the sha256 of every file, the index of chains, the train/val split), then published with
-`plandvc.io.publish_built`: a reader sees the old dataset or the new one, never half of one. Everything is
-sorted and free of clocks and absolute paths, so the same raw input gives the same bytes.
+the kept chains are written as a dataset version (`plandvc.rows.version.write_version`: the chains copied byte
+for byte, a `manifest.json` with counts, the sha256 of every file, the index of chains, the train/val split)
+into a temporary directory beside `out`, then published with `plandvc.io.publish_built`: a reader sees the
+old dataset or the new one, never half of one. Everything is sorted and free of clocks and absolute paths, so
+the same raw input gives the same bytes.
 """
 
 from __future__ import annotations
@@ -21,11 +22,10 @@ from typing import Any
 from plandvc.io import InputError, dumps, publish_built, read_jsonl, write_json
 from plandvc.macros import FAMILIES, FAMILY_OF
 from plandvc.records import ChainResult
-from plandvc.rows.split import RULE, SplitChain, group_split, leak_check, prompt_fingerprint
 from plandvc.rows.validate import DEFAULT_IMAGE_SIZE, KINDS, Chain, Reason, check_chain
+from plandvc.rows.version import Dropped, Manifest, write_version
 
 RESULTS = "results.jsonl"
-MANIFEST = "manifest.json"
 METRIC_FILES = (
     "filter.json",
     "by_site.json",
@@ -36,13 +36,6 @@ METRIC_FILES = (
 )
 
 
-@dataclass(frozen=True)
-class Dropped:
-    key: str
-    kind: str
-    detail: str
-
-
 @dataclass
 class Outcome:
     """What one filter-rows run did (the CLI prints it; tests read it)."""
@@ -50,15 +43,7 @@ class Outcome:
     results: list[ChainResult]
     kept: list[Chain]
     dropped: list[Dropped]
-    manifest: dict[str, Any]
-
-
-def split_chain(chain: Chain) -> SplitChain:
-    """The chain as the split sees it: its parts (trajectory ids) and its rows' prompt fingerprints."""
-    parts = tuple(map(str, chain.episode.get("parts") or ()))
-    return SplitChain(
-        chain.key, parts, tuple(prompt_fingerprint(r["messages"], chain.images) for r in chain.rows)
-    )
+    manifest: Manifest
 
 
 def error_kind(error: str | None) -> str:
@@ -149,71 +134,6 @@ def select(
     return kept, dropped
 
 
-def _copy(src: Path, dst: Path) -> str:
-    """Copy one file byte for byte and return its sha256."""
-    data = src.read_bytes()
-    dst.write_bytes(data)
-    return hashlib.sha256(data).hexdigest()
-
-
-def _write(
-    tmp: Path, raw: Path, kept: list[Chain], dropped: list[Dropped], results, val_share, image_size, seed
-):
-    files: dict[str, str] = {}
-    index = []
-    split_chains = [split_chain(c) for c in kept]
-    assigned = group_split(split_chains, val_share, seed)
-    leaks = leak_check(split_chains, {k: a.split for k, a in assigned.items()})
-    if leaks.crosses:  # the rule cannot leak; this guards the rule itself
-        raise InputError(f"the train/val split leaks: {leaks.first()}")
-    for chain in kept:
-        (tmp / chain.key).mkdir()
-        for name in ["episode.json", "rows.jsonl", *chain.images]:
-            files[f"{chain.key}/{name}"] = _copy(raw / chain.key / name, tmp / chain.key / name)
-        ep = chain.episode
-        index.append(
-            {
-                "key": chain.key,
-                "site": ep["site"],
-                "parts": ep["parts"],
-                "macros": ep.get("macros"),
-                "turns": len(ep["turns"]),
-                "split": assigned[chain.key].split,
-                "split_detail": assigned[chain.key].detail,
-            }
-        )
-    splits = Counter(c["split"] for c in index)
-    manifest = {
-        "counts": {
-            "chains_raw": len(results),
-            "chains": len(kept),
-            "rows": sum(len(c.rows) for c in kept),
-            "images": sum(len(c.images) for c in kept),
-            "files": len(files),
-            "train": splits["train"],
-            "val": splits["val"],
-            "excluded": splits["excluded"],
-            "dropped": len(dropped),
-        },
-        "split": {
-            "rule": RULE,
-            "val_share": val_share,
-            "seed": seed,
-            "leak": {
-                "shared_parts": len(leaks.shared_parts),
-                "shared_prompts": len(leaks.shared_prompts),
-                "duplicate_rows": len(leaks.duplicate_rows),
-            },
-        },
-        "image_size": list(image_size) if image_size else None,
-        "chains": index,
-        "files": dict(sorted(files.items())),
-        "dropped": [{"key": d.key, "kind": d.kind, "detail": d.detail} for d in dropped],
-    }
-    write_json(tmp / MANIFEST, manifest)
-    return manifest
-
-
 def _rate(n: int, d: int) -> float:
     return round(n / d, 4) if d else 0.0
 
@@ -238,7 +158,7 @@ def _tally(
 
 
 def metrics(
-    results: list[ChainResult], kept: list[Chain], dropped: list[Dropped], manifest: dict[str, Any]
+    results: list[ChainResult], kept: list[Chain], dropped: list[Dropped], manifest: Manifest
 ) -> dict[str, Any]:
     """The metric files' contents, by file name (docs/ARCHITECTURE.md, "Rows": kept rate, by site / macro / parts / family)."""
     kept_keys = {c.key for c in kept}
@@ -252,11 +172,11 @@ def metrics(
         "kept": len(kept),
         "kept_rate": _rate(len(kept), len(results)),
         "kept_of_ok": _rate(len(kept), n_ok),
-        "rows": manifest["counts"]["rows"],
-        "train": manifest["counts"]["train"],
-        "val": manifest["counts"]["val"],
-        "excluded": manifest["counts"]["excluded"],
-        "leak": manifest["split"]["leak"],
+        "rows": manifest.counts["rows"],
+        "train": manifest.counts["train"],
+        "val": manifest.counts["val"],
+        "excluded": manifest.counts["excluded"],
+        "leak": manifest.split.leak,
         "dropped": {k: dropped_by[k] for k in KINDS},
         "failures_raw": dict(
             sorted(Counter(error_kind(r.get("error")) for r in results if not r["ok"]).items())
@@ -316,7 +236,7 @@ def filter_rows(
     results = read_results(raw)
     kept, dropped = select(raw, results, image_size)
     manifest = publish_built(
-        out, lambda tmp: _write(tmp, raw, kept, dropped, results, val_share, image_size, split_seed)
+        out, lambda tmp: write_version(tmp, raw, kept, dropped, results, (val_share, split_seed), image_size)
     )
     for name, obj in metrics(results, kept, dropped, manifest).items():
         write_json(metrics_dir / name, obj)

@@ -17,10 +17,23 @@ from typing import Any, cast
 import orjson
 
 from plandvc.agent.schema import SCHEMA, errors, key_order_errors, schema_of
+from plandvc.io import InputError
 from plandvc.records import Episode, Row, Turn
 from plandvc.rows.png import PngError, read_png_info
 
 KINDS = ("missing_image", "bad_image", "bad_target", "turn_mismatch", "no_answer", "bad_episode", "duplicate")
+KEY_CHARS = re.compile(
+    r"[A-Za-z0-9_-]+"
+)  # chain keys become folder names and sample ids: no dots, no slashes
+
+
+def check_key(key: object, where: str) -> str:
+    """A chain key read from a file: a plain folder name, never a path (`..`, `/`, a leading dot)."""
+    if not isinstance(key, str) or not KEY_CHARS.fullmatch(key):
+        raise InputError(f"{where}: key {key!r} is not a chain folder name (A-Z a-z 0-9 _ - only)")
+    return key
+
+
 ROW_KEYS = ("task_id", "step", "segment", "macro", "family", "op", "delegated", "messages", "target")
 DEFAULT_IMAGE_SIZE = (1280, 800)
 _SORTED = orjson.OPT_SORT_KEYS

@@ -72,6 +72,7 @@ EVAL_CODE: tuple[str, ...] = tuple(
             "plandvc/eval/wire.py",
             "plandvc/rows/__init__.py",
             "plandvc/rows/png.py",
+            "plandvc/rows/shape.py",
             "plandvc/rows/validate.py",
         }
     )

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from plandvc import io
 from plandvc.io import InputError
+from plandvc.rows.version import DatasetVersion
 from plandvc.view.build import Site, build
-from plandvc.view.read import read_chains, read_version
-from plandvc.view.write import write_site
+from plandvc.view.read import read_chains
+from plandvc.view.write import is_view, write_site
 
 
 def _inside(a: Path, b: Path) -> bool:
@@ -24,15 +26,17 @@ def make_view(dataset: str | Path, raw: str | Path | None, out: str | Path) -> S
     """Read the dataset version (and the raw run), write the viewer to `out`, return what it shows."""
     dataset, out = Path(dataset), Path(out)
     raw_dir = Path(raw) if raw is not None else None
-    version = read_version(dataset)
+    version = DatasetVersion.open(dataset)
     if raw_dir is not None and not raw_dir.is_dir():
         raise InputError(f"{raw_dir}: no such raw run folder (run-chains' output)")
     for name, d in (("dataset", dataset), ("raw run", raw_dir)):
         if d is not None and _inside(out, d):
             raise InputError(f"{out}: the viewer must not contain or be inside the {name} folder {d}")
-    sources = read_chains(version, raw_dir)
-    site = build(version, sources, out, raw_given=raw_dir is not None)
-    write_site(site, out)
+    io.check_output_dir(out, is_view, "view")
+    with io.exclusive(out, "view"):
+        sources = read_chains(version, raw_dir)
+        site = build(version, sources, out, raw_given=raw_dir is not None)
+        write_site(site, out)
     return site
 
 

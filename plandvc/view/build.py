@@ -9,25 +9,18 @@ per version with its hash), the user message's `<user_request>`, `<agent_history
 
 from __future__ import annotations
 
-import difflib
-import hashlib
-import json
-import os
-import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-import orjson
-
 from plandvc.macros import FAMILY_OF
-from plandvc.view.read import FAILED, STATUSES, ChainSource, SplitInfo, Version
+from plandvc.rows.manifest import SplitInfo
+from plandvc.rows.version import DatasetVersion
+from plandvc.view.read import FAILED, STATUSES, ChainSource
+from plandvc.view.text import rel_url, report_of, sections, sha256, split_target, word_diff
 
-SECTIONS = ("user_request", "agent_history", "browser_state", "step_info")
-_SECTION = re.compile(r"<(user_request|agent_history|browser_state|step_info)>\n?(.*?)\n?</\1>", re.S)
-_TOKEN = re.compile(r"\s+|\S+")
 HOME_MACRO = "navigate_home"
 
 
@@ -154,17 +147,13 @@ class Stats:
 class Site:
     """Everything the writer needs, built from the sources."""
 
-    version: Version
+    version: DatasetVersion
     index: list[IndexEntry]
     chains: list[ChainView]
     prompts: list[Prompt]
     stats: Stats
     raw_given: bool = False
     facets: dict[str, list[str]] = field(default_factory=dict)
-
-
-def sha256(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def macro_of_part(part_id: str, site: str) -> str | None:
@@ -184,106 +173,9 @@ def part_of_turns(via: list[str | None], n_turns: int) -> list[int | None]:
     return out + [None] * (n_turns - len(out))
 
 
-def sections(row: dict[str, Any]) -> tuple[dict[str, str], str | None, str | None, int]:
-    """(the user message's sections, the screenshot file name, the system prompt, the prompt's characters)."""
-    system, texts, image = None, [], None
-    for msg in row.get("messages") or []:
-        content = msg.get("content")
-        if msg.get("role") == "system":
-            system = content if isinstance(content, str) else None
-            continue
-        parts = [{"type": "text", "text": content}] if isinstance(content, str) else content or []
-        for p in parts:
-            if not isinstance(p, dict):
-                continue
-            if p.get("type") == "text":
-                texts.append(str(p.get("text") or ""))
-            elif p.get("type") == "image_url" and image is None:
-                ref = p.get("image_url")
-                image = str(ref.get("url") or "") or None if isinstance(ref, dict) else None
-    found = {m[1]: m[2] for m in _SECTION.finditer("\n".join(texts))}
-    chars = len(system or "") + sum(len(t) for t in texts)
-    return {s: found.get(s, "") for s in SECTIONS}, image, system, chars
-
-
-def report_of(history: str, n: int) -> str | None:
-    """What `<agent_history>` says came back from delegation `n` (1-based): its lines from "Report:" on."""
-    m = re.search(rf"<step_{n}>\n?(.*?)\n?</step_{n}>", history, re.S)
-    if not m:
-        return None
-    lines = m[1].splitlines()
-    at = next((i for i, ln in enumerate(lines) if ln.startswith("Report:")), 0)
-    return "\n".join(lines[at:]).strip() or None
-
-
-def split_target(target: str) -> tuple[list[str], str, str, Any]:
-    """([before, action, after], one-line action, memory, the action object) of a target text."""
-    try:
-        obj = orjson.loads(target)
-    except orjson.JSONDecodeError:
-        return [target, "", ""], "(not JSON)", "", None
-    if not isinstance(obj, dict):
-        return [target, "", ""], "(not an object)", "", None
-    memory = str(obj.get("memory") or "")
-    action = obj.get("action")
-    cut = [target, "", ""]
-    at = target.find('"action":')
-    if at >= 0:
-        start = at + len('"action":')
-        while start < len(target) and target[start] in " \t\n":
-            start += 1
-        try:
-            _, end = json.JSONDecoder().raw_decode(target, start)
-            cut = [target[:start], target[start:end], target[end:]]
-        except ValueError:
-            pass
-    first = action[0] if isinstance(action, list) and action and isinstance(action[0], dict) else {}
-    name, params = next(iter(first.items()), ("?", {}))
-    params = params if isinstance(params, dict) else {}
-    if name == "delegate":
-        line = f"delegate → {params.get('family')}: {params.get('instruction')}"
-    elif name == "done":
-        line = f"done ({'success' if params.get('success') else 'no success'}): {params.get('text')}"
-    else:
-        line = f"{name}: {orjson.dumps(params).decode()}"
-    return cut, line, memory, first
-
-
-def word_diff(before: str, after: str) -> list[list[str]]:
-    """`after` as [op, text] segments against `before`, word by word: "=" same, "+" added, "-" removed."""
-    a, b = _TOKEN.findall(before), _TOKEN.findall(after)
-    out: list[list[str]] = []
-
-    def add(op: str, text: str) -> None:
-        if not text:
-            return
-        if out and out[-1][0] == op:
-            out[-1][1] += text
-        else:
-            out.append([op, text])
-
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        if tag == "equal":
-            add("=", "".join(b[j1:j2]))
-        else:
-            add("-", "".join(a[i1:i2]))
-            add("+", "".join(b[j1:j2]))
-    return out
-
-
-def rel_url(target: Path, page_dir: Path) -> str:
-    """A relative URL from a page's folder to a file (no absolute path ever reaches a page)."""
-    rel = os.path.relpath(os.path.abspath(target), os.path.abspath(page_dir))
-    return quote(Path(rel).as_posix())
-
-
-def chain_view(src: ChainSource, out: Path, prompts: dict[str, Prompt]) -> ChainView:
-    """The chain page's data (see the module doc); `prompts` collects the distinct system prompts."""
-    ep = src.episode or {}
-    rows = src.rows or []
+def _part_views(src: ChainSource, ep: dict[str, Any], plays: list[int | None]) -> list[PartView]:
+    """The chain's parts: macro (from the episode, else the part id), family, the instruction of its turn."""
     turns: list[Any] = ep["turns"] if isinstance(ep.get("turns"), list) else []
-    n_turns = max(len(turns), len(rows))
-    plays = part_of_turns(src.via, n_turns)
     macros: list[Any] | None = ep["macros"] if isinstance(ep.get("macros"), list) else None
     instructions: dict[int, str] = {}
     for turn, plays_part in zip(turns, plays, strict=False):
@@ -302,20 +194,31 @@ def chain_view(src: ChainSource, out: Path, prompts: dict[str, Prompt]) -> Chain
                 failed=src.failed_part == i,
             )
         )
+    return parts
+
+
+def _prompt(system: str | None, version: str | None, prompts: dict[str, Prompt]) -> str | None:
+    """The system prompt's sha256, counted in `prompts` (with the planner version that used it)."""
+    if system is None:
+        return None
+    digest = sha256(system)
+    p = prompts.setdefault(digest, Prompt(digest, system, [], 0))
+    versions = sorted({*p.versions, version} - {None}) if version else p.versions
+    prompts[digest] = Prompt(digest, system, versions, p.rows + 1)
+    return digest
+
+
+def _steps(
+    src: ChainSource, out: Path, plays: list[int | None], version: str | None, prompts: dict[str, Prompt]
+) -> tuple[list[StepView], list[str]]:
+    """The chain's steps, and the distinct system prompts they used in order of first use."""
+    rows = src.rows or []
     steps, memory_before, used = [], "", []
-    version = str(ep.get("version")) if ep.get("version") else None
     for t, row in enumerate(rows):
         secs, image, system, chars = sections(row)
-        digest = None
-        if system is not None:
-            digest = sha256(system)
-            if digest not in prompts:
-                prompts[digest] = Prompt(digest, system, [], 0)
-            p = prompts[digest]
-            versions = sorted({*p.versions, version} - {None}) if version else p.versions
-            prompts[digest] = Prompt(digest, system, versions, p.rows + 1)
-            if digest not in used:
-                used.append(digest)
+        digest = _prompt(system, version, prompts)
+        if digest is not None and digest not in used:
+            used.append(digest)
         cut, line, memory, _ = split_target(str(row.get("target") or ""))
         report = None
         if row.get("op") == "delegate" and t + 1 < len(rows):
@@ -342,6 +245,16 @@ def chain_view(src: ChainSource, out: Path, prompts: dict[str, Prompt]) -> Chain
             )
         )
         memory_before = memory
+    return steps, used
+
+
+def chain_view(src: ChainSource, out: Path, prompts: dict[str, Prompt]) -> ChainView:
+    """The chain page's data (see the module doc); `prompts` collects the distinct system prompts."""
+    ep = src.episode or {}
+    turns = ep["turns"] if isinstance(ep.get("turns"), list) else []
+    plays = part_of_turns(src.via, max(len(turns), len(src.rows or [])))
+    version = str(ep.get("version")) if ep.get("version") else None
+    steps, used = _steps(src, out, plays, version, prompts)
     request = str(ep.get("instruction") or "")
     if not request and steps:
         request = steps[0].sections["user_request"]
@@ -356,7 +269,7 @@ def chain_view(src: ChainSource, out: Path, prompts: dict[str, Prompt]) -> Chain
         answer=None if ep.get("answer") is None else str(ep.get("answer")),
         start_url=str(ep["start_url"]) if ep.get("start_url") else None,
         version=version,
-        parts=parts,
+        parts=_part_views(src, ep, plays),
         steps=steps,
         prompts=used,
         problem=src.problem,
@@ -413,7 +326,7 @@ def histogram(values: list[int], bins: int = 16) -> Histogram | None:
     )
 
 
-def stats(version: Version, views: list[ChainView], index: list[IndexEntry], raw_given: bool) -> Stats:
+def stats(version: DatasetVersion, views: list[ChainView], index: list[IndexEntry], raw_given: bool) -> Stats:
     """Counts by site, macro, family, parts and via (by status), failure reasons, prompt lengths, the split."""
     by: dict[str, dict[str, Counter[str]]] = {
         k: {} for k in ("site", "macro", "family", "parts", "via", "reason")
@@ -438,8 +351,7 @@ def stats(version: Version, views: list[ChainView], index: list[IndexEntry], raw
             for s in v.steps:
                 chars.append(s.chars)
     statuses = Counter(e.status for e in index)
-    manifest = version.manifest
-    counts = manifest.get("counts") or {}
+    counts = version.manifest.counts
     return Stats(
         version=version.name,
         chains=len(index),
@@ -458,13 +370,13 @@ def stats(version: Version, views: list[ChainView], index: list[IndexEntry], raw
         ),
         reasons=sorted(_bars(by["reason"]), key=lambda b: (-b.total, b.label)),
         prompt_chars=histogram(chars),
-        split=version.split,
+        split=version.manifest.split,
         split_counts=dict(sorted(Counter(e.split or "none" for e in index if e.status == "kept").items())),
         raw_given=raw_given,
     )
 
 
-def build(version: Version, sources: list[ChainSource], out: Path, raw_given: bool) -> Site:
+def build(version: DatasetVersion, sources: list[ChainSource], out: Path, raw_given: bool) -> Site:
     """Every page's data, in key order (see the module doc)."""
     prompts: dict[str, Prompt] = {}
     views = [chain_view(s, out, prompts) for s in sources]

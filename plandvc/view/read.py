@@ -16,30 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from plandvc.io import InputError, read_json, read_jsonl
-from plandvc.rows.dataset import MANIFEST, error_kind, read_results
+from plandvc.records import ChainResult
+from plandvc.rows.dataset import error_kind, read_results
+from plandvc.rows.examples import row_problem
+from plandvc.rows.manifest import ChainEntry, DroppedEntry
+from plandvc.rows.version import DatasetVersion
 
 KEPT, DROPPED, FAILED = "kept", "dropped", "failed"
 STATUSES = (KEPT, DROPPED, FAILED)
-
-
-@dataclass(frozen=True)
-class SplitInfo:
-    """How a dataset version splits its chains, and its leak check when it has one."""
-
-    rule: str | None
-    val_share: float | None
-    fields: dict[str, Any]  # the split record's other keys, shown as they are
-    leak: Any  # the leak check (parts shared by splits, duplicate rows...) or None
-
-
-@dataclass(frozen=True)
-class Version:
-    """A dataset version folder and its manifest."""
-
-    dir: Path
-    name: str
-    manifest: dict[str, Any]
-    split: SplitInfo
 
 
 @dataclass
@@ -59,56 +43,6 @@ class ChainSource:
     episode: dict[str, Any] | None = None
     rows: list[dict[str, Any]] | None = None
     problem: str | None = None  # why episode/rows could not be read (dropped or failed chains only)
-
-
-def read_split(manifest: dict[str, Any]) -> SplitInfo:
-    """The one place that knows where a version keeps its split rule and leak check (keep it that way)."""
-    split: dict[str, Any] = manifest["split"] if isinstance(manifest.get("split"), dict) else {}
-    leak = None
-    for where in (manifest, split, manifest.get("counts") or {}):
-        for name in ("leak_check", "leaks", "leak"):
-            if isinstance(where, dict) and where.get(name) is not None:
-                leak = where[name]
-                break
-        if leak is not None:
-            break
-    share = split.get("val_share")
-    return SplitInfo(
-        rule=str(split["rule"]) if split.get("rule") is not None else None,
-        val_share=float(share) if isinstance(share, int | float) else None,
-        fields={
-            k: v for k, v in sorted(split.items()) if k not in ("rule", "val_share", "leak_check", "leak")
-        },
-        leak=leak,
-    )
-
-
-def chain_split(entry: dict[str, Any]) -> str | None:
-    """A manifest chain entry's split name (None when the version does not split by chain)."""
-    value = entry.get("split")
-    return str(value) if value is not None else None
-
-
-def read_version(dataset: Path) -> Version:
-    """The manifest of a dataset version folder; a missing folder or a folder that is not one is an InputError."""
-    if not dataset.exists():
-        raise InputError(f"{dataset}: no such dataset folder")
-    if not dataset.is_dir():
-        raise InputError(f"{dataset}: not a folder (expected a dataset version made by filter-rows)")
-    if not (dataset / MANIFEST).is_file():
-        raise InputError(f"{dataset}: not a dataset version (no {MANIFEST}; filter-rows writes one)")
-    manifest = read_json(dataset / MANIFEST)
-    if not isinstance(manifest, dict):
-        raise InputError(f"{dataset / MANIFEST}: not a dataset manifest (not a JSON object)")
-    for key, kind in (("chains", list), ("counts", dict), ("dropped", list)):
-        if not isinstance(manifest.get(key), kind):
-            raise InputError(f"{dataset / MANIFEST}: not a dataset manifest (no {kind.__name__} {key!r})")
-    for n, c in enumerate(manifest["chains"]):
-        if not isinstance(c, dict) or not all(isinstance(c.get(k), str) for k in ("key", "site")):
-            raise InputError(f"{dataset / MANIFEST}: chains[{n}] needs a string 'key' and 'site'")
-        if not (dataset / c["key"]).is_dir():
-            raise InputError(f"{dataset / c['key']}: missing (listed in {MANIFEST})")
-    return Version(dataset, dataset.name, manifest, read_split(manifest))
 
 
 def site_of_key(key: str) -> str:
@@ -142,8 +76,9 @@ def _load(src: ChainSource, required: bool) -> None:
             src.episode = read_json(src.dir / "episode.json")
         if (src.dir / "rows.jsonl").is_file():
             src.rows = read_jsonl(src.dir / "rows.jsonl")
-        if src.rows and not all(isinstance(r, dict) for r in src.rows):
-            raise InputError(f"{src.dir / 'rows.jsonl'}: a row is not a JSON object")
+        for n, row in enumerate(src.rows or [], 1):
+            if (problem := row_problem(row)) is not None:
+                raise InputError(f"{src.dir / 'rows.jsonl'}:{n}: not a planner row ({problem})")
         if src.episode is not None and not isinstance(src.episode, dict):
             raise InputError(f"{src.dir / 'episode.json'}: not a JSON object")
     except InputError as e:
@@ -158,59 +93,75 @@ def _load(src: ChainSource, required: bool) -> None:
         src.via = [str(v) if v is not None else None for v in via]
 
 
-def read_chains(version: Version, raw: Path | None) -> list[ChainSource]:
+def _check_raw(version: DatasetVersion, results: list[ChainResult], raw: Path) -> None:
+    """The raw run must be the version's: every kept and dropped chain in it, every ok chain kept or dropped."""
+    where, listed = raw / "results.jsonl", version.manifest_path
+    kept = {c.key for c in version.manifest.chains}
+    dropped = {d.key for d in version.manifest.dropped}
+    keys = {r["key"] for r in results}
+    for key in sorted(kept | dropped):
+        if key not in keys:
+            raise InputError(f"{where}: no chain {key!r}, which {listed} lists")
+    for res in results:
+        if res["ok"] and res["key"] not in kept and res["key"] not in dropped:
+            raise InputError(
+                f"{where}: chain {res['key']!r} is ok but neither kept nor dropped in {listed}"
+                " (is this the raw run of that version?)"
+            )
+
+
+def _kept(version: DatasetVersion, c: ChainEntry, parts: list[str], via: list[str | None]) -> ChainSource:
+    return ChainSource(
+        c.key, c.site, list(c.parts) or parts, via, KEPT, dir=version.root / c.key, split=c.split
+    )
+
+
+def _dropped(
+    d: DroppedEntry, site: str, parts: list[str], via: list[str | None], raw: Path | None
+) -> ChainSource:
+    folder = raw / d.key if raw is not None and (raw / d.key).is_dir() else None
+    return ChainSource(
+        d.key, site, parts, via, DROPPED, reason=f"{d.kind}: {d.detail}", reason_kind=d.kind, dir=folder
+    )
+
+
+def _failed(
+    key: str, r: Mapping[str, Any], site: str, parts: list[str], via: list[str | None], raw: Path | None
+) -> ChainSource:
+    folder = raw / "_failed" / key if raw is not None else None
+    return ChainSource(
+        key,
+        site,
+        parts,
+        via,
+        FAILED,
+        reason=str(r.get("error") or "unknown error"),
+        reason_kind=error_kind(r.get("error")),
+        failed_part=failed_part(r),
+        dir=folder if folder is not None and folder.is_dir() else None,
+    )
+
+
+def read_chains(version: DatasetVersion, raw: Path | None) -> list[ChainSource]:
     """Every chain the viewer lists, sorted by key, its files read (see the module doc)."""
-    m = version.manifest
-    kept = {c["key"]: c for c in m["chains"]}
-    dropped = {str(d.get("key")): d for d in m["dropped"] if isinstance(d, dict)}
+    kept = {c.key: c for c in version.manifest.chains}
+    dropped = {d.key: d for d in version.manifest.dropped}
     results = read_results(raw) if raw is not None else []
-    by_key = {r["key"]: r for r in results}
     if raw is not None:
-        where = raw / "results.jsonl"
-        for key in sorted(set(kept) | set(dropped)):
-            if key not in by_key:
-                raise InputError(f"{where}: no chain {key!r}, which {version.dir / MANIFEST} lists")
-        for res in results:
-            if res["ok"] and res["key"] not in kept and res["key"] not in dropped:
-                raise InputError(
-                    f"{where}: chain {res['key']!r} is ok but neither kept nor dropped in {version.dir / MANIFEST}"
-                    " (is this the raw run of that version?)"
-                )
+        _check_raw(version, results, raw)
+    by_key = {r["key"]: r for r in results}
     out: list[ChainSource] = []
     for key in sorted(set(kept) | set(dropped) | set(by_key)):
         r: Mapping[str, Any] = by_key.get(key) or {}
-        parts = [str(p) for p in r.get("parts") or kept.get(key, {}).get("parts") or []]
+        parts = [str(p) for p in r.get("parts") or (kept[key].parts if key in kept else ())]
         via = list(r.get("via") or [None] * len(parts))
         site = str(r.get("site") or site_of_key(key))  # a chain that was not kept: its result's, or its key's
         if key in kept:
-            c = kept[key]
-            parts = [str(p) for p in c.get("parts") or parts]
-            src = ChainSource(key, c["site"], parts, via, KEPT, dir=version.dir / key, split=chain_split(c))
+            src = _kept(version, kept[key], parts, via)
         elif key in dropped:
-            d = dropped[key]
-            src = ChainSource(
-                key,
-                site,
-                parts,
-                via,
-                DROPPED,
-                reason=f"{d.get('kind')}: {d.get('detail')}",
-                reason_kind=str(d.get("kind")),
-                dir=raw / key if raw is not None and (raw / key).is_dir() else None,
-            )
+            src = _dropped(dropped[key], site, parts, via, raw)
         else:
-            fdir = raw / "_failed" / key if raw is not None else None
-            src = ChainSource(
-                key,
-                site,
-                parts,
-                via,
-                FAILED,
-                reason=str(r.get("error") or "unknown error"),
-                reason_kind=error_kind(r.get("error")),
-                failed_part=failed_part(r),
-                dir=fdir if fdir is not None and fdir.is_dir() else None,
-            )
+            src = _failed(key, r, site, parts, via, raw)
         _load(src, required=src.status == KEPT)
         out.append(src)
     return out

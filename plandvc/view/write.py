@@ -26,13 +26,14 @@ import orjson
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-from plandvc.io import dumps, publish_built, write_bytes
+from plandvc.io import dumps, owned_folder, publish_built, write_bytes
 from plandvc.view.build import ChainView, IndexEntry, Site
 from plandvc.view.read import STATUSES
 
 PAGE_SIZE = 100  # index rows in the DOM at once, whatever the number of chains
 ASSETS = ("view.css", "index.js", "chain.js")
 _PACKAGE = Path(__file__).resolve().parent
+PAGES = ("index.html", "stats.html", "prompts.html", "view.json", "chains", "assets")
 _ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
@@ -119,6 +120,14 @@ def _render(site: Site, tmp: Path) -> None:
         )
         + b"\n"
     )
+
+
+# a previous viewer: only its pages and folders, and a view.json that is the viewer's own
+is_view = owned_folder(
+    PAGES,
+    "view.json",
+    lambda found: isinstance(found, dict) and {"version", "stats", "page_size"} <= found.keys(),
+)
 
 
 def write_site(site: Site, out: Path) -> None:
