@@ -13,7 +13,7 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 import orjson
 
@@ -21,6 +21,11 @@ import orjson
 from plandvc.errors import InputError as InputError
 
 T = TypeVar("T")
+
+# a JSON value as a parser returns it; a record the project has validated is read as its TypedDict instead
+JSONScalar: TypeAlias = str | int | float | bool | None
+JSONValue: TypeAlias = JSONScalar | list["JSONValue"] | dict[str, "JSONValue"]
+JSONObject: TypeAlias = dict[str, JSONValue]
 
 MAX_PROBLEMS_SHOWN = 30
 DVC_IGNORE = ".gitignore"  # DVC writes one beside the outputs it tracks: it belongs to no command
@@ -45,7 +50,7 @@ def _umask() -> int:
 FILE_MODE = 0o666 & ~_umask()
 
 
-def dumps(obj: Any, *, sort_keys: bool = False, indent: bool = False) -> bytes:
+def dumps(obj: object, *, sort_keys: bool = False, indent: bool = False) -> bytes:
     """JSON bytes; `sort_keys` for records whose key order carries no meaning."""
     opt = orjson.OPT_NON_STR_KEYS
     if sort_keys:
@@ -111,7 +116,7 @@ def write_json(path: str | Path, obj: Any, *, sort_keys: bool = True, indent: bo
     write_bytes(path, dumps(obj, sort_keys=sort_keys, indent=indent) + b"\n")
 
 
-def write_jsonl(path: str | Path, rows: Iterable[Any], *, sort_keys: bool = False) -> None:
+def write_jsonl(path: str | Path, rows: Iterable[object], *, sort_keys: bool = False) -> None:
     write_bytes(path, b"".join(dumps(r, sort_keys=sort_keys) + b"\n" for r in rows))
 
 

@@ -19,11 +19,19 @@ import json
 import random
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from plandvc.eval.specs import HeldOut
-from plandvc.eval.wire import ChatHandler, LoopbackServer, completion, error, user_text
+from plandvc.eval.wire import (
+    ChatCompletion,
+    ChatHandler,
+    ErrorReply,
+    LoopbackServer,
+    completion,
+    error,
+    user_text,
+)
 from plandvc.io import InputError, read_jsonl
 from plandvc.macros import FAMILIES
 from plandvc.memory.text import DONE_TEXT
@@ -49,7 +57,7 @@ def request_and_turn(messages: list[dict[str, Any]]) -> tuple[str, int]:
     return req.group(1), int(step.group(1)) - 1
 
 
-def _reply(memory: str, action: dict[str, Any]) -> str:
+def _reply(memory: str, action: Mapping[str, Mapping[str, str | bool]]) -> str:
     return json.dumps({"memory": memory, "action": [action]})
 
 
@@ -112,7 +120,7 @@ class PlannerServer(LoopbackServer):
         self.requests = 0
         self._lock = threading.Lock()
 
-    def complete(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    def complete(self, body: dict[str, Any]) -> tuple[int, ChatCompletion | ErrorReply]:
         """(status, payload) for one chat completion request of the served model."""
         with self._lock:
             self.requests += 1
