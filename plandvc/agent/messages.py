@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol, cast
 from urllib.parse import urlsplit
 
+from plandvc.agent.model import Messages as Messages  # the agent reads it from here too
 from plandvc.agent.schema import errors
 from plandvc.records import ParamValue, ReplyRecord
-
-Messages = list[dict[str, Any]]
 
 
 class SnapshotLike(Protocol):

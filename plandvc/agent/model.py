@@ -7,8 +7,12 @@ not read images says so with `wants_screenshot = False`, and then no screenshot 
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+if TYPE_CHECKING:
+    import openai
+
+# the chat as OpenAI's messages (`{"role", "content"}`, a content one string or text and image_url parts)
 Messages = list[dict[str, Any]]
 
 
@@ -28,7 +32,7 @@ class OpenAIModel:
 
     def __init__(
         self,
-        client: Any,
+        client: openai.AsyncOpenAI,
         model: str,
         *,
         wants_screenshot: bool = True,
@@ -40,7 +44,8 @@ class OpenAIModel:
         self.temperature, self.max_tokens = temperature, max_tokens
 
     async def respond(self, messages: Messages, response_format: dict[str, Any]) -> str:
-        reply = await self.client.chat.completions.create(
+        # the messages and the format are OpenAI's shapes as plain dicts, not the client's TypedDicts
+        reply = await self.client.chat.completions.create(  # type: ignore[call-overload]
             model=self.model,
             messages=messages,
             response_format=response_format,

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Literal, Self, TypedDict
+from typing import Literal, Self, TypedDict
 
 
 class CompletionMessage(TypedDict):
@@ -58,7 +58,7 @@ class ErrorReply(TypedDict):
     error: ErrorDetail
 
 
-def user_text(messages: list[dict[str, Any]], last: bool = False) -> str:
+def user_text(messages: Sequence[Mapping[str, object]], last: bool = False) -> str:
     """The text of the first (or `last`) user message of a chat request, its text parts joined by newlines."""
     for m in reversed(messages) if last else messages:
         if m.get("role") == "user":
@@ -112,7 +112,7 @@ class ChatHandler(BaseHTTPRequestHandler):
     def listed(self) -> None:
         """Called as a model list is sent (a double counts them)."""
 
-    def chat(self, body: dict[str, Any]) -> None:
+    def chat(self, body: Mapping[str, object]) -> None:
         raise NotImplementedError
 
     def send(self, status: int, payload: Mapping[str, object]) -> None:
