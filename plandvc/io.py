@@ -11,7 +11,7 @@ import fcntl
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeAlias, TypeVar
 
@@ -178,7 +178,7 @@ def check_writable(path: str | Path, what: str = "--out") -> None:
 
 
 def check_output_file(
-    path: str | Path, is_ours: Callable[[Any], bool], command: str, what: str = "--out"
+    path: str | Path, is_ours: Callable[[Mapping[str, object]], bool], command: str, what: str = "--out"
 ) -> None:
     """An InputError unless the file `path` may be written: absent, empty, or a previous output of `command`
     (every line a record `is_ours` recognises), in a writable folder. Never replaces an unrelated file."""
@@ -200,7 +200,7 @@ def check_output_file(
 
 
 def check_output_json(
-    path: str | Path, is_ours: Callable[[Any], bool], command: str, what: str = "--out"
+    path: str | Path, is_ours: Callable[[object], bool], command: str, what: str = "--out"
 ) -> None:
     """An InputError unless the JSON file `path` may be written: absent, or a previous output of `command`
     (its content one `is_ours` recognises), in a writable folder. Never replaces an unrelated file."""
@@ -219,7 +219,9 @@ def check_output_json(
     check_writable(p, what)
 
 
-def owned_folder(names: Iterable[str], index: str, is_index: Callable[[Any], bool]) -> Callable[[Path], bool]:
+def owned_folder(
+    names: Iterable[str], index: str, is_index: Callable[[object], bool]
+) -> Callable[[Path], bool]:
     """A recogniser for `check_output_dir`: the folder holds only entries named in `names`, and its `index`
     file (JSON, or JSON Lines when it ends in .jsonl) is one `is_index` recognises. The index is the output's
     own manifest, so an output is recognised with no marker file added to it (its bytes stay a function of
