@@ -16,6 +16,7 @@ from plandvc.errors import InputError, PlandvcError
 COMMANDS = {
     "serve": "plandvc.sites.cli:serve",
     "make-pool": "plandvc.pool.cli:make_pool",
+    "make-sites": "plandvc.world.cli:make_sites",
     "pool-items": "plandvc.chains.cli:pool_items",
     "check-pool": "plandvc.contract.cli:check_pool",
     "chain-specs": "plandvc.chains.cli:chain_specs",

@@ -20,6 +20,7 @@ ORDER = (
     "sites",
     "memory",
     "browser",
+    "world",
     "macros",
     "pool",
     "replay",

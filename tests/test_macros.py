@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from chain_run import run_chains
 from toy_macro import OPEN_NEW_FORM
 
 from plandvc import io
@@ -17,14 +18,13 @@ from plandvc.chains.items import pool_items
 from plandvc.chains.walk import chain_specs
 from plandvc.macros import FAMILY_OF, MACROS, QA_MACROS, REGISTRY, macro, registered
 from plandvc.pool.schema import validate
-from plandvc.records import ChainSpec
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "docs" / "examples" / "sites"
 
 
 def test_the_views_are_the_registry() -> None:
-    assert list(MACROS) == list(REGISTRY) and len(MACROS) == 14
+    assert list(MACROS) == list(REGISTRY) and len(MACROS) == 15
     assert dict(FAMILY_OF) == {n: m.family for n, m in REGISTRY.items()}
     assert set(QA_MACROS) == {"report_information", "count_entries"}
     assert macro("copy_value").check == "clipboard"
@@ -104,32 +104,6 @@ def test_the_schema_check_kinds_are_the_checks() -> None:
 # ── end to end ────────────────────────────────────────────────────────────────
 
 
-async def _run(chains: list[ChainSpec], pool: Path, sites: Path) -> list[tuple[bool, str]]:
-    """Run each chain as run-chains does (scripted planner, replayed specialists, every part gated)."""
-    from plandvc.browser import Browser
-    from plandvc.pool.store import Pool
-    from plandvc.ports import free_ports
-    from plandvc.run.chain import RunParams, SiteInfo, run_chain
-    from plandvc.run.runner import load_parts
-    from plandvc.sites.servers import Servers
-    from plandvc.sites.spec import load_sites, site_name
-
-    spec = load_sites(sites)["garden"]
-    info = SiteInfo(site_name(sites, "garden"), spec.today)
-    out = []
-    with Servers(free_ports(1), sites) as servers:
-        async with Browser() as browser:
-            for chain in chains:
-                parts, _ = load_parts(Pool.open(pool), chain)
-                session = await browser.new_session(servers.bases[0])
-                try:
-                    res = (await run_chain(chain, parts, session, info, RunParams(), None)).result
-                finally:
-                    await session.close()
-                out.append((res["ok"], res.get("error") or res["detail"]))
-    return out
-
-
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_a_new_macro_is_recorded_chained_and_gated_end_to_end(tmp_path: Path) -> None:
@@ -157,7 +131,7 @@ def test_a_new_macro_is_recorded_chained_and_gated_end_to_end(tmp_path: Path) ->
         after_home = next(
             c for c in with_toy if any(p["id"] in toy_ids and p["via"] == "home" for p in c["parts"])
         )
-        results = asyncio.run(_run([first, after_home], pool, sites))
+        results = asyncio.run(run_chains([first, after_home], pool, sites))
         assert [ok for ok, _ in results] == [True, True], results
 
         # the gate can fail: the toy part checked on the list page instead of the form
@@ -165,7 +139,7 @@ def test_a_new_macro_is_recorded_chained_and_gated_end_to_end(tmp_path: Path) ->
         task = io.read_json(toy_dir / "task.json")
         task["check"]["path"] = task["check"]["path"].removesuffix("/new")
         io.write_json(toy_dir / "task.json", task)
-        [(ok, error)] = asyncio.run(_run([first], pool, sites))
+        [(ok, error)] = asyncio.run(run_chains([first], pool, sites))
         assert (
             not ok
             and error.startswith("check failed: ")

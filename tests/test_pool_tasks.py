@@ -23,14 +23,18 @@ CHECK_OF = {
     "filter_by_dropdown": "query", "filter_by_options": "query", "filter_by_slider": "query",
     "filter_by_date_range": "query", "sort_by_form": "query", "search_by_text": "visited",
     "create_entry": "entry_created", "edit_entry": "entry_updated", "report_information": "answer",
-    "count_entries": "answer", "copy_value": "clipboard",
+    "count_entries": "answer", "copy_value": "clipboard", "go_to_page": "query",
 }  # fmt: skip
+# macros of the generated world's widgets: the bundled sites have none of their pieces, so none of their tasks
+# (tests/test_world_go_to_page.py covers them)
+WORLD_ONLY = frozenset({"go_to_page"})
+ORIGINAL = [m for m in MACROS if m not in WORLD_ONLY]
 
 
 def test_every_site_has_every_macro_and_ids_are_unique() -> None:
     assert len(BY_ID) == len(TASKS)
     have = {(t["site"], t["macro"]) for t in TASKS}
-    assert have == {(s, m) for s in SPECS for m in MACROS}
+    assert have == {(s, m) for s in SPECS for m in ORIGINAL}
     for t in TASKS:
         assert t["task_id"].startswith(f"{t['site']}-{t['macro']}-")
         assert t["check"]["kind"] == CHECK_OF[t["macro"]]
@@ -40,7 +44,7 @@ def test_every_site_has_every_macro_and_ids_are_unique() -> None:
 def test_every_macro_on_four_training_sites() -> None:
     train = set(load_split(POOL_DIR.parent / "sites")["train"])
     per = Counter(m for s, m in {(t["site"], t["macro"]) for t in TASKS} if s in train)
-    assert set(per) == set(MACROS) and min(per.values()) >= 4
+    assert set(per) == set(ORIGINAL) and min(per.values()) >= 4
 
 
 def test_three_phrasings_per_macro_and_they_are_used() -> None:
@@ -49,6 +53,7 @@ def test_three_phrasings_per_macro_and_they_are_used() -> None:
         used.setdefault(t["macro"], set()).add(re.sub(r'"[^"]*"|\d+', "", t["instruction"]))
     for macro in MACROS:
         assert len(REGISTRY[macro].phrases) >= 3
+    for macro in ORIGINAL:
         assert len(used[macro]) >= 2, macro
 
 

@@ -96,7 +96,7 @@ def control_ids(spec: Spec) -> dict[str, str | None]:
     out: dict[str, str | None] = {"home": None}
     for p in spec.pages:
         table = spec.table_of(p)
-        for suffix in ("create", "edit", "detail", "copy"):
+        for suffix in ("create", "edit", "detail", "copy", "pager"):
             out[f"{p.page}-{suffix}"] = None
         out[f"nav-{p.page}"] = None
         for row in table.rows:

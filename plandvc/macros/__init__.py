@@ -24,6 +24,7 @@ from plandvc.macros import (
     filter_by_dropdown,
     filter_by_options,
     filter_by_slider,
+    go_to_page,
     navigate_home,
     navigate_to_page,
     open_entry,
@@ -77,6 +78,7 @@ _TABLE: tuple[Macro, ...] = (
     report_information.MACRO,
     count_entries.MACRO,
     copy_value.MACRO,
+    go_to_page.MACRO,
 )
 REGISTRY: dict[str, Macro] = {m.name: m for m in _TABLE}
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 
 from plandvc.checks import Row
+from plandvc.macros import widgets
 from plandvc.macros.macro import Macro
 from plandvc.macros.make import PER_MACRO, TaskMaker, fmt
-from plandvc.macros.script import Executor, attr
+from plandvc.macros.script import Executor
 from plandvc.records import TaskDraft
 
 PHRASES = (
@@ -45,11 +46,11 @@ def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
 async def solve(run: Executor) -> None:
     await run.to_list()
     page, singular = run.list_page.page, run.table.singular
-    await run.step(
-        "click", attr("href", f"{run.list_url()}/new"), "New link", f"Opening the new {singular} form."
-    )
+    memory = f"Opening the new {singular} form."
+    await widgets.open_form(run, "create", f"{run.list_url()}/new", singular, memory)
     fields = dict(run.target["fields"])
     await run.fill(f"{page}-create", fields)
+    await widgets.to_step_of(run, f"{page}-create-apply")
     await run.step(
         "click", run.control_id(f"{page}-create-apply"), "Create button", f"Submitting the new {singular}."
     )

@@ -6,9 +6,10 @@ from __future__ import annotations
 import random
 
 from plandvc.checks import Row, Value
+from plandvc.macros import widgets
 from plandvc.macros.macro import Macro
 from plandvc.macros.make import TaskMaker, fmt
-from plandvc.macros.script import Executor, attr
+from plandvc.macros.script import Executor
 from plandvc.records import TaskDraft
 from plandvc.sites.spec import Page, Table
 from plandvc.sites.state import next_id
@@ -75,14 +76,11 @@ async def solve(run: Executor) -> None:
     rid = run.target["entry"]
     await run.to_entry(rid)
     page, singular = run.list_page.page, run.table.singular
-    await run.step(
-        "click",
-        attr("href", f"{run.detail_url(rid)}/edit"),
-        "Edit link",
-        f"Opening the edit form of {singular}.",
-    )
+    memory = f"Opening the edit form of {singular}."
+    await widgets.open_form(run, "edit", f"{run.detail_url(rid)}/edit", singular, memory)
     f, v = run.target["field"], run.target["value"]
     await run.fill(f"{page}-edit", {f: v})
+    await widgets.to_step_of(run, f"{page}-edit-apply")
     await run.step("click", run.control_id(f"{page}-edit-apply"), "Save button", "Saving the change.")
     label = run.row(rid)[run.table.label] if f != run.table.label else v
     run.rec.done = (

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from plandvc.macros import widgets
 from plandvc.macros.macro import url_state_filter
 from plandvc.macros.make import TaskMaker
 from plandvc.macros.script import Executor
@@ -34,10 +35,15 @@ async def solve(run: Executor) -> None:
     c = await run.list_control()
     a, b = run.target["start"], run.target["end"]
     pa, pb = c.params
-    await run.on_field(
-        "input", c, pa, f"{c.label} from date", f'Entering "{a}" as the start of {c.label}.', a
-    )
-    await run.on_field("input", c, pb, f"{c.label} to date", f'Entering "{b}" as the end of {c.label}.', b)
+    if c.implementation == "calendar":
+        await widgets.pick_dates(run, c, a, b)
+    else:
+        await run.on_field(
+            "input", c, pa, f"{c.label} from date", f'Entering "{a}" as the start of {c.label}.', a
+        )
+        await run.on_field(
+            "input", c, pb, f"{c.label} to date", f'Entering "{b}" as the end of {c.label}.', b
+        )
     run.rec.done = run.filtered(f'{c.label} from "{a}" to "{b}"', await run.applied(c))
 
 

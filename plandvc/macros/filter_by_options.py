@@ -1,4 +1,5 @@
-"""filter_by_options: tick one or two values of a list page's checkbox filter and apply it."""
+"""filter_by_options: tick one or two values of a list page's checkbox filter (one, where the site draws it as
+radios) and apply it."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
     for p, c in make.controls("options"):
         t = make.table(p)
         vals = [v for v in t.column(str(c.column)).values if count(p, t, [(str(c.param), v)])]
-        combos = [[v] for v in vals] + [[a, b] for i, a in enumerate(vals) for b in vals[i + 1 :]]
+        pairs = [[a, b] for i, a in enumerate(vals) for b in vals[i + 1 :]] if c.multiple else []
+        combos = [[v] for v in vals] + pairs  # radios hold one value
         for combo in combos:
             words = {"label": c.label, "values": " or ".join(f'"{v}"' for v in combo)}
             out.append(make.list_task(p, c, rng, {str(c.param): combo}, words, values=combo))

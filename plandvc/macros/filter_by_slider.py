@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from plandvc.macros import widgets
 from plandvc.macros.macro import url_state_filter
 from plandvc.macros.make import TaskMaker, count, fmt
 from plandvc.macros.script import Executor
@@ -39,15 +40,19 @@ async def solve(run: Executor) -> None:
     raw = run.target["value"]
     value: int | float = float(raw)
     value = int(value) if float(value).is_integer() else value
-    await run.step(
-        "set_range",
-        run.control_id(c.control_id, type="range"),
-        f"{c.label} slider",
-        f"Setting the {c.label} slider to {raw}.",
-        value,
-    )
+    if c.implementation == "numbers":
+        await widgets.type_max(run, c, str(raw))
+    else:
+        await run.step(
+            "set_range",
+            run.control_id(c.control_id, type="range"),
+            f"{c.label} slider",
+            f"Setting the {c.label} slider to {raw}.",
+            value,
+        )
     n = await run.applied(c)
-    run.rec.done = f"I set the {c.label} slider to {raw}; {n} {run.noun(n)} shown with {c.label} up to {raw}."
+    what = f"the {c.label} slider" if c.implementation == "range" else f"{c.label} (maximum)"
+    run.rec.done = f"I set {what} to {raw}; {n} {run.noun(n)} shown with {c.label} up to {raw}."
 
 
 MACRO = url_state_filter("filter_by_slider", PHRASES, tasks, solve)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from plandvc.checks import Value
+from plandvc.macros import widgets
 from plandvc.macros.make import detail_path, fmt, list_path
 from plandvc.records import ElementDescriptor, ParamValue, Task, TrajectoryStep
 from plandvc.sites.spec import Control, Page, Spec, Table
@@ -125,6 +126,7 @@ class Executor:
         if self.session.url.split("?")[0] == self.list_url():
             return
         title = self.list_page.title
+        await widgets.open_menu(self)
         await self.step(
             "click",
             every(attr("href", self.list_url()), lambda e: e.text == title),
@@ -139,6 +141,7 @@ class Executor:
             return
         await self.to_list()
         label = str(self.row(entry_id)[self.table.label])
+        await widgets.reveal(self, href, label)
         await self.step(
             "click",
             every(attr("href", href)),
@@ -181,10 +184,14 @@ class Executor:
 
     async def choose(self, c: Control, v: str, memory: str) -> None:
         """Choose `v` in dropdown `c`."""
+        if c.implementation == "listbox":
+            return await widgets.choose_listbox(self, c, v, memory)
         await self.on_field("select", c, str(c.param), f"{c.label} dropdown", memory, v)
 
     async def tick(self, c: Control, v: str, memory: str) -> None:
-        """Tick the checkbox labelled `v` of control `c`."""
+        """Tick the checkbox labelled `v` of control `c` (a chip or a radio where the site draws those)."""
+        if c.implementation != "checkboxes":
+            return await widgets.tick_option(self, c, v, memory)
         pick = every(self.control_id(c.control_id, type="checkbox"), labelled(v))
         await self.step("click", pick, f'{c.label} checkbox "{v}"', memory)
 
@@ -193,6 +200,7 @@ class Executor:
         for name, v in fields.items():
             col = self.table.column(name)
             action = "select" if col.type == "enum" else "input"
+            await widgets.to_step_of(self, f"{form_id}-{name}")
             await self.step(
                 action,
                 self.control_id(f"{form_id}-{name}"),

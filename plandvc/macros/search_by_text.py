@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 
+from plandvc.macros import widgets
 from plandvc.macros.macro import Macro
 from plandvc.macros.make import TaskMaker, count
 from plandvc.macros.script import Executor
@@ -41,8 +42,14 @@ def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
 async def solve(run: Executor) -> None:
     c = await run.list_control()
     text = run.target["text"]
-    await run.on_field("input", c, str(c.param), "search box", f'Typing "{text}" into the search box.', text)
-    n = await run.applied(c, "Running the search.")
+    if c.implementation == "autocomplete":
+        await widgets.search_suggest(run, c, text)
+        n = await run.shown()
+    else:
+        await run.on_field(
+            "input", c, str(c.param), "search box", f'Typing "{text}" into the search box.', text
+        )
+        n = await run.applied(c, "Running the search.")
     run.rec.done = f'I searched the {run.table.title.lower()} for "{text}"; {n} {run.noun(n)} shown.'
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from plandvc.macros import widgets
 from plandvc.macros.macro import url_state_filter
 from plandvc.macros.make import TaskMaker
 from plandvc.macros.script import Executor
@@ -34,9 +35,14 @@ async def solve(run: Executor) -> None:
     label = run.table.column(run.target["column"]).label
     word = "Ascending" if run.target["dir"] == "asc" else "Descending"
     memory = f'Choosing "{label}" as the sort column.'
-    await run.on_field("select", c, ps, f"{c.label} column select", memory, label)
-    await run.on_field("select", c, pd, f"{c.label} order select", f"Choosing {word.lower()} order.", word)
-    await run.apply(c.control_id, "Applying the sort.")
+    if c.implementation == "headers":
+        await widgets.sort_by_headers(run, c, label, run.target["dir"])
+    else:
+        await run.on_field("select", c, ps, f"{c.label} column select", memory, label)
+        await run.on_field(
+            "select", c, pd, f"{c.label} order select", f"Choosing {word.lower()} order.", word
+        )
+        await run.apply(c.control_id, "Applying the sort.")
     run.rec.done = f'I sorted the {run.table.title.lower()} by "{label}" in {word.lower()} order.'
 
 

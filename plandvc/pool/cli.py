@@ -30,6 +30,9 @@ from plandvc.ports import PORTS
 )
 @click.option("--limit", type=click.IntRange(0), default=0, help="record only the first N tasks (by id)")
 @click.option("--only-site", default=None, help="record only this site's tasks")
+@click.option(
+    "--per-macro", type=click.IntRange(1), default=None, help="tasks per site and macro [default 8]"
+)
 def make_pool(
     sites: str,
     out: str,
@@ -39,6 +42,7 @@ def make_pool(
     ports: list[int] | None,
     limit: int,
     only_site: str | None,
+    per_macro: int | None,
 ) -> None:
     """Record the executor pool: every site's tasks, run by the scripted executor in Chromium and gated.
 
@@ -50,12 +54,21 @@ def make_pool(
     Example:
         plandvc make-pool --sites data/sites --out data/pool
         plandvc make-pool --sites data/sites --out /tmp/pool --only-site shop --limit 20 --workers 2
+        plandvc make-pool --sites data/world --out /tmp/world-pool --per-macro 2
     """
     from plandvc.pool.recorder import make_pool as run_make_pool
 
     n = workers or int(os.environ.get("PLANDVC_WORKERS") or 2)
     summary = run_make_pool(
-        sites, out, run=run, seed=seed, workers=n, ports=ports, limit=limit, only_site=only_site
+        sites,
+        out,
+        run=run,
+        seed=seed,
+        workers=n,
+        ports=ports,
+        limit=limit,
+        only_site=only_site,
+        per_macro=per_macro,
     )
     if not summary.accepted:
         click.echo("error: no task was accepted", err=True)

@@ -7,7 +7,7 @@ Recording it fills (steps over recorded elements, done text, answer) ends on the
 from __future__ import annotations
 
 from plandvc.browser import Session
-from plandvc.macros import macro
+from plandvc.macros import macro, widgets
 from plandvc.macros.script import Executor, Recording, ScriptError
 from plandvc.records import Task
 from plandvc.sites.spec import Spec
@@ -18,6 +18,7 @@ __all__ = ["Recording", "ScriptError", "execute"]
 async def execute(session: Session, spec: Spec, task: Task) -> Recording:
     """Run the task's scripted steps on a session that is already on the task's start page."""
     run = Executor(session, spec, task)
+    await widgets.dismiss_banner(run)
     await macro(task["macro"]).solve(run)
     run.rec.end = session.url
     return run.rec

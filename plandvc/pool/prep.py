@@ -2,7 +2,8 @@
 
 The recorder and run-chains' first part share this, so a prepared entry exists in the session the same way
 whichever of them sets it up: `control.prep = {"create": {"table", "page", "fields"}}` opens the page's
-new-entry form, fills each field (a `<select>` by option text, others by typing) and submits it.
+new-entry form, fills each field (a `<select>` by option text, others by typing) and submits it. A form shown in
+steps (a wizard) is walked with its "Next" button, and a banner over the page is closed first.
 """
 
 from __future__ import annotations
@@ -10,11 +11,35 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from plandvc.browser.protocol import SessionProtocol
+from plandvc.browser.snapshot import Element
 from plandvc.io import InputError
 from plandvc.macros.make import fmt
 from plandvc.records import Task
 
 __all__ = ["fmt", "prepare"]
+
+
+BANNER_BUTTONS = ("Accept all", "No thanks")  # a cookie notice's and a newsletter pop-up's close buttons
+MAX_STEPS = 8  # a wizard's steps
+
+
+async def _press(session: SessionProtocol, texts: tuple[str, ...]) -> bool:
+    """Click the first button whose text is one of `texts`, if the page shows one."""
+    snap = await session.snapshot()
+    el = next((e for e in snap.elements if e.tag == "button" and e.text in texts), None)
+    if el is not None:
+        await session.click(el.index)
+    return el is not None
+
+
+async def _shown(session: SessionProtocol, control_id: str) -> Element | None:
+    """The element with this control id, pressing a wizard's "Next" until it is shown; None if it never is."""
+    for _ in range(MAX_STEPS):
+        snap = await session.snapshot()
+        el = next((e for e in snap.elements if e.attrs.get("data-control-id") == control_id), None)
+        if el is not None or not await _press(session, ("Next",)):
+            return el
+    return None
 
 
 async def _create(session: SessionProtocol, site: str, spec: Mapping[str, object], task_id: str) -> None:
@@ -25,17 +50,16 @@ async def _create(session: SessionProtocol, site: str, spec: Mapping[str, object
     if status != 200:
         raise InputError(f"task {task_id}: control.prep: /sites/{site}/{page}/new answered {status}")
     form_id = f"{page}-create"
+    await _press(session, BANNER_BUTTONS)
     for name, value in fields.items():
-        snap = await session.snapshot()
-        el = next((e for e in snap.elements if e.attrs.get("data-control-id") == f"{form_id}-{name}"), None)
+        el = await _shown(session, f"{form_id}-{name}")
         if el is None:
             raise InputError(f"task {task_id}: control.prep: the {page} form has no field {name!r}")
         if el.tag == "select":
             await session.select(el.index, fmt(value))
         else:
             await session.input(el.index, fmt(value))
-    snap = await session.snapshot()
-    button = next((e for e in snap.elements if e.attrs.get("data-control-id") == f"{form_id}-apply"), None)
+    button = await _shown(session, f"{form_id}-apply")
     if button is None:
         raise InputError(f"task {task_id}: control.prep: the {page} form has no submit button")
     await session.click(button.index)

@@ -24,6 +24,7 @@ from plandvc import io
 from plandvc.browser import Session
 from plandvc.checks import gate
 from plandvc.macros import QA_MACROS
+from plandvc.macros.make import PER_MACRO
 from plandvc.pool.executor import execute
 from plandvc.pool.prep import prepare
 from plandvc.pool.tasks import generate
@@ -220,6 +221,7 @@ def make_pool(
     limit: int = 0,
     only_site: str | None = None,
     log: Callable[[str], None] | None = None,
+    per_macro: int | None = None,
 ) -> Summary:
     """Generate the tasks of every site, record them, and publish `out/runs/<run>/` and the pool index."""
     from plandvc.sites.servers import Servers
@@ -233,7 +235,7 @@ def make_pool(
         raise io.InputError(f"--run: {run!r} is not a run name")
     io.check_output_dir(out, is_pool, "make-pool")
     names = {s: site_name(sites, s) for s in specs}
-    tasks = select_tasks(generate(specs, seed, names), only_site, limit)
+    tasks = select_tasks(generate(specs, seed, names, per_macro or PER_MACRO), only_site, limit)
     log(f"{len(tasks)} tasks over {len({t['site'] for t in tasks})} sites")
     tmp = out / "runs" / f".{run}.tmp"
     shutil.rmtree(tmp, ignore_errors=True)

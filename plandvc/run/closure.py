@@ -40,6 +40,8 @@ RUN_CODE: tuple[str, ...] = (
     "plandvc/replay.py",
     "plandvc/run",
     "plandvc/sites/__init__.py",
+    "plandvc/sites/art.py",
+    "plandvc/sites/model.py",
     "plandvc/sites/query.py",
     "plandvc/sites/render.py",
     "plandvc/sites/server.py",
@@ -47,6 +49,7 @@ RUN_CODE: tuple[str, ...] = (
     "plandvc/sites/spec.py",
     "plandvc/sites/state.py",
     "plandvc/sites/templates",
+    "plandvc/sites/world_render.py",
     "plandvc/urls.py",
 )
 

@@ -2,7 +2,8 @@
 
 Pure functions over a `Page` and its `Table`, shared by the server (what a list shows) and by anyone who
 needs the rows a query selects (the pool's task generator counts them). Semantics (docs/ARCHITECTURE.md, "Sites"):
-dropdown `p=v`; options `p=v1&p=v2`; slider `p=<number>` (column <= value); date range `from`/`to`
+dropdown `p=v`; options `p=v1&p=v2`; slider `p=<number>` (column <= value; drawn as min–max fields also
+`p_min=<number>`, column >= it); date range `from`/`to`
 (inclusive ISO dates); sort `sort=<column>&dir=asc|desc`; search `q` (case-insensitive substring of the
 listed columns). An empty value means "no filter". Malformed values raise `BadValue`.
 """
@@ -26,6 +27,7 @@ class ListQuery:
 
     values: dict[str, Any] = field(default_factory=dict)
     pairs: tuple[tuple[str, str], ...] = ()  # the query's (param, value) pairs owned by the page's controls
+    lower: dict[str, int | float] = field(default_factory=dict)  # a min–max slider's lower bound, when set
 
     def carried(self, control: Control) -> list[tuple[str, str]]:
         """The pairs of the *other* controls, carried as hidden inputs so one form keeps the others' state."""
@@ -63,6 +65,7 @@ def parse_query(page: Page, table: Table, pairs: list[tuple[str, str]]) -> ListQ
         by_name.setdefault(k, []).append(v)
     owned = {q for c in page.controls for q in c.query_params}
     values: dict[str, Any] = {}
+    lower: dict[str, int | float] = {}
     for c in page.controls:
         if c.kind == "dropdown":
             v = _single(by_name, str(c.param))
@@ -83,6 +86,9 @@ def parse_query(page: Page, table: Table, pairs: list[tuple[str, str]]) -> ListQ
             v = _single(by_name, str(c.param))
             if v.strip():
                 values[c.control_id] = parse_number(v)
+            lo = _single(by_name, c.min_param) if c.min_param else ""
+            if lo.strip():
+                lower[c.control_id] = parse_number(lo)
         elif c.kind == "date_range":
             lo, hi = (_single(by_name, p) for p in c.params)
             for p, v in zip(c.params, (lo, hi), strict=True):
@@ -104,7 +110,7 @@ def parse_query(page: Page, table: Table, pairs: list[tuple[str, str]]) -> ListQ
             v = _single(by_name, str(c.param)).strip()
             if v:
                 values[c.control_id] = v
-    return ListQuery(values=values, pairs=tuple((k, v) for k, v in pairs if k in owned))
+    return ListQuery(values=values, pairs=tuple((k, v) for k, v in pairs if k in owned), lower=lower)
 
 
 def _sort_key(col_type: str, v: Any) -> Any:
@@ -115,6 +121,8 @@ def apply_query(page: Page, table: Table, rows: list[dict[str, Any]], q: ListQue
     """The rows the query selects, in its sort order (stable: ties keep the table's order)."""
     out = list(rows)
     for c in page.controls:
+        if c.control_id in q.lower:
+            out = [r for r in out if r[str(c.column)] >= q.lower[c.control_id]]
         v = q.values.get(c.control_id)
         if v is None:
             continue

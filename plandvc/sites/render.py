@@ -13,23 +13,12 @@ from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from plandvc.sites.art import format_value, plain_number
 from plandvc.sites.query import ListQuery
-from plandvc.sites.spec import Column, Control, Page, Spec, Table
+from plandvc.sites.spec import Control, Page, Spec, Table
+from plandvc.sites.world_render import WorldPages
 
 TEMPLATES = Path(__file__).parent / "templates"
-
-
-def format_value(col: Column, v: Any) -> str:
-    """A cell's text: numbers with thousands separators, `decimals`, `prefix`/`suffix`; others as stored."""
-    if col.type == "number" and isinstance(v, int | float):
-        return f"{col.prefix}{v:,.{col.decimals}f}{col.suffix}"
-    return str(v)
-
-
-def _num(v: float | int | None) -> str:
-    if v is None:
-        return ""
-    return str(int(v)) if float(v).is_integer() else repr(float(v))
 
 
 class Renderer:
@@ -45,6 +34,7 @@ class Renderer:
             keep_trailing_newline=True,
         )
         self.env.filters["q"] = lambda s: quote(str(s), safe="")
+        self.world = WorldPages(self.env)  # the generated world's sites (a theme with a layout family)
 
     def _base(self, spec: Spec, current: str | None, title: str) -> dict[str, Any]:
         root = f"/sites/{spec.site}"
@@ -58,6 +48,8 @@ class Renderer:
         }
 
     def home(self, spec: Spec, counts: dict[str, int]) -> str:
+        if spec.theme.family:
+            return self.world.home(spec, counts)
         ctx = self._base(spec, None, spec.name)
         cards = []
         for p in spec.pages:
@@ -68,7 +60,12 @@ class Renderer:
             )  # fmt: skip
         return self.env.get_template("home.html").render(**ctx, cards=cards)
 
-    def list_page(self, spec: Spec, page: Page, rows: list[dict[str, Any]], q: ListQuery) -> str:
+    def list_page(
+        self, spec: Spec, page: Page, rows: list[dict[str, Any]], q: ListQuery, number: int = 1
+    ) -> str:
+        """A list page; `number` is the pagination's page (world sites only)."""
+        if spec.theme.family:
+            return self.world.list_page(spec, page, rows, q, number)
         table = spec.table_of(page)
         path = f"/sites/{spec.site}/{page.page}"
         ctx = self._base(spec, page.page, page.title)
@@ -105,7 +102,7 @@ class Renderer:
             col = table.column(str(c.column))
             current = c.max if v is None else v
             view.update(
-                name=c.param, min=_num(c.min), max=_num(c.max), step=_num(c.step), value=_num(current),
+                name=c.param, min=plain_number(c.min), max=plain_number(c.max), step=plain_number(c.step), value=plain_number(current),
                 shown=format_value(col, current), set=v is not None,
             )  # fmt: skip
         elif c.kind == "date_range":
@@ -123,7 +120,12 @@ class Renderer:
             view.update(name=c.param, value=v or "", over=", ".join(table.column(n).label for n in c.columns))
         return view
 
-    def detail(self, spec: Spec, page: Page, row: dict[str, Any]) -> str:
+    def detail(
+        self, spec: Spec, page: Page, row: dict[str, Any], rows: list[dict[str, Any]] | None = None
+    ) -> str:
+        """An entry's page; `rows` is the list a split view shows beside it (world sites only)."""
+        if spec.theme.family:
+            return self.world.detail(spec, page, row, rows or [])
         table = spec.table_of(page)
         path = f"/sites/{spec.site}/{page.page}"
         ctx = self._base(spec, page.page, f"{table.singular.capitalize()} {row[table.label]}")
@@ -142,6 +144,8 @@ class Renderer:
 
     def form(self, spec: Spec, page: Page, kind: str, row: dict[str, Any] | None) -> str:
         """The create (`row` None) or edit form of a page's table."""
+        if spec.theme.family:
+            return self.world.form(spec, page, kind, row)
         table = spec.table_of(page)
         path = f"/sites/{spec.site}/{page.page}"
         names = table.create if kind == "create" else table.edit
@@ -152,7 +156,7 @@ class Renderer:
             value: Any = "" if row is None else row[n]
             fields.append(
                 {"name": n, "label": col.label, "type": col.type, "id": f"{form_id}-{n}",
-                 "value": _num(value) if col.type == "number" and value != "" else str(value),
+                 "value": plain_number(value) if col.type == "number" and value != "" else str(value),
                  "options": [{"value": o, "selected": o == value} for o in col.values]}
             )  # fmt: skip
         if kind == "create":
@@ -172,6 +176,8 @@ class Renderer:
     def error(self, status: int, message: str, spec: Spec | None = None) -> str:
         ctx: dict[str, Any] = self._base(spec, None, "Error") if spec else {"site": None, "title": "Error"}
         reason = {400: "Bad request", 404: "Not found", 405: "Method not allowed"}.get(status, "Error")
+        if spec and spec.theme.family:
+            return self.world.error(spec, status, reason, message)
         return self.env.get_template("error.html").render(
             **ctx, status=status, reason=reason, message=message
         )

@@ -18,9 +18,10 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, urlsplit
 
 from plandvc.io import InputError, dumps
+from plandvc.sites.model import PAGE_PARAM
 from plandvc.sites.query import BadValue, apply_query, parse_query
 from plandvc.sites.render import Renderer
-from plandvc.sites.spec import Spec, load_sites
+from plandvc.sites.spec import Page, Spec, load_sites
 from plandvc.sites.state import StateStore, coerce_fields
 
 COOKIE = "plandvc_session"
@@ -98,7 +99,9 @@ class App:
                 return self._method(spec)
             q = parse_query(page, table, pairs)
             rows = apply_query(page, table, self.store.rows(session, spec.site, table.name), q)
-            return self.html(self.renderer.list_page(spec, page, rows, q))
+            return self.html(
+                self.renderer.list_page(spec, page, rows, q, page_number(pairs) if spec.theme.family else 1)
+            )
         if len(parts) == 4 and parts[3] == "new":
             if not table.create:
                 raise NotFound(f"{page.title} has no create form")
@@ -109,6 +112,14 @@ class App:
             fields = coerce_fields(table, table.create, _form(body))
             self.store.create(session, spec.site, table.name, fields)
             return Response(303, b"", location=base)
+        return self.entry_route(method, parts, spec, page, session, body)
+
+    def entry_route(
+        self, method: str, parts: list[str], spec: Spec, page: Page, session: str, body: bytes
+    ) -> Response:
+        """`/sites/<site>/<page>/<id>` and its `/edit` form."""
+        table = spec.table_of(page)
+        base = f"/sites/{spec.site}/{page.page}"
         entry = self.store.entry(session, spec.site, table.name, parts[3])
         if entry is None:
             raise NotFound(f"{page.title} has no entry {parts[3]!r}")
@@ -116,7 +127,8 @@ class App:
         if len(parts) == 4:
             if method != "GET":
                 return self._method(spec)
-            return self.html(self.renderer.detail(spec, page, entry))
+            listed = self.store.rows(session, spec.site, table.name) if spec.theme.family else None
+            return self.html(self.renderer.detail(spec, page, entry, listed))
         if len(parts) == 5 and parts[4] == "edit":
             if not table.edit:
                 raise NotFound(f"{page.title} has no edit form")
@@ -137,6 +149,16 @@ class App:
 
     def _method(self, spec: Spec | None) -> Response:
         return self.html(self.renderer.error(405, "this method is not allowed here", spec), 405)
+
+
+def page_number(pairs: list[tuple[str, str]]) -> int:
+    """The list's pagination page (`page=N`, 1 when absent); not a number >= 1 is a BadValue."""
+    got = [v for k, v in pairs if k == PAGE_PARAM]
+    if not got or got[-1] == "":
+        return 1
+    if len(got) > 1 or not got[0].isdigit() or int(got[0]) < 1:
+        raise BadValue(f"{PAGE_PARAM}={got[-1]!r} is not a page number")
+    return int(got[0])
 
 
 def _form(body: bytes) -> dict[str, list[str]]:

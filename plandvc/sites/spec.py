@@ -6,134 +6,45 @@ the pool's task generator all read it through here. A broken spec is an `InputEr
 
 from __future__ import annotations
 
-import datetime as dt
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from plandvc.io import InputError, read_json
+from plandvc.sites.model import (
+    BANNERS,
+    CLASSIC_LAYOUTS,
+    COLUMN_TYPES,
+    CONTROL_KINDS,
+    DISPLAYS,
+    FAMILIES,
+    FORMS,
+    IMPLS,
+    LAYOUTS,
+    MIN_ROWS,
+    NAVS,
+    PAGE_PARAM,
+    PAGINATIONS,
+    RESERVED_IDS,
+    Column,
+    Control,
+    Page,
+    Spec,
+    Table,
+    Theme,
+    check_value,
+    is_date,
+)
 
-COLUMN_TYPES = ("id", "text", "enum", "number", "date")
-CONTROL_KINDS = ("dropdown", "options", "slider", "date_range", "sort", "search")
-LAYOUTS = ("sidebar", "topnav", "cards")
-MIN_ROWS = 15
-RESERVED_IDS = ("new", "edit")
+__all__ = [
+    "CLASSIC_LAYOUTS", "COLUMN_TYPES", "CONTROL_KINDS", "FAMILIES", "IMPLS", "LAYOUTS", "Column", "Control",
+    "Page", "Spec", "Table", "Theme", "check_value", "is_date", "load_sites", "load_spec", "load_split",
+    "parse_spec", "read_split", "site_name",
+]  # fmt: skip
+
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _SLUG = re.compile(r"^[a-z][a-z0-9-]*$")
-_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 _COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
-
-
-@dataclass(frozen=True)
-class Column:
-    """A table column: `type` is one of COLUMN_TYPES; `values` the options of an enum."""
-
-    name: str
-    label: str
-    type: str
-    values: tuple[str, ...] = ()
-    prefix: str = ""
-    suffix: str = ""
-    decimals: int = 0
-
-
-@dataclass(frozen=True)
-class Table:
-    """A table of fixed rows; `key` names the id column, `label` the column shown as the entry's link."""
-
-    name: str
-    title: str
-    singular: str
-    key: str
-    label: str
-    columns: tuple[Column, ...]
-    rows: tuple[dict[str, Any], ...]
-    create: tuple[str, ...] = ()
-    edit: tuple[str, ...] = ()
-    copy: str | None = None
-
-    def column(self, name: str) -> Column:
-        for c in self.columns:
-            if c.name == name:
-                return c
-        raise KeyError(name)
-
-    @property
-    def column_names(self) -> tuple[str, ...]:
-        return tuple(c.name for c in self.columns)
-
-
-@dataclass(frozen=True)
-class Control:
-    """A list-page control (a GET form); `query_params` are the URL parameters it owns."""
-
-    control_id: str
-    kind: str
-    label: str
-    column: str | None = None
-    param: str | None = None
-    params: tuple[str, ...] = ()
-    columns: tuple[str, ...] = ()
-    min: float | None = None
-    max: float | None = None
-    step: float | None = None
-
-    @property
-    def query_params(self) -> tuple[str, ...]:
-        return self.params if self.kind in ("date_range", "sort") else (str(self.param),)
-
-
-@dataclass(frozen=True)
-class Page:
-    """A list page of one table, at `/sites/<site>/<page>`."""
-
-    page: str
-    title: str
-    table: str
-    controls: tuple[Control, ...]
-
-    def control(self, control_id: str) -> Control:
-        for c in self.controls:
-            if c.control_id == control_id:
-                return c
-        raise KeyError(control_id)
-
-
-@dataclass(frozen=True)
-class Theme:
-    layout: str
-    accent: str
-    background: str
-    font: str = "DejaVu Sans"
-    panel: str = "#ffffff"
-    text: str = "#1f2328"
-
-
-@dataclass(frozen=True)
-class Spec:
-    """One site: its tables, list pages, theme and fixed clock (`today`, ISO date)."""
-
-    site: str
-    name: str
-    today: str
-    theme: Theme
-    tables: dict[str, Table]
-    pages: tuple[Page, ...]
-    raw: dict[str, Any] = field(repr=False, compare=False)
-
-    def page(self, name: str) -> Page | None:
-        for p in self.pages:
-            if p.page == name:
-                return p
-        return None
-
-    def table_of(self, page: Page) -> Table:
-        return self.tables[page.table]
-
-    @property
-    def controls(self) -> tuple[tuple[Page, Control], ...]:
-        return tuple((p, c) for p in self.pages for c in p.controls)
 
 
 # ── validation ───────────────────────────────────────────────────────────────
@@ -171,17 +82,6 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
     return " or ".join(k.__name__ for k in _as_tuple(kind))
 
 
-def is_date(v: Any) -> bool:
-    """An ISO date `YYYY-MM-DD`."""
-    if not isinstance(v, str) or len(v) != 10:
-        return False
-    try:
-        dt.date.fromisoformat(v)
-    except ValueError:
-        return False
-    return True
-
-
 def _column(ck: _Check, key: str, c: Any) -> Column:
     name = ck.get(c, key, "name", str)
     if not _NAME.match(name):
@@ -207,22 +107,19 @@ def _column(ck: _Check, key: str, c: Any) -> Column:
         prefix=ck.get(c, key, "prefix", str, required=False) or "",
         suffix=ck.get(c, key, "suffix", str, required=False) or "",
         decimals=decimals,
+        display=_choice(ck, c, key, "display", DISPLAYS),
     )
 
 
-def check_value(col: Column, v: Any) -> str | None:
-    """Why `v` is not a valid stored value of `col`, or None."""
-    if col.type in ("id", "text") and not (isinstance(v, str) and v.strip()):
-        return "expected a non-empty string"
-    if col.type == "id" and not _ID.match(v):
-        return f"{v!r} is not a URL-safe id"
-    if col.type == "enum" and v not in col.values:
-        return f"{v!r} is not one of {list(col.values)}"
-    if col.type == "number" and (isinstance(v, bool) or not isinstance(v, int | float)):
-        return "expected a number"
-    if col.type == "date" and not is_date(v):
-        return f"{v!r} is not a date YYYY-MM-DD"
-    return None
+def _choice(ck: _Check, obj: Any, key: str, name: str, allowed: tuple[str, ...]) -> str:
+    """An optional key whose value is one of `allowed` (the first is the default)."""
+    v = ck.get(obj, key, name, str, required=False)
+    if v is None:
+        return allowed[0]
+    if v not in allowed:
+        where = f"{key}.{name}" if key else name
+        ck.fail(where, f"unknown {name} {v!r} (one of {', '.join(allowed)})")
+    return str(v)
 
 
 def _table(ck: _Check, tname: str, t: Any) -> Table:
@@ -246,6 +143,39 @@ def _table(ck: _Check, tname: str, t: Any) -> Table:
         ck.fail(f"{key}.key", f"column {tkey!r} must have type 'id'")
     label = col_ref("label", ck.get(t, key, "label", str))
     rows = ck.get(t, key, "rows", list)
+    _check_rows(ck, key, rows, columns, tkey, label)
+    create = ck.get(t, key, "create", list, required=False) or []
+    edit = ck.get(t, key, "edit", list, required=False) or []
+    for sub, fields in (("create", create), ("edit", edit)):
+        for f in fields:
+            if col_ref(sub, f) == tkey:
+                ck.fail(f"{key}.{sub}", "the id column is assigned by the server")
+    copy = ck.get(t, key, "copy", str, required=False)
+    text = ck.get(t, key, "text", str, required=False)
+    if copy is not None:
+        col_ref("copy", copy)
+    return Table(
+        name=tname,
+        title=ck.get(t, key, "title", str),
+        singular=ck.get(t, key, "singular", str),
+        key=tkey,
+        label=label,
+        columns=columns,
+        rows=tuple(dict(r) for r in rows),
+        create=tuple(create),
+        edit=tuple(edit),
+        copy=copy,
+        form=_choice(ck, t, key, "form", FORMS),
+        text=col_ref("text", text) if text is not None else None,
+    )
+
+
+def _check_rows(
+    ck: _Check, key: str, rows: list[Any], columns: tuple[Column, ...], tkey: str, label: str
+) -> None:
+    """Each row has exactly the table's columns, valid values, a distinct id that is not reserved and a
+    distinct label."""
+    names = [c.name for c in columns]
     if len(rows) < MIN_ROWS:
         ck.fail(f"{key}.rows", f"{len(rows)} rows, a list page needs at least {MIN_ROWS}")
     ids: set[str] = set()
@@ -271,36 +201,10 @@ def _table(ck: _Check, tname: str, t: Any) -> Table:
             )
         ids.add(r[tkey])
         labels.add(r[label])
-    create = ck.get(t, key, "create", list, required=False) or []
-    edit = ck.get(t, key, "edit", list, required=False) or []
-    for sub, fields in (("create", create), ("edit", edit)):
-        for f in fields:
-            if col_ref(sub, f) == tkey:
-                ck.fail(f"{key}.{sub}", "the id column is assigned by the server")
-    copy = ck.get(t, key, "copy", str, required=False)
-    if copy is not None:
-        col_ref("copy", copy)
-    return Table(
-        name=tname,
-        title=ck.get(t, key, "title", str),
-        singular=ck.get(t, key, "singular", str),
-        key=tkey,
-        label=label,
-        columns=columns,
-        rows=tuple(dict(r) for r in rows),
-        create=tuple(create),
-        edit=tuple(edit),
-        copy=copy,
-    )
 
 
-def _control(ck: _Check, key: str, c: Any, table: Table) -> Control:
-    kind = ck.get(c, key, "kind", str)
-    if kind not in CONTROL_KINDS:
-        ck.fail(f"{key}.kind", f"unknown control kind {kind!r} (one of {', '.join(CONTROL_KINDS)})")
-    cid = ck.get(c, key, "control_id", str)
-    if not _SLUG.match(cid):
-        ck.fail(f"{key}.control_id", f"{cid!r} is not a lower-case slug")
+def _control_columns(ck: _Check, key: str, c: Any, kind: str, table: Table) -> tuple[str | None, list[str]]:
+    """The column a filter reads (typed for its kind), or the columns a sort or a search reads."""
     want_type = {"dropdown": ("enum",), "options": ("enum",), "slider": ("number",), "date_range": ("date",)}
     column = None
     if kind in want_type:
@@ -321,17 +225,33 @@ def _control(ck: _Check, key: str, c: Any, table: Table) -> Control:
                 ck.fail(f"{key}.columns", f"column {name!r} is missing from table {table.name!r}")
             if kind == "search" and table.column(name).type not in ("id", "text", "enum"):
                 ck.fail(f"{key}.columns", f"search reads text columns, {name!r} is not")
-    param, params = None, tuple[Any, ...]()
+    return column, columns
+
+
+def _control_params(ck: _Check, key: str, c: Any, kind: str) -> tuple[str | None, tuple[str, ...]]:
+    """A date range's or sort's two parameter names, or the one parameter of the other kinds."""
     if kind in ("date_range", "sort"):
         params = tuple(ck.get(c, key, "params", list))
         if len(params) != 2 or not all(isinstance(p, str) and _NAME.match(p) for p in params):
             ck.fail(f"{key}.params", "two distinct parameter names")
         if params[0] == params[1]:
             ck.fail(f"{key}.params", "two distinct parameter names")
-    else:
-        param = ck.get(c, key, "param", str)
-        if not _NAME.match(param):
-            ck.fail(f"{key}.param", f"{param!r} is not a parameter name")
+        return None, params
+    param = ck.get(c, key, "param", str)
+    if not _NAME.match(param):
+        ck.fail(f"{key}.param", f"{param!r} is not a parameter name")
+    return param, ()
+
+
+def _control(ck: _Check, key: str, c: Any, table: Table) -> Control:
+    kind = ck.get(c, key, "kind", str)
+    if kind not in CONTROL_KINDS:
+        ck.fail(f"{key}.kind", f"unknown control kind {kind!r} (one of {', '.join(CONTROL_KINDS)})")
+    cid = ck.get(c, key, "control_id", str)
+    if not _SLUG.match(cid):
+        ck.fail(f"{key}.control_id", f"{cid!r} is not a lower-case slug")
+    column, columns = _control_columns(ck, key, c, kind, table)
+    param, params = _control_params(ck, key, c, kind)
     lo = hi = step = None
     if kind == "slider":
         lo = ck.get(c, key, "min", (int, float))
@@ -339,6 +259,9 @@ def _control(ck: _Check, key: str, c: Any, table: Table) -> Control:
         step = ck.get(c, key, "step", (int, float))
         if not lo < hi or step <= 0:
             ck.fail(f"{key}", "a slider needs min < max and step > 0")
+    impl = ck.get(c, key, "impl", str, required=False) or ""
+    if impl and impl not in IMPLS[kind]:
+        ck.fail(f"{key}.impl", f"unknown {kind} implementation {impl!r} (one of {', '.join(IMPLS[kind])})")
     return Control(
         control_id=cid,
         kind=kind,
@@ -350,6 +273,7 @@ def _control(ck: _Check, key: str, c: Any, table: Table) -> Control:
         min=lo,
         max=hi,
         step=step,
+        impl=impl,
     )
 
 
@@ -368,20 +292,14 @@ def _page(ck: _Check, i: int, p: Any, tables: dict[str, Table]) -> Page:
         for q in c.query_params:
             if q in seen:
                 ck.fail(f"{key}.controls[{j}]", f"query parameter {q!r} is used twice on page {name!r}")
+            if q == PAGE_PARAM:
+                ck.fail(f"{key}.controls[{j}]", f"query parameter {q!r} is the list's pagination")
             seen.add(q)
     return Page(page=name, title=ck.get(p, key, "title", str), table=tname, controls=controls)
 
 
-def parse_spec(raw: Any, path: Path) -> Spec:
-    """Validate a spec's JSON object; the first problem is an InputError naming `path` and the key."""
-    ck = _Check(path)
-    site = ck.get(raw, "", "site", str)
-    if not _SLUG.match(site):
-        ck.fail("site", f"{site!r} is not a lower-case slug")
-    today = ck.get(raw, "", "today", str)
-    if not is_date(today):
-        ck.fail("today", f"{today!r} is not a date YYYY-MM-DD")
-    th = ck.get(raw, "", "theme", dict)
+def _theme(ck: _Check, th: Any) -> Theme:
+    """Colours, font, layout and (for a world site) navigation, pagination and furniture."""
     layout = ck.get(th, "theme", "layout", str)
     if layout not in LAYOUTS:
         ck.fail("theme.layout", f"unknown layout {layout!r} (one of {', '.join(LAYOUTS)})")
@@ -394,6 +312,35 @@ def parse_spec(raw: Any, path: Path) -> Spec:
     font = ck.get(th, "theme", "font", str, required=False) or "DejaVu Sans"
     if not re.match(r"^[A-Za-z0-9 ]+$", font):
         ck.fail("theme.font", f"{font!r} is not a plain font family name")
+    pagination = _choice(ck, th, "theme", "pagination", PAGINATIONS)
+    page_size = ck.get(th, "theme", "page_size", int, required=pagination != "none") or 0
+    if pagination != "none" and not 5 <= page_size <= 100:
+        ck.fail("theme.page_size", f"{page_size} is not 5..100")
+    radius = ck.get(th, "theme", "radius", int, required=False)
+    return Theme(
+        layout=layout,
+        font=font,
+        nav=_choice(ck, th, "theme", "nav", NAVS),
+        pagination=pagination,
+        page_size=page_size,
+        banner=_choice(ck, th, "theme", "banner", BANNERS),
+        hero=ck.get(th, "theme", "hero", str, required=False) or "",
+        tagline=ck.get(th, "theme", "tagline", str, required=False) or "",
+        radius=6 if radius is None else radius,
+        **colours,
+    )
+
+
+def parse_spec(raw: Any, path: Path) -> Spec:
+    """Validate a spec's JSON object; the first problem is an InputError naming `path` and the key."""
+    ck = _Check(path)
+    site = ck.get(raw, "", "site", str)
+    if not _SLUG.match(site):
+        ck.fail("site", f"{site!r} is not a lower-case slug")
+    today = ck.get(raw, "", "today", str)
+    if not is_date(today):
+        ck.fail("today", f"{today!r} is not a date YYYY-MM-DD")
+    theme = _theme(ck, ck.get(raw, "", "theme", dict))
     raw_tables = ck.get(raw, "", "tables", dict)
     tables = {n: _table(ck, n, t) for n, t in raw_tables.items()}
     raw_pages = ck.get(raw, "", "pages", list)
@@ -409,10 +356,11 @@ def parse_spec(raw: Any, path: Path) -> Spec:
         site=site,
         name=ck.get(raw, "", "name", str),
         today=today,
-        theme=Theme(layout=layout, font=font, **colours),
+        theme=theme,
         tables=tables,
         pages=pages,
         raw=raw,
+        domain=ck.get(raw, "", "domain", str, required=False) or "",
     )
 
 

@@ -1,0 +1,215 @@
+"""The typed records of a site spec (`site.json`): columns, tables, list-page controls, pages, theme.
+
+`plandvc.sites.spec` builds them from JSON (and re-exports them); the renderer, the server and the pool's task
+generator read them. The world's pieces (layout families, navigation, control implementations, pagination) are
+plain fields with defaults that mean "the original hand-written sites", so an older spec reads as before.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+COLUMN_TYPES = ("id", "text", "enum", "number", "date")
+CONTROL_KINDS = ("dropdown", "options", "slider", "date_range", "sort", "search")
+# the original sites' layouts (a nav position over one page structure) ...
+CLASSIC_LAYOUTS = ("sidebar", "topnav", "cards")
+# ... and the generated world's layout families, which differ in the list page's DOM structure
+FAMILIES = ("datatable", "cardgrid", "facets", "splitview", "dashboard")
+LAYOUTS = CLASSIC_LAYOUTS + FAMILIES
+NAVS = ("topbar", "sidebar", "drawer", "menu")
+PAGINATIONS = ("none", "numbered", "nextprev", "loadmore")
+BANNERS = ("none", "cookie", "newsletter")
+FORMS = ("page", "modal", "wizard")
+DISPLAYS = ("plain", "stars", "badge")
+# each control kind's implementations; the first is the original sites' (and the default)
+IMPLS: dict[str, tuple[str, ...]] = {
+    "dropdown": ("select", "listbox"),
+    "options": ("checkboxes", "chips", "radios"),
+    "slider": ("range", "numbers"),
+    "date_range": ("inputs", "calendar"),
+    "sort": ("select", "headers"),
+    "search": ("form", "autocomplete"),
+}
+PAGE_PARAM = "page"  # the pagination parameter of a list page (never a control's)
+MIN_ROWS = 15
+RESERVED_IDS = ("new", "edit")
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+@dataclass(frozen=True)
+class Column:
+    """A table column: `type` is one of COLUMN_TYPES; `values` the options of an enum; `display` how a
+    card or result shows it (stars for a rating, a badge for a status)."""
+
+    name: str
+    label: str
+    type: str
+    values: tuple[str, ...] = ()
+    prefix: str = ""
+    suffix: str = ""
+    decimals: int = 0
+    display: str = "plain"
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of fixed rows; `key` names the id column, `label` the column shown as the entry's link; `form`
+    how its create and edit forms are shown (a page, a modal dialog or a multi-step wizard)."""
+
+    name: str
+    title: str
+    singular: str
+    key: str
+    label: str
+    columns: tuple[Column, ...]
+    rows: tuple[dict[str, Any], ...]
+    create: tuple[str, ...] = ()
+    edit: tuple[str, ...] = ()
+    copy: str | None = None
+    form: str = "page"
+    text: str | None = None  # a longer description column, shown on cards and results
+
+    def column(self, name: str) -> Column:
+        for c in self.columns:
+            if c.name == name:
+                return c
+        raise KeyError(name)
+
+    @property
+    def column_names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.columns)
+
+
+@dataclass(frozen=True)
+class Control:
+    """A list-page control (a GET form); `query_params` are the URL parameters it owns; `impl` which of its
+    kind's implementations the page draws (IMPLS)."""
+
+    control_id: str
+    kind: str
+    label: str
+    column: str | None = None
+    param: str | None = None
+    params: tuple[str, ...] = ()
+    columns: tuple[str, ...] = ()
+    min: float | None = None
+    max: float | None = None
+    step: float | None = None
+    impl: str = ""
+
+    @property
+    def implementation(self) -> str:
+        return self.impl or IMPLS[self.kind][0]
+
+    @property
+    def min_param(self) -> str | None:
+        """The lower-bound parameter of a slider drawn as min–max number fields (`<param>_min`)."""
+        return f"{self.param}_min" if self.kind == "slider" and self.impl == "numbers" else None
+
+    @property
+    def multiple(self) -> bool:
+        """Whether the control can hold several values at once (options drawn as radios hold one)."""
+        return self.kind == "options" and self.implementation != "radios"
+
+    @property
+    def query_params(self) -> tuple[str, ...]:
+        if self.kind in ("date_range", "sort"):
+            return self.params
+        lo = self.min_param
+        return (str(self.param), lo) if lo else (str(self.param),)
+
+
+@dataclass(frozen=True)
+class Page:
+    """A list page of one table, at `/sites/<site>/<page>`."""
+
+    page: str
+    title: str
+    table: str
+    controls: tuple[Control, ...]
+
+    def control(self, control_id: str) -> Control:
+        for c in self.controls:
+            if c.control_id == control_id:
+                return c
+        raise KeyError(control_id)
+
+
+@dataclass(frozen=True)
+class Theme:
+    """Colours and font, the layout (a classic layout or a world family) and the page furniture."""
+
+    layout: str
+    accent: str
+    background: str
+    font: str = "DejaVu Sans"
+    panel: str = "#ffffff"
+    text: str = "#1f2328"
+    nav: str = "topbar"
+    pagination: str = "none"
+    page_size: int = 0
+    banner: str = "none"
+    hero: str = ""  # the home page's banner headline; empty: no hero
+    tagline: str = ""
+    radius: int = 6
+
+    @property
+    def family(self) -> str | None:
+        """The world layout family, or None for a classic site (drawn by the original templates)."""
+        return self.layout if self.layout in FAMILIES else None
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One site: its tables, list pages, theme and fixed clock (`today`, ISO date)."""
+
+    site: str
+    name: str
+    today: str
+    theme: Theme
+    tables: dict[str, Table]
+    pages: tuple[Page, ...]
+    raw: dict[str, Any] = field(repr=False, compare=False)
+    domain: str = ""
+
+    def page(self, name: str) -> Page | None:
+        for p in self.pages:
+            if p.page == name:
+                return p
+        return None
+
+    def table_of(self, page: Page) -> Table:
+        return self.tables[page.table]
+
+    @property
+    def controls(self) -> tuple[tuple[Page, Control], ...]:
+        return tuple((p, c) for p in self.pages for c in p.controls)
+
+
+def is_date(v: Any) -> bool:
+    """An ISO date `YYYY-MM-DD`."""
+    if not isinstance(v, str) or len(v) != 10:
+        return False
+    try:
+        dt.date.fromisoformat(v)
+    except ValueError:
+        return False
+    return True
+
+
+def check_value(col: Column, v: Any) -> str | None:
+    """Why `v` is not a valid stored value of `col`, or None."""
+    if col.type in ("id", "text") and not (isinstance(v, str) and v.strip()):
+        return "expected a non-empty string"
+    if col.type == "id" and not _ID.match(v):
+        return f"{v!r} is not a URL-safe id"
+    if col.type == "enum" and v not in col.values:
+        return f"{v!r} is not one of {list(col.values)}"
+    if col.type == "number" and (isinstance(v, bool) or not isinstance(v, int | float)):
+        return "expected a number"
+    if col.type == "date" and not is_date(v):
+        return f"{v!r} is not a date YYYY-MM-DD"
+    return None

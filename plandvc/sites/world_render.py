@@ -1,0 +1,294 @@
+"""Pages of the generated world's sites: the five layout families, navigation variants, widgets and furniture.
+
+`Renderer` hands a site whose theme names a layout family (`Theme.family`) to `WorldPages`; the original sites
+keep their own templates byte for byte. The views here are plain dicts for the `templates/world/` templates;
+the HTML stays a function of (spec, page, rows, query, page number): no clocks, no session ids.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from jinja2 import Environment
+from markupsafe import Markup
+
+from plandvc.sites.art import format_value, picture, plain_number, stars, tone
+from plandvc.sites.model import PAGE_PARAM, Control, Page, Spec, Table
+from plandvc.sites.query import ListQuery
+
+View = dict[str, Any]
+MAX_SUGGESTIONS = 400  # autocomplete words embedded in a page
+
+
+def href_of(path: str, pairs: list[tuple[str, str]]) -> str:
+    """`path?pairs` (just `path` without pairs), encoded as a form would."""
+    return f"{path}?{urlencode(pairs)}" if pairs else path
+
+
+class WorldPages:
+    """Builds and renders the world templates' views for one `Environment`."""
+
+    def __init__(self, env: Environment):
+        self.env = env
+
+    # ── shared pieces ────────────────────────────────────────────────────────────────────────────────
+
+    def base(self, spec: Spec, current: str | None, title: str, crumbs: list[tuple[str, str]]) -> View:
+        root = f"/sites/{spec.site}"
+        search = next(((p, c) for p, c in spec.controls if c.kind == "search"), None)
+        return {
+            "site": spec, "theme": spec.theme, "root": root, "title": title, "current": current,
+            "nav": [{"page": p.page, "title": p.title, "href": f"{root}/{p.page}"} for p in spec.pages],
+            "crumbs": [{"text": t, "href": h} for t, h in crumbs],
+            "header_search": {"action": f"{root}/{search[0].page}", "name": search[1].param,
+                              "placeholder": f"Search {search[0].title.lower()}"} if search else None,
+        }  # fmt: skip
+
+    def entry(self, spec: Spec, page: Page, row: dict[str, Any], width: int = 320, height: int = 180) -> View:
+        """One entry as cards, results and the master list show it: link, picture, blurb, facts, badges."""
+        table = spec.table_of(page)
+        path = f"/sites/{spec.site}/{page.page}"
+        facts, badges, rating = [], [], None
+        for c in table.columns:
+            if c.name in (table.key, table.label, table.text):
+                continue
+            if c.display == "stars" and rating is None:
+                rating = {
+                    "stars": stars(float(row[c.name])),
+                    "text": format_value(c, row[c.name]),
+                    "label": c.label,
+                }
+            elif c.display == "badge":
+                badges.append({"text": str(row[c.name]), "tone": tone(str(row[c.name]), c.values)})
+            else:
+                facts.append({"label": c.label, "text": format_value(c, row[c.name]), "type": c.type})
+        label = str(row[table.label])
+        return {
+            "href": f"{path}/{quote(str(row[table.key]), safe='')}", "label": label, "id": str(row[table.key]),
+            "picture": picture(label, width, height), "thumb": picture(label, 72, 72),
+            "text": str(row[table.text]) if table.text else "", "facts": facts[:4], "badges": badges,
+            "rating": rating,
+        }  # fmt: skip
+
+    # ── pages ────────────────────────────────────────────────────────────────────────────────────────
+
+    def home(self, spec: Spec, counts: dict[str, int]) -> str:
+        ctx = self.base(spec, None, spec.name, [])
+        sections = [
+            {"page": p.page, "title": p.title, "href": f"/sites/{spec.site}/{p.page}", "count": counts[p.page],
+             "plural": spec.table_of(p).title.lower(), "picture": picture(p.title, 400, 110)}
+            for p in spec.pages
+        ]  # fmt: skip
+        first = spec.pages[0]
+        featured = [self.entry(spec, first, r) for r in spec.table_of(first).rows[:4]]
+        second = spec.pages[-1]
+        recent = [self.entry(spec, second, r) for r in spec.table_of(second).rows[:5]]
+        return self.env.get_template("world/home.html").render(
+            **ctx, sections=sections, featured=featured, featured_page=first, recent=recent, recent_page=second,
+            hero_picture=picture(spec.name + " hero", 1200, 260, spec.theme.hero, initials=False),
+        )  # fmt: skip
+
+    def list_page(
+        self, spec: Spec, page: Page, rows: list[dict[str, Any]], q: ListQuery, number: int = 1
+    ) -> str:
+        table = spec.table_of(page)
+        path = f"/sites/{spec.site}/{page.page}"
+        ctx = self.base(spec, page.page, page.title, [("Home", ctx_root(spec)), (page.title, "")])
+        shown, pager = self.paginate(spec, path, rows, q, number)
+        return self.env.get_template("world/list.html").render(
+            **ctx, **self.listing(spec, page, table, path, shown, q), count=len(rows), pager=pager,
+            kpis=key_figures(page, table, rows),
+            filtered=bool(q.pairs), create=self.form_view(spec, page, "create", None) if table.create else None,
+        )  # fmt: skip
+
+    def listing(
+        self, spec: Spec, page: Page, table: Table, path: str, rows: list[dict[str, Any]], q: ListQuery
+    ) -> View:
+        """What every family's list shows: controls, columns (with sort links), rows and entries."""
+        sort = next((c for c in page.controls if c.kind == "sort"), None)
+        cols = [
+            {"name": c.name, "label": c.label, "type": c.type,
+             "sort": self.sort_link(c.name, c.label, sort, q, path) if sort and sort.implementation == "headers"
+             and c.name in sort.columns else None}
+            for c in table.columns if c.name != table.text
+        ]  # fmt: skip
+        body = [
+            {"href": f"{path}/{quote(str(r[table.key]), safe='')}",
+             "cells": [{"text": format_value(c, r[c.name]), "link": c.name == table.label, "type": c.type}
+                       for c in table.columns if c.name != table.text]}
+            for r in rows
+        ]  # fmt: skip
+        controls = [self.control(table, c, q, path) for c in page.controls]
+        return {
+            "page": page, "table": table, "path": path, "columns": cols, "rows": body,
+            "entries": [self.entry(spec, page, r) for r in rows], "controls": controls,
+            "sortlinks": [self.sort_link(n, table.column(n).label, sort, q, path) for n in sort.columns]
+            if sort and sort.implementation == "headers" else [],
+            "sort_id": sort.control_id if sort else "",
+        }  # fmt: skip
+
+    def paginate(
+        self, spec: Spec, path: str, rows: list[dict[str, Any]], q: ListQuery, number: int
+    ) -> tuple[list[dict[str, Any]], View | None]:
+        """The rows of page `number` (load-more: pages 1..number) and the pager's links."""
+        theme = spec.theme
+        if theme.pagination == "none" or len(rows) <= theme.page_size:
+            return rows, None
+        pages = math.ceil(len(rows) / theme.page_size)
+        number = min(max(number, 1), pages)
+        keep = [(k, v) for k, v in q.pairs if v != ""]
+
+        def link(n: int) -> str:
+            return href_of(path, keep + ([(PAGE_PARAM, str(n))] if n > 1 else []))
+
+        if theme.pagination == "loadmore":
+            shown = rows[: number * theme.page_size]
+            more = link(number + 1) if number < pages else None
+            return shown, {"kind": "loadmore", "more": more, "shown": len(shown), "total": len(rows)}
+        lo = (number - 1) * theme.page_size
+        numbers = [{"n": n, "href": link(n), "current": n == number} for n in range(1, pages + 1)]
+        return rows[lo : lo + theme.page_size], {
+            "kind": theme.pagination, "number": number, "pages": pages, "numbers": numbers,
+            "prev": link(number - 1) if number > 1 else None, "next": link(number + 1) if number < pages else None,
+        }  # fmt: skip
+
+    def sort_link(self, name: str, label: str, sort: Control | None, q: ListQuery, path: str) -> View:
+        """A clickable sort header: sorts ascending, or descending when it already sorts ascending."""
+        assert sort is not None
+        by, direction = q.values.get(sort.control_id) or (None, None)
+        want = "desc" if by == name and direction == "asc" else "asc"
+        keep = [(k, v) for k, v in q.carried(sort)]
+        arrow = ("▲" if direction == "asc" else "▼") if by == name else ""
+        return {"href": href_of(path, [*keep, (sort.params[0], name), (sort.params[1], want)]), "label": label,
+                "arrow": arrow, "id": sort.control_id, "column": name}  # fmt: skip
+
+    def control(self, table: Table, c: Control, q: ListQuery, path: str) -> View:
+        v = q.values.get(c.control_id)
+        view: View = {"id": c.control_id, "kind": c.kind, "impl": c.implementation, "label": c.label,
+                      "action": path, "hidden": q.carried(c)}  # fmt: skip
+        if c.kind in ("dropdown", "options"):
+            col = table.column(str(c.column))
+            chosen = set(v) if c.kind == "options" and v else {v}
+            view["name"] = c.param
+            view["options"] = [
+                {"value": o, "selected": o in chosen, "n": i} for i, o in enumerate(col.values)
+            ]
+            view["current"] = v if c.kind == "dropdown" and v else ""
+        elif c.kind == "slider":
+            col = table.column(str(c.column))
+            current = c.max if v is None else v
+            low = q.lower.get(c.control_id)
+            view.update(
+                name=c.param, min_name=c.min_param or "", min=plain_number(c.min), max=plain_number(c.max), step=plain_number(c.step),
+                value=plain_number(current), shown=format_value(col, current), set=v is not None, low=plain_number(low),
+                typed=plain_number(v) if v is not None else "", unit=col.prefix or col.suffix.strip(),
+            )  # fmt: skip
+        elif c.kind == "date_range":
+            lo, hi = v or (None, None)
+            view.update(names=list(c.params), dates=[lo or "", hi or ""])
+        elif c.kind == "sort":
+            name, direction = v or (c.columns[0], "asc")
+            view.update(
+                names=list(c.params),
+                columns=[{"value": n, "text": table.column(n).label, "selected": n == name} for n in c.columns],
+                dirs=[{"value": d, "text": t, "selected": d == direction}
+                      for d, t in (("asc", "Ascending"), ("desc", "Descending"))],
+            )  # fmt: skip
+        elif c.kind == "search":
+            view.update(name=c.param, value=v or "", over=", ".join(table.column(n).label for n in c.columns))
+            if c.implementation == "autocomplete":
+                view["words"] = Markup(
+                    json.dumps(suggestions(table, c), ensure_ascii=False).replace("</", "<\\/")
+                )
+        return view
+
+    def detail(self, spec: Spec, page: Page, row: dict[str, Any], rows: list[dict[str, Any]]) -> str:
+        table = spec.table_of(page)
+        path = f"/sites/{spec.site}/{page.page}"
+        heading = str(row[table.label])
+        ctx = self.base(spec, page.page, f"{table.singular.capitalize()} {heading}",
+                        [("Home", ctx_root(spec)), (page.title, path), (heading, "")])  # fmt: skip
+        fields = [
+            {"label": c.label, "text": format_value(c, row[c.name]), "name": c.name} for c in table.columns
+        ]
+        copy = None
+        if table.copy:
+            col = table.column(table.copy)
+            copy = {"value": str(row[table.copy]), "label": col.label, "id": f"{page.page}-copy"}
+        entry_href = f"{path}/{quote(str(row[table.key]), safe='')}"
+        master = [self.entry(spec, page, r, 64, 64) for r in rows] if spec.theme.family == "splitview" else []
+        return self.env.get_template("world/detail.html").render(
+            **ctx, page=page, table=table, path=path, fields=fields, copy=copy, entry_href=entry_href,
+            heading=heading, item=self.entry(spec, page, row, 640, 260), master=master,
+            edit=self.form_view(spec, page, "edit", row) if table.edit else None,
+        )  # fmt: skip
+
+    def form_view(self, spec: Spec, page: Page, kind: str, row: dict[str, Any] | None) -> View:
+        """A create (`row` None) or edit form: its fields, action and how it is shown (page/modal/wizard)."""
+        table = spec.table_of(page)
+        path = f"/sites/{spec.site}/{page.page}"
+        form_id = f"{page.page}-{kind}"
+        fields = []
+        for n in table.create if kind == "create" else table.edit:
+            col = table.column(n)
+            value: Any = "" if row is None else row[n]
+            fields.append(
+                {"name": n, "label": col.label, "type": col.type, "id": f"{form_id}-{n}",
+                 "value": plain_number(value) if col.type == "number" and value != "" else str(value),
+                 "options": [{"value": o, "selected": o == value} for o in col.values]}
+            )  # fmt: skip
+        back = path if row is None else f"{path}/{quote(str(row[table.key]), safe='')}"
+        steps = [fields[i : i + 2] for i in range(0, len(fields), 2)] if table.form == "wizard" else [fields]
+        return {
+            "kind": kind, "id": form_id, "fields": fields, "steps": steps, "style": table.form,
+            "action": f"{path}/new" if row is None else f"{back}/edit", "back": back,
+            "heading": f"New {table.singular}" if row is None else f"Edit {table.singular} {row[table.label]}",
+            "button": f"Create {table.singular}" if row is None else f"Save {table.singular}",
+        }  # fmt: skip
+
+    def form(self, spec: Spec, page: Page, kind: str, row: dict[str, Any] | None) -> str:
+        view = self.form_view(spec, page, kind, row)
+        path = f"/sites/{spec.site}/{page.page}"
+        ctx = self.base(spec, page.page, view["heading"], [("Home", ctx_root(spec)), (page.title, path),
+                                                          (view["heading"], "")])  # fmt: skip
+        return self.env.get_template("world/form.html").render(**ctx, page=page, form=view)
+
+    def error(self, spec: Spec, status: int, reason: str, message: str) -> str:
+        ctx = self.base(spec, None, "Error", [("Home", ctx_root(spec)), (reason, "")])
+        return self.env.get_template("world/error.html").render(
+            **ctx, status=status, reason=reason, message=message
+        )
+
+
+def ctx_root(spec: Spec) -> str:
+    return f"/sites/{spec.site}"
+
+
+def suggestions(table: Table, c: Control) -> list[str]:
+    """Autocomplete words for a search: the searched columns' words and whole values, sorted, distinct."""
+    words: set[str] = set()
+    for r in table.rows:
+        for name in c.columns:
+            text = str(r[name])
+            words.add(text)
+            words.update(w for w in re.findall(r"[A-Za-z][A-Za-z'-]{3,}", text))
+    return sorted(words, key=str.casefold)[:MAX_SUGGESTIONS]
+
+
+def key_figures(page: Page, table: Table, rows: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """A dashboard's figures over the rows a query selects: how many, the newest date, the median number."""
+    figures = [(page.title, f"{len(rows):,}")]
+    for c in page.controls:
+        col = table.column(str(c.column)) if c.column else None
+        if col is None or not rows:
+            continue
+        values = sorted(r[col.name] for r in rows)
+        if c.kind == "date_range":
+            figures.append((f"Latest {col.label.lower()}", str(values[-1])))
+        elif c.kind == "slider":
+            figures.append((f"Median {col.label.lower()}", format_value(col, values[len(values) // 2])))
+    return figures[:3]
