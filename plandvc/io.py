@@ -11,9 +11,9 @@ import fcntl
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 import orjson
 
@@ -21,6 +21,11 @@ import orjson
 from plandvc.errors import InputError as InputError
 
 T = TypeVar("T")
+
+# a JSON value as a parser returns it; a record the project has validated is read as its TypedDict instead
+JSONScalar: TypeAlias = str | int | float | bool | None
+JSONValue: TypeAlias = JSONScalar | list["JSONValue"] | dict[str, "JSONValue"]
+JSONObject: TypeAlias = dict[str, JSONValue]
 
 MAX_PROBLEMS_SHOWN = 30
 DVC_IGNORE = ".gitignore"  # DVC writes one beside the outputs it tracks: it belongs to no command
@@ -45,7 +50,7 @@ def _umask() -> int:
 FILE_MODE = 0o666 & ~_umask()
 
 
-def dumps(obj: Any, *, sort_keys: bool = False, indent: bool = False) -> bytes:
+def dumps(obj: object, *, sort_keys: bool = False, indent: bool = False) -> bytes:
     """JSON bytes; `sort_keys` for records whose key order carries no meaning."""
     opt = orjson.OPT_NON_STR_KEYS
     if sort_keys:
@@ -111,7 +116,7 @@ def write_json(path: str | Path, obj: Any, *, sort_keys: bool = True, indent: bo
     write_bytes(path, dumps(obj, sort_keys=sort_keys, indent=indent) + b"\n")
 
 
-def write_jsonl(path: str | Path, rows: Iterable[Any], *, sort_keys: bool = False) -> None:
+def write_jsonl(path: str | Path, rows: Iterable[object], *, sort_keys: bool = False) -> None:
     write_bytes(path, b"".join(dumps(r, sort_keys=sort_keys) + b"\n" for r in rows))
 
 
@@ -173,7 +178,7 @@ def check_writable(path: str | Path, what: str = "--out") -> None:
 
 
 def check_output_file(
-    path: str | Path, is_ours: Callable[[Any], bool], command: str, what: str = "--out"
+    path: str | Path, is_ours: Callable[[Mapping[str, object]], bool], command: str, what: str = "--out"
 ) -> None:
     """An InputError unless the file `path` may be written: absent, empty, or a previous output of `command`
     (every line a record `is_ours` recognises), in a writable folder. Never replaces an unrelated file."""
@@ -195,7 +200,7 @@ def check_output_file(
 
 
 def check_output_json(
-    path: str | Path, is_ours: Callable[[Any], bool], command: str, what: str = "--out"
+    path: str | Path, is_ours: Callable[[object], bool], command: str, what: str = "--out"
 ) -> None:
     """An InputError unless the JSON file `path` may be written: absent, or a previous output of `command`
     (its content one `is_ours` recognises), in a writable folder. Never replaces an unrelated file."""
@@ -214,7 +219,9 @@ def check_output_json(
     check_writable(p, what)
 
 
-def owned_folder(names: Iterable[str], index: str, is_index: Callable[[Any], bool]) -> Callable[[Path], bool]:
+def owned_folder(
+    names: Iterable[str], index: str, is_index: Callable[[object], bool]
+) -> Callable[[Path], bool]:
     """A recogniser for `check_output_dir`: the folder holds only entries named in `names`, and its `index`
     file (JSON, or JSON Lines when it ends in .jsonl) is one `is_index` recognises. The index is the output's
     own manifest, so an output is recognised with no marker file added to it (its bytes stay a function of

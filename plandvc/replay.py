@@ -9,8 +9,8 @@ works on a page that an earlier part filtered or sorted. The last answer is the 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 from plandvc.browser.actions import ACTIONS, perform, reply_action
 from plandvc.browser.protocol import SessionProtocol, SessionRecord
@@ -208,7 +208,9 @@ class ReplayModel:
     def __init__(self, replayer: Replayer, session: SessionRecord) -> None:
         self.replayer, self.session = replayer, session
 
-    async def respond(self, messages: list[dict[str, Any]], response_format: dict[str, Any]) -> str:
+    async def respond(
+        self, messages: Sequence[Mapping[str, object]], response_format: Mapping[str, object]
+    ) -> str:
         snap = self.session.last_snapshot
         if snap is None:
             raise RuntimeError("replay: the specialist has taken no snapshot")

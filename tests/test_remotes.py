@@ -45,8 +45,11 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 def env_for(home: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
     """The environment of every command: the venv's tools first, a HOME of the test's own (DVC's global
-    config, ~/.ssh/known_hosts, the datasets cache), no AWS settings inherited from the caller."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+    config, ~/.ssh/known_hosts, the datasets cache), no AWS settings inherited from the caller, and no make
+    of the caller's (under `make test` a nested make would name itself `make[1]` and take its flags): the
+    commands run as from a user's shell."""
+    make_vars = ("MAKELEVEL", "MAKEFLAGS", "MFLAGS", "MAKEOVERRIDES")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_") and k not in make_vars}
     env |= {
         "PATH": f"{VENV / 'bin'}:{env['PATH']}",
         "HOME": str(home),

@@ -10,14 +10,15 @@ from __future__ import annotations
 import base64
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from typing import Protocol, cast
 from urllib.parse import urlsplit
 
+from plandvc.agent.model import ImagePart, TextPart
+from plandvc.agent.model import Messages as Messages  # the agent reads it from here too
 from plandvc.agent.schema import errors
 from plandvc.records import ParamValue, ReplyRecord
-
-Messages = list[dict[str, Any]]
 
 
 class SnapshotLike(Protocol):
@@ -65,7 +66,7 @@ def browser_state(snap: SnapshotLike) -> str:
     )
 
 
-def image_part(png: bytes) -> dict[str, Any]:
+def image_part(png: bytes) -> ImagePart:
     """A screenshot as an OpenAI-style image part."""
     return {
         "type": "image_url",
@@ -140,7 +141,7 @@ def specialist_messages(
             f"<step_info>\nStep {step} of {max_steps}\n</step_info>",
         ]
     )
-    content: list[dict[str, Any]] = [{"type": "text", "text": text}]
+    content: list[TextPart | ImagePart] = [{"type": "text", "text": text}]
     if screenshot is not None:
         content.append(image_part(screenshot))
     return [{"role": "system", "content": system}, {"role": "user", "content": content}]
@@ -191,7 +192,7 @@ def read_reply(obj: object) -> Reply:
     return Reply(valid["memory"], name, dict(params))
 
 
-def parse_reply(text: str, schema: dict[str, Any]) -> tuple[object, list[str]]:
+def parse_reply(text: str, schema: Mapping[str, object]) -> tuple[object, list[str]]:
     """The reply as JSON and what breaks `schema` in it; `(None, [reason])` when it does not parse."""
     raw = (text or "").strip()
     fenced = _FENCE.match(raw)

@@ -7,9 +7,31 @@ not read images says so with `wants_screenshot = False`, and then no screenshot 
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Literal, Protocol, TypedDict, runtime_checkable
 
-Messages = list[dict[str, Any]]
+if TYPE_CHECKING:
+    import openai
+
+# the chat as OpenAI's messages: `{"role", "content"}`, a content one string or a list of the parts below
+Messages = list[dict[str, object]]
+
+
+class TextPart(TypedDict):
+    """A text part of a message's content."""
+
+    type: Literal["text"]
+    text: str
+
+
+class ImageURL(TypedDict):
+    url: str  # a data: URL (the screenshot as base64 PNG)
+
+
+class ImagePart(TypedDict):
+    """An image part of a message's content (OpenAI's `image_url` part)."""
+
+    type: Literal["image_url"]
+    image_url: ImageURL
 
 
 @runtime_checkable
@@ -18,7 +40,7 @@ class Model(Protocol):
 
     wants_screenshot: bool
 
-    async def respond(self, messages: Messages, response_format: dict[str, Any]) -> str:
+    async def respond(self, messages: Messages, response_format: dict[str, object]) -> str:
         """The model's reply (a JSON string) to `messages`, constrained by `response_format`."""
         ...
 
@@ -28,7 +50,7 @@ class OpenAIModel:
 
     def __init__(
         self,
-        client: Any,
+        client: openai.AsyncOpenAI,
         model: str,
         *,
         wants_screenshot: bool = True,
@@ -39,8 +61,9 @@ class OpenAIModel:
         self.wants_screenshot = wants_screenshot
         self.temperature, self.max_tokens = temperature, max_tokens
 
-    async def respond(self, messages: Messages, response_format: dict[str, Any]) -> str:
-        reply = await self.client.chat.completions.create(
+    async def respond(self, messages: Messages, response_format: dict[str, object]) -> str:
+        # the messages and the format are OpenAI's shapes as plain dicts, not the client's TypedDicts
+        reply = await self.client.chat.completions.create(  # type: ignore[call-overload]
             model=self.model,
             messages=messages,
             response_format=response_format,

@@ -6,10 +6,50 @@ targets follow it key by key) and filter-rows (which rejects a target that break
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Literal, TypeAlias, TypedDict, cast
 
 from plandvc.browser.actions import ACTIONS, DONE_PARAMS
 from plandvc.macros import FAMILIES
+
+# a JSON schema as a value (the project's own, or an episode's that its reader validated as one); read through
+# `_read`, which names the keys this module uses
+JSONSchema: TypeAlias = dict[str, object]
+JSONType = Literal["object", "array", "string", "integer", "number", "boolean", "null"]
+
+
+class _Schema(TypedDict, total=False):
+    """The subset of JSON Schema this module reads (what the planner's and the specialist's schemas use)."""
+
+    type: JSONType | list[JSONType]
+    anyOf: list[Mapping[str, object]]
+    enum: list[str]
+    minLength: int
+    minItems: int
+    maxItems: int
+    items: Mapping[str, object]
+    properties: dict[str, Mapping[str, object]]
+    required: list[str]
+    additionalProperties: bool
+
+
+class _SchemaFormat(TypedDict):
+    name: str
+    strict: bool
+    schema: JSONSchema
+
+
+class _ResponseFormat(TypedDict):
+    """An OpenAI-style `response_format` of type json_schema."""
+
+    type: Literal["json_schema"]
+    json_schema: _SchemaFormat
+
+
+def _read(schema: Mapping[str, object]) -> _Schema:
+    """`schema` as the keys read here: every schema given is the project's own or one validated as a schema."""
+    return cast(_Schema, schema)
+
 
 _DELEGATE = {
     "type": "object",
@@ -40,7 +80,7 @@ _DONE = {
         }
     },
 }
-SCHEMA: dict[str, Any] = {
+SCHEMA: JSONSchema = {
     "type": "object",
     "additionalProperties": False,
     "required": ["memory", "action"],
@@ -49,7 +89,7 @@ SCHEMA: dict[str, Any] = {
         "action": {"type": "array", "minItems": 1, "maxItems": 1, "items": {"anyOf": [_DELEGATE, _DONE]}},
     },
 }
-RESPONSE_FORMAT: dict[str, Any] = {
+RESPONSE_FORMAT: dict[str, object] = {
     "type": "json_schema",
     "json_schema": {"name": "planner_output", "strict": True, "schema": SCHEMA},
 }
@@ -66,13 +106,15 @@ def _is(obj: object, want: str) -> bool:
     return isinstance(obj, _TYPES[want])
 
 
-def schema_of(response_format: dict[str, Any]) -> dict[str, Any]:
-    """The JSON schema inside an OpenAI-style `response_format`."""
-    return response_format["json_schema"]["schema"]
+def schema_of(response_format: Mapping[str, object]) -> JSONSchema:
+    """The JSON schema inside an OpenAI-style `response_format` (the project's own, or one its reader
+    validated as json_schema)."""
+    return cast(_ResponseFormat, response_format)["json_schema"]["schema"]
 
 
-def errors(obj: object, schema: dict[str, Any], path: str = "$") -> list[str]:
+def errors(obj: object, schema: Mapping[str, object], path: str = "$") -> list[str]:
     """What breaks `schema` in `obj` (the subset of JSON Schema used here); empty when it conforms."""
+    schema = _read(schema)
     if "anyOf" in schema:
         found = [errors(obj, s, path) for s in schema["anyOf"]]
         return (
@@ -108,8 +150,9 @@ def errors(obj: object, schema: dict[str, Any], path: str = "$") -> list[str]:
     return out
 
 
-def key_order_errors(obj: object, schema: dict[str, Any], path: str = "$") -> list[str]:
+def key_order_errors(obj: object, schema: Mapping[str, object], path: str = "$") -> list[str]:
     """Where `obj`'s keys are not in the schema's property order (targets follow the schema key by key)."""
+    schema = _read(schema)
     if "anyOf" in schema:
         fits = [s for s in schema["anyOf"] if not errors(obj, s)]
         return key_order_errors(obj, fits[0], path) if fits else []
@@ -129,8 +172,9 @@ def key_order_errors(obj: object, schema: dict[str, Any], path: str = "$") -> li
     return out
 
 
-def canonical(obj: object, schema: dict[str, Any]) -> object:
+def canonical(obj: object, schema: Mapping[str, object]) -> object:
     """`obj` with every object's keys in the schema's property order."""
+    schema = _read(schema)
     if "anyOf" in schema:
         fits = [s for s in schema["anyOf"] if not errors(obj, s)]
         return canonical(obj, fits[0]) if fits else obj
@@ -146,12 +190,12 @@ def canonical(obj: object, schema: dict[str, Any]) -> object:
 # ── the specialist's actions (docs/STAGES.md, "Actions, the trip home and replay") ───────────────────────────────────────────────
 
 # the browser actions' parameters from their one table, then done's
-SPECIALIST_ACTIONS: dict[str, dict[str, Any]] = {n: dict(a.params) for n, a in ACTIONS.items()} | {
+SPECIALIST_ACTIONS: dict[str, dict[str, JSONSchema]] = {n: dict(a.params) for n, a in ACTIONS.items()} | {
     "done": DONE_PARAMS
 }
 
 
-def _action_schema(name: str, params: dict[str, Any]) -> dict[str, Any]:
+def _action_schema(name: str, params: dict[str, JSONSchema]) -> JSONSchema:
     body = {"type": "object", "additionalProperties": False, "required": list(params), "properties": params}
     return {
         "type": "object",
@@ -161,7 +205,7 @@ def _action_schema(name: str, params: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-SPECIALIST_SCHEMA: dict[str, Any] = {
+SPECIALIST_SCHEMA: JSONSchema = {
     "type": "object",
     "additionalProperties": False,
     "required": ["memory", "action"],
@@ -175,7 +219,7 @@ SPECIALIST_SCHEMA: dict[str, Any] = {
         },
     },
 }
-SPECIALIST_RESPONSE_FORMAT: dict[str, Any] = {
+SPECIALIST_RESPONSE_FORMAT: dict[str, object] = {
     "type": "json_schema",
     "json_schema": {"name": "specialist_output", "strict": True, "schema": SPECIALIST_SCHEMA},
 }

@@ -20,7 +20,7 @@ from typing import Any
 from plandvc.browser.protocol import ActionSession
 from plandvc.records import ParamValue
 
-JsonSchema = dict[str, Any]
+JsonSchema = dict[str, object]  # one parameter's JSON schema
 Params = Mapping[str, Any]
 
 

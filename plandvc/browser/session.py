@@ -11,7 +11,7 @@ import base64
 import re
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, cast
 from urllib.parse import urljoin
 
 from playwright.async_api import BrowserContext, CDPSession, Frame, Locator, Page, Request
@@ -19,6 +19,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from plandvc.browser.errors import ActionError, BrowserError, ServerDownError, StaleIndexError
 from plandvc.browser.snapshot import SNAPSHOT_JS, Element, Snapshot, relative_url
+from plandvc.io import JSONObject
 from plandvc.records import Event
 
 CLIPBOARD_JS = Path(__file__).with_name("clipboard.js").read_text()
@@ -34,7 +35,16 @@ HIDE_CARET_JS = """(() => {
 CLIPBOARD_BINDING = "__plandvc_clip"
 ACTION_TIMEOUT_MS = 10_000
 NAVIGATION_TIMEOUT_MS = 20_000
+
+
 # network errors that mean nothing answers at the URL
+class StateReply(TypedDict):
+    """The sites' state API's body (`GET /_state/<site>`): the session's rows by table and its changes."""
+
+    entries: dict[str, list[JSONObject]]
+    changes: list[JSONObject]
+
+
 _DOWN = re.compile(
     r"net::(ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_EMPTY_RESPONSE|ERR_ADDRESS_UNREACHABLE|ERR_CONNECTION_CLOSED)|ECONNREFUSED"
 )
@@ -369,11 +379,12 @@ class Session:
         if site is None:
             raise BrowserError(f"backend_state: no site given and the page {self.url} is not on a site")
         await self.flush_clipboard()
-        data = await self._state_request("get", f"/_state/{site}")
+        data = cast(StateReply, await self._state_request("get", f"/_state/{site}"))
         self.sites.add(site)
         return {"entries": data["entries"], "changes": data["changes"], "clipboard": list(self.clipboard)}
 
-    async def _state_request(self, method: str, path: str) -> Any:
+    async def _state_request(self, method: str, path: str) -> object:
+        """The sites' server's JSON answer to `method path` (None for a post)."""
         url = self.absolute(path)
         try:
             response = await getattr(self.context.request, method)(url)

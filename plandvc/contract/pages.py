@@ -12,10 +12,9 @@ create form first, like `plandvc.pool.prep`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from typing import Any
+from typing import TypedDict
 from urllib.parse import urlencode, urljoin, urlsplit
 
 from plandvc.records import ElementDescriptor, TrajectoryStep
@@ -251,6 +250,14 @@ def _fmt(v: object) -> str:
     return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
 
 
+class CreatePrep(TypedDict):
+    """A task's `control.prep.create` as the pool's schema makes it: a row made through a page's create form."""
+
+    page: str
+    table: str
+    fields: dict[str, str | int | float | bool | None]
+
+
 class StepError(Exception):
     """A step that cannot be done on its page: `key` is the trajectory key (`steps[2].element`)."""
 
@@ -289,7 +296,7 @@ class Walker:
             return resp.status
         return 508
 
-    def prep_create(self, site: str, spec: Mapping[str, Any]) -> str | None:
+    def prep_create(self, site: str, spec: CreatePrep) -> str | None:
         """The control prep through the create form, like plandvc.pool.prep; the reason it failed, or None."""
         page, fields = spec.get("page"), spec.get("fields") or {}
         if self.get(f"/sites/{site}/{page}/new") != 200 or self.page is None:

@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import openai
 import orjson
 from jsonschema import Draft202012Validator
 
-from plandvc.agent.schema import RESPONSE_FORMAT
+from plandvc.agent.schema import RESPONSE_FORMAT, schema_of
 from plandvc.io import InputError
 from plandvc.memory import server
 from plandvc.memory.server import transient, why
@@ -41,12 +42,12 @@ REFUSED = (400, 422)
 FORMATS: tuple[str, ...] = ("json_schema", "json_object", "none")
 
 
-def response_format(form: str) -> dict[str, Any] | None:
+def response_format(form: str) -> dict[str, object] | None:
     """The `response_format` body of a form of `FORMATS` (None: the form that sends none)."""
     if form == "json_schema":
         return RESPONSE_FORMAT
     if form == "json_object":
-        return {"type": "json_object", "schema": RESPONSE_FORMAT["json_schema"]["schema"]}
+        return {"type": "json_object", "schema": schema_of(RESPONSE_FORMAT)}
     return None
 
 
@@ -171,7 +172,7 @@ class PlannerClient:
     async def close(self) -> None:
         await self.client.close()
 
-    async def reply(self, messages: list[dict[str, Any]]) -> tuple[str | None, str | None]:
+    async def reply(self, messages: Sequence[Mapping[str, object]]) -> tuple[str | None, str | None]:
         """(the reply's text, None) or (None, why no reply came after the retries)."""
         self.traffic["replies"] += 1
         if not self._settled:
@@ -180,7 +181,7 @@ class PlannerClient:
                     return await self._reply(messages)
         return await self._reply(messages)
 
-    async def _reply(self, messages: list[dict[str, Any]]) -> tuple[str | None, str | None]:
+    async def _reply(self, messages: Sequence[Mapping[str, object]]) -> tuple[str | None, str | None]:
         k = 0
         while True:
             form = self.format
@@ -211,7 +212,7 @@ class PlannerClient:
             await asyncio.sleep(self.backoff * 2**k)
             k += 1
 
-    async def _lesser_format(self, messages: list[dict[str, Any]], refused_form: str) -> str | None:
+    async def _lesser_format(self, messages: Sequence[Mapping[str, object]], refused_form: str) -> str | None:
         """The request once in each form below `refused_form`; the first answered becomes the form from now on
         (the server refused the ones above it). None when none is answered: the request itself failed."""
         refused = [refused_form]
@@ -228,7 +229,7 @@ class PlannerClient:
             return text
         return None
 
-    async def _once(self, messages: list[dict[str, Any]], form: str) -> str:
+    async def _once(self, messages: Sequence[Mapping[str, object]], form: str) -> str:
         body = response_format(form)
         extra: dict[str, Any] = {"response_format": body} if body is not None else {}
         async with self._slots:
@@ -256,16 +257,18 @@ class PlannerModel:
         self.wants_screenshot = True  # the screenshot is taken either way: the page must be the same
         self.replies: list[str | None] = []
 
-    async def respond(self, messages: list[dict[str, Any]], response_format: dict[str, Any]) -> str:
+    async def respond(
+        self, messages: Sequence[Mapping[str, object]], response_format: Mapping[str, object]
+    ) -> str:
         text, _ = await self.client.reply(messages if self.images else text_only(messages))
         self.replies.append(text)
         return text or ""
 
 
-def text_only(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def text_only(messages: Sequence[Mapping[str, object]]) -> list[dict[str, object]]:
     """The messages without image parts, each content of text parts one string (for a model that takes no
     images: every OpenAI-compatible server accepts this)."""
-    out = []
+    out: list[dict[str, object]] = []
     for m in messages:
         content = m.get("content")
         if isinstance(content, list):

@@ -19,11 +19,18 @@ import json
 import random
 import re
 import threading
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
 
 from plandvc.eval.specs import HeldOut
-from plandvc.eval.wire import ChatHandler, LoopbackServer, completion, error, user_text
+from plandvc.eval.wire import (
+    ChatCompletion,
+    ChatHandler,
+    ErrorReply,
+    LoopbackServer,
+    completion,
+    error,
+    user_text,
+)
 from plandvc.io import InputError, read_jsonl
 from plandvc.macros import FAMILIES
 from plandvc.memory.text import DONE_TEXT
@@ -32,15 +39,16 @@ REFERENCES = ("oracle", "always-done", "random-family")
 _REQUEST = re.compile(r"<user_request>\n(.*?)\n</user_request>", re.S)
 _STEP = re.compile(r"<step_info>\nStep (\d+) of \d+")
 
-Planner = Callable[[list[dict[str, Any]]], str]
+Messages = Sequence[Mapping[str, object]]  # a chat request's messages, as the wire carries them
+Planner = Callable[[Messages], str]
 
 
-def first_user_text(messages: list[dict[str, Any]]) -> str:
+def first_user_text(messages: Messages) -> str:
     """The text of the first user message (the turn's input; a retry appends feedback after it)."""
     return user_text(messages)
 
 
-def request_and_turn(messages: list[dict[str, Any]]) -> tuple[str, int]:
+def request_and_turn(messages: Messages) -> tuple[str, int]:
     """(the user request, the turn counted from 0) the planner's messages are about."""
     text = first_user_text(messages)
     req, step = _REQUEST.search(text), _STEP.search(text)
@@ -49,7 +57,7 @@ def request_and_turn(messages: list[dict[str, Any]]) -> tuple[str, int]:
     return req.group(1), int(step.group(1)) - 1
 
 
-def _reply(memory: str, action: dict[str, Any]) -> str:
+def _reply(memory: str, action: Mapping[str, Mapping[str, str | bool]]) -> str:
     return json.dumps({"memory": memory, "action": [action]})
 
 
@@ -64,7 +72,7 @@ class Oracle:
                 if self.targets.setdefault(at, row["target"]) != row["target"]:
                     raise InputError(f"{c.dir}: two held-out chains share the request but not turn {at[1]}")
 
-    def __call__(self, messages: list[dict[str, Any]]) -> str:
+    def __call__(self, messages: Messages) -> str:
         request, turn = request_and_turn(messages)
         target = self.targets.get((request, turn))
         if target is None:  # off the chains it knows: a reply it cannot give
@@ -72,7 +80,7 @@ class Oracle:
         return target
 
 
-def always_done(messages: list[dict[str, Any]]) -> str:
+def always_done(messages: Messages) -> str:
     return _reply("", {"done": {"text": DONE_TEXT, "success": True}})
 
 
@@ -82,7 +90,7 @@ class RandomFamily:
     def __init__(self, seed: int) -> None:
         self.seed = seed
 
-    def __call__(self, messages: list[dict[str, Any]]) -> str:
+    def __call__(self, messages: Messages) -> str:
         request, turn = request_and_turn(messages)
         pick = random.Random(f"{self.seed}|{request}|{turn}").choice([*FAMILIES, "done"])
         if pick == "done":
@@ -112,13 +120,14 @@ class PlannerServer(LoopbackServer):
         self.requests = 0
         self._lock = threading.Lock()
 
-    def complete(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    def complete(self, body: Mapping[str, object]) -> tuple[int, ChatCompletion | ErrorReply]:
         """(status, payload) for one chat completion request of the served model."""
         with self._lock:
             self.requests += 1
             n = self.requests
         try:
-            content = self.planner(list(body.get("messages") or []))
+            messages = body.get("messages") or []
+            content = self.planner(list(messages) if isinstance(messages, list) else [])
         except ValueError as e:
             return 400, error(400, str(e))
         return 200, completion(self.model, content, f"chatcmpl-{self.model}-{n}")
@@ -130,7 +139,7 @@ class PlannerServer(LoopbackServer):
             def models(self) -> list[str]:
                 return [server.model]
 
-            def chat(self, body: dict[str, Any]) -> None:
+            def chat(self, body: Mapping[str, object]) -> None:
                 self.send(*server.complete(body))
 
         return Handler

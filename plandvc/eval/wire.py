@@ -11,11 +11,54 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Mapping, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Self
+from typing import Literal, Self, TypedDict
 
 
-def user_text(messages: list[dict[str, Any]], last: bool = False) -> str:
+class CompletionMessage(TypedDict):
+    role: Literal["assistant"]
+    content: str
+
+
+class Choice(TypedDict):
+    index: int
+    message: CompletionMessage
+    finish_reason: Literal["stop"]
+    logprobs: None
+
+
+class Usage(TypedDict):
+    prompt_tokens: int
+    completion_tokens: int
+    total_tokens: int
+
+
+class ChatCompletion(TypedDict):
+    """A chat completion as the wire carries it (the fields a served model sends)."""
+
+    id: str
+    object: Literal["chat.completion"]
+    created: int
+    model: str
+    choices: list[Choice]
+    usage: Usage
+
+
+class ErrorDetail(TypedDict):
+    message: str
+    type: Literal["server_error", "invalid_request_error"]
+    param: None
+    code: None
+
+
+class ErrorReply(TypedDict):
+    """An error object as OpenAI sends it."""
+
+    error: ErrorDetail
+
+
+def user_text(messages: Sequence[Mapping[str, object]], last: bool = False) -> str:
     """The text of the first (or `last`) user message of a chat request, its text parts joined by newlines."""
     for m in reversed(messages) if last else messages:
         if m.get("role") == "user":
@@ -26,7 +69,7 @@ def user_text(messages: list[dict[str, Any]], last: bool = False) -> str:
     return ""
 
 
-def completion(model: str, content: str, completion_id: str) -> dict[str, Any]:
+def completion(model: str, content: str, completion_id: str) -> ChatCompletion:
     """A chat completion in the wire format: one choice, the assistant's `content`."""
     return {
         "id": completion_id,
@@ -45,9 +88,11 @@ def completion(model: str, content: str, completion_id: str) -> dict[str, Any]:
     }
 
 
-def error(status: int, message: str) -> dict[str, Any]:
+def error(status: int, message: str) -> ErrorReply:
     """An error object in the wire format (a 5xx is a server error, anything else a bad request)."""
-    kind = "server_error" if status >= 500 else "invalid_request_error"
+    kind: Literal["server_error", "invalid_request_error"] = (
+        "server_error" if status >= 500 else "invalid_request_error"
+    )
     return {"error": {"message": message, "type": kind, "param": None, "code": None}}
 
 
@@ -58,7 +103,7 @@ class ChatHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     owned_by = "plandvc"
 
-    def log_message(self, format: str, *args: Any) -> None:  # quiet
+    def log_message(self, format: str, *args: object) -> None:  # quiet
         pass
 
     def models(self) -> list[str]:
@@ -67,10 +112,10 @@ class ChatHandler(BaseHTTPRequestHandler):
     def listed(self) -> None:
         """Called as a model list is sent (a double counts them)."""
 
-    def chat(self, body: dict[str, Any]) -> None:
+    def chat(self, body: Mapping[str, object]) -> None:
         raise NotImplementedError
 
-    def send(self, status: int, payload: dict[str, Any]) -> None:
+    def send(self, status: int, payload: Mapping[str, object]) -> None:
         data = json.dumps(payload).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")

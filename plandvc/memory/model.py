@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TypeVar
 
 import openai
 from openai.types.chat import ChatCompletion
@@ -131,12 +131,15 @@ class MemoryModel:
             return self._fallback("merge_too_long", fallback, "joined")
         return text, "merged"
 
-    async def final(self, messages: list[dict[str, Any]], answer: Answer) -> tuple[str, str]:
+    async def final(self, messages: Sequence[Mapping[str, object]], answer: Answer) -> tuple[str, str]:
         """(the planner's final message, "model" | "fallback"): asked in the planner's own conversation with
         FINAL_ASK, accepted when it contains the answer verbatim (case-insensitive); tried at
         temperature 0, then 0.7, three tries in all; else `fallback_final(answer)`, the reason counted."""
         need = answer_text(answer).lower()
-        convo = [*self.conversation(messages), {"role": "user", "content": final_prompt(answer)}]
+        convo: list[Mapping[str, object]] = [
+            *self.conversation(messages),
+            {"role": "user", "content": final_prompt(answer)},
+        ]
         reason = "final_empty"
         for k in range(FINAL_TRIES):
             try:
@@ -151,11 +154,11 @@ class MemoryModel:
             reason = "final_missing_answer" if text else "final_empty"
         return self._fallback(reason, fallback_final(answer), "fallback")
 
-    def conversation(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def conversation(self, messages: Sequence[Mapping[str, object]]) -> list[dict[str, object]]:
         """The planner's messages as sent to the memory model: role and content only; image parts dropped
         unless the model takes images (`images=True`, and then only data: or http(s) URLs, never a row's
         file name); a content of text parts only becomes one string, which every server accepts."""
-        out = []
+        out: list[dict[str, object]] = []
         for msg in messages:
             content = msg.get("content")
             if isinstance(content, list):
@@ -167,11 +170,12 @@ class MemoryModel:
             out.append({"role": msg.get("role", "user"), "content": content if content is not None else ""})
         return out
 
-    def _keep_part(self, part: dict[str, Any]) -> bool:
+    def _keep_part(self, part: Mapping[str, object]) -> bool:
         if part.get("type") == "text":
             return True
         if part.get("type") == "image_url" and self.images:
-            url = str((part.get("image_url") or {}).get("url") or "")
+            image = part.get("image_url") or {}
+            url = str(image.get("url") or "") if isinstance(image, Mapping) else ""
             return url.startswith(("data:", "http://", "https://"))
         return False
 
@@ -185,7 +189,9 @@ class MemoryModel:
         self.stats[reason] += 1
         return text, how
 
-    async def _chat(self, messages: list[dict[str, Any]], *, temperature: float, max_tokens: int) -> str:
+    async def _chat(
+        self, messages: Sequence[Mapping[str, object]], *, temperature: float, max_tokens: int
+    ) -> str:
         async def once() -> ChatCompletion:
             return await self.client.chat.completions.create(
                 model=self.model,
