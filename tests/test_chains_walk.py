@@ -17,8 +17,16 @@ from plandvc.io import InputError
 from plandvc.macros import REGISTRY
 
 # The chain roles as the rules were first written, set by set; the registry's Macro records must give the same.
+# the query-state parts: the filters, the sort, and paging to a page of a list (go_to_page, the world's)
 URL_STATE = frozenset(
-    {"filter_by_dropdown", "filter_by_options", "filter_by_slider", "filter_by_date_range", "sort_by_form"}
+    {
+        "filter_by_dropdown",
+        "filter_by_options",
+        "filter_by_slider",
+        "filter_by_date_range",
+        "sort_by_form",
+        "go_to_page",
+    }
 )
 CHAIN_FIRST = URL_STATE | {"search_by_text"}
 CHAIN_SECOND = URL_STATE | {"search_by_text", "copy_value"}
