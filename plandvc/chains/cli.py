@@ -139,6 +139,17 @@ def parse_sizes(text: str) -> tuple[int, ...]:
     return sizes
 
 
+def _check_walk_options(n: int, tries: int, answer_share: float, recovery_share: float) -> None:
+    """The walk's numbers, each in its range, or one line naming the option."""
+    if n < 1:
+        raise InputError(f"--n: must be at least 1, got {n}")
+    if tries < 1:
+        raise InputError(f"--tries: must be at least 1, got {tries}")
+    for option, share in (("--answer-share", answer_share), ("--recovery-share", recovery_share)):
+        if not 0.0 <= share <= 1.0:
+            raise InputError(f"{option}: must be in [0, 1], got {share}")
+
+
 @click.command("chain-specs")
 @click.option("--items", "items_path", type=click.Path(path_type=Path), required=True, help="items.jsonl.")
 @click.option("--out", type=click.Path(path_type=Path), required=True, help="chains.jsonl to write.")
@@ -192,14 +203,7 @@ def chain_specs(
         plandvc chain-specs --items data/items.jsonl --out data/chains.jsonl --recovery-share 0.2
     """
     size_list = parse_sizes(sizes)
-    if n < 1:
-        raise InputError(f"--n: must be at least 1, got {n}")
-    if tries < 1:
-        raise InputError(f"--tries: must be at least 1, got {tries}")
-    if not 0.0 <= answer_share <= 1.0:
-        raise InputError(f"--answer-share: must be in [0, 1], got {answer_share}")
-    if not 0.0 <= recovery_share <= 1.0:
-        raise InputError(f"--recovery-share: must be in [0, 1], got {recovery_share}")
+    _check_walk_options(n, tries, answer_share, recovery_share)
     check_output_file(out, is_chain, "chain-specs")
     items = read_items(items_path)
     if not items and not allow_empty:
