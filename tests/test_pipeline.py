@@ -33,11 +33,13 @@ def tree(d: Path) -> dict[str, bytes]:
     return {p.relative_to(d).as_posix(): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file()}
 
 
-def set_param(repo: Path, old: str, new: str) -> None:
+def set_param(repo: Path, section: str, old: str, new: str) -> None:
+    """Replace `old` by `new` in params.yaml's top-level `section` (other sections have keys of the same name,
+    e.g. world.seed and chains.seed)."""
     p = repo / "params.yaml"
     text = p.read_text()
-    assert old in text
-    p.write_text(text.replace(old, new, 1))
+    at = text.index(old, text.index(f"\n{section}:\n"))
+    p.write_text(text[:at] + new + text[at + len(old) :])
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +53,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
         else:
             (repo / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, repo / name)
-    set_param(repo, "  n: 300", "  n: 4")
+    set_param(repo, "chains", "  n: 300", "  n: 4")
     sh(repo, "git", "init", "-q")
     sh(repo, "dvc", "init", "-q")
     sh(repo, "dvc", "config", "core.analytics", "false")
@@ -74,12 +76,12 @@ def test_a_second_repro_is_a_no_op(repo: Path) -> None:
 
 
 def test_a_new_chain_seed_reruns_from_chain_specs_not_pool_items(repo: Path) -> None:
-    set_param(repo, "  seed: 0", "  seed: 1")
+    set_param(repo, "chains", "  seed: 0", "  seed: 1")
     try:
         out = sh(repo, "dvc", "repro", "--dry").stdout
         assert "Running stage 'chain_specs'" in out and "Running stage 'pool_items'" not in out
     finally:
-        set_param(repo, "  seed: 1", "  seed: 0")
+        set_param(repo, "chains", "  seed: 1", "  seed: 0")
 
 
 def test_a_site_change_reruns_run_chains(repo: Path) -> None:
