@@ -73,8 +73,9 @@ def wait_for(pred: Callable[[], bool], timeout: float = 300.0, what: str = "") -
 
 
 def finished(cache: Path) -> int:
-    """Chains finished in a run-chains cache."""
-    return sum(1 for _ in cache.glob("*/result.json")) if cache.exists() else 0
+    """Chains finished in a run-chains cache: whole entries, not a `<fingerprint>.tmp<pid>` folder being written
+    (it holds a result.json before it is renamed into place, and a kill at that moment leaves it behind)."""
+    return sum(1 for p in cache.glob("*/result.json") if ".tmp" not in p.parent.name) if cache.exists() else 0
 
 
 def processes(match: Callable[[bytes], bool]) -> set[int]:
