@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import os
 import shutil
 import tempfile
@@ -283,3 +284,42 @@ def check_output_dir(
             "remove it or choose another folder (nothing was written)"
         )
     check_writable(p, what)
+
+
+# files inside a listed folder that are never code or data: bytecode
+_SKIP_DIRS = frozenset({"__pycache__"})
+
+
+def listed_files(root: Path, entries: Iterable[str]) -> list[Path]:
+    """The files `entries` (paths relative to `root`; a folder stands for every file under it, bytecode
+    aside) name, sorted by their relative path."""
+    out: list[Path] = []
+    for entry in entries:
+        p = root / entry
+        if p.is_dir():
+            out.extend(
+                f for f in p.rglob("*") if f.is_file() and not _SKIP_DIRS & set(f.relative_to(p).parts)
+            )
+        elif p.is_file():
+            out.append(p)
+    return sorted(out, key=lambda f: f.relative_to(root).as_posix())
+
+
+def files_hash(root: Path, files: Iterable[Path]) -> str:
+    """sha256 over the relative paths (to `root`) and contents of `files`, in the order given."""
+    h = hashlib.sha256()
+    for p in files:
+        h.update(p.relative_to(root).as_posix().encode() + b"\0")
+        h.update(hashlib.sha256(p.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def tree_hash(root: Path, suffixes: set[str] | None = None) -> str:
+    """sha256 over the relative paths and contents of the files under `root` (bytecode aside; only those
+    ending in `suffixes` when given), in sorted order."""
+    files = [
+        p
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts and not (suffixes and p.suffix not in suffixes)
+    ]
+    return files_hash(root, files)

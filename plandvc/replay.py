@@ -4,6 +4,10 @@ Each recorded step names an element by its descriptor (elements.json). On the li
 again by what is stable about it — its control id, copy value, home mark, link path, name/id, tag and role,
 text and label — never by its raw index, and never by its box alone (the box only breaks ties), so a replay
 works on a page that an earlier part filtered or sorted. The last answer is the recorded `done`.
+
+A step that closed a cookie or newsletter banner (its element carries `data-dismiss`) is skipped when the live
+page shows no such element: an earlier part of the chain already closed the banner, which stays closed for
+the session, as a person would not look for it again.
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ _REQUIRED = {
     "data-copy": 60,
     "data-home": 60,
     "data-form": 20,
+    "data-dismiss": 20,
     "name": 25,
     "type": 10,
 }
@@ -140,6 +145,7 @@ class Replayer:
         self.traj, self.elements, self.session = traj, elements, session
         self.steps: list[TrajectoryStep] = list(traj.get("steps") or [])
         self.cursor = 0
+        self.skipped = 0  # banner steps skipped: the banner was closed before this replay
         self.finished = False
         self.answer: Answer = None
         self._marks: tuple[int, int] | None = None
@@ -178,10 +184,22 @@ class Replayer:
                 "answer": self.answer,
             }
             return {"memory": "The task is done.", "action": [{"done": done}]}
+        if self._banner_gone(self.steps[self.cursor], snapshot):
+            self.cursor += 1
+            self.skipped += 1
+            return self.next_action(snapshot)
         step = self.steps[self.cursor]
         action = self._action(step, self.cursor + 1, snapshot)
         self.cursor += 1
         return {"memory": str(step.get("memory") or ""), "action": [action]}
+
+    def _banner_gone(self, step: TrajectoryStep, snapshot: LivePage) -> bool:
+        """Whether `step` closed a banner (its element has `data-dismiss`) that the live page no longer shows."""
+        k = step.get("element")
+        if not isinstance(k, int) or not 0 <= k < len(self.elements):
+            return False
+        want = self.elements[k]
+        return "data-dismiss" in (want.get("attrs") or {}) and find(want, _live(snapshot)) is None
 
     def _action(self, step: TrajectoryStep, n: int, snapshot: LivePage) -> dict[str, dict[str, ParamValue]]:
         name, value = step["action"], step.get("value")

@@ -22,8 +22,6 @@ COPY = [
     "requirements.lock",
     "pyproject.toml",
     "plandvc",
-    "data/sites",
-    "data/pool",
 ]
 
 pytestmark = pytest.mark.slow
@@ -38,7 +36,7 @@ def set_param(repo: Path, section: str, old: str, new: str) -> None:
     e.g. world.seed and chains.seed)."""
     p = repo / "params.yaml"
     text = p.read_text()
-    at = text.index(old, text.index(f"\n{section}:\n"))
+    at = text.index(old, text.index(f"\n{section}:"))
     p.write_text(text[:at] + new + text[at + len(old) :])
 
 
@@ -53,7 +51,11 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
         else:
             (repo / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, repo / name)
+    # a small world (two domains, one of them held out) and pool, and a few chains: every stage runs for real
+    set_param(repo, "world", "  domains: all", "  domains: recipes,store")
+    set_param(repo, "pool", "  per_macro: 7", "  per_macro: 1")
     set_param(repo, "chains", "  n: 300", "  n: 4")
+    set_param(repo, "eval", "  n: 24", "  n: 4")
     sh(repo, "git", "init", "-q")
     sh(repo, "dvc", "init", "-q")
     sh(repo, "dvc", "config", "core.analytics", "false")
@@ -84,16 +86,30 @@ def test_a_new_chain_seed_reruns_from_chain_specs_not_pool_items(repo: Path) -> 
         set_param(repo, "chains", "  seed: 1", "  seed: 0")
 
 
-def test_a_site_change_reruns_run_chains(repo: Path) -> None:
-    site = repo / "data" / "sites" / "shop" / "doc" / "README.md"
-    before = site.read_bytes()
-    site.write_bytes(before + b"\nA note.\n")
+def test_a_page_change_rerecords_the_pool_not_the_world(repo: Path) -> None:
+    """The page templates shape the recordings and the rows, not the generated sites."""
+    css = repo / "plandvc" / "sites" / "templates" / "world" / "site.css"
+    before = css.read_bytes()
+    css.write_bytes(before + b"\n/* a note */\n")
     try:
         out = sh(repo, "dvc", "repro", "--dry").stdout
-        assert "Running stage 'run_chains'" in out and "Running stage 'chain_specs'" not in out
+        assert "Running stage 'make_pool'" in out and "Running stage 'run_chains'" in out
+        assert "Running stage 'make_sites'" not in out
     finally:
-        site.write_bytes(before)
+        css.write_bytes(before)
     assert "up to date" in sh(repo, "dvc", "status").stdout
+
+
+def test_the_pipeline_records_its_own_world_and_pool(repo: Path) -> None:
+    """make_sites and make_pool made the world the rows come from: only the chosen domains, the held-out one in
+    the test split, and a pool of their sites."""
+    split = json.loads((repo / "data" / "world" / "site_split.json").read_text())
+    assert {s.split("-")[0] for s in split["train"]} == {"recipes"}
+    assert {s.split("-")[0] for s in split["test"]} == {"store"}
+    kept = [
+        json.loads(line) for line in (repo / "data" / "world-pool" / "kept.jsonl").read_text().splitlines()
+    ]
+    assert kept and {k["site"] for k in kept} == {*split["train"], *split["test"]}
 
 
 def test_workers_never_change_a_stage(repo: Path) -> None:

@@ -196,3 +196,28 @@ def test_home_trajectory_clicks_the_home_link() -> None:
     no_home = [p for p in PAGE if "data-home" not in p["attrs"]]
     with pytest.raises(ElementNotFound):
         Replayer(h["trajectory"], h["elements"], None).next_action(_snap(no_home))
+
+
+ACCEPT = el("button", "Accept all", type="button", data_dismiss="cookie", box=(600, 700, 90, 30))
+BANNER_TRAJ = {
+    "task_id": "x-filter_by_options-0002", "answer": None, "done": "Filtered.",
+    "steps": [
+        {"action": "click", "element": 0, "value": None, "memory": 'Closing the cookie notice with "Accept all".'},
+        {"action": "click", "element": 1, "value": None, "memory": 'Ticking "Phone".'},
+    ],
+}  # fmt: skip
+
+
+def test_a_banner_step_is_skipped_only_when_the_banner_is_already_closed() -> None:
+    """An earlier part closed the banner: its recorded closing step is skipped; on a page that shows the banner
+    it is clicked; an element missing that is not a banner's stays an ElementNotFound."""
+    closed = Replayer(BANNER_TRAJ, [ACCEPT, PAGE[5]], FakeSession())
+    assert closed.next_action(_snap(PAGE))["action"] == [{"click": {"index": 5}}]
+    assert closed.skipped == 1
+    assert closed.next_action(_snap(PAGE))["action"][0]["done"]["text"] == "Filtered."
+    shown = Replayer(BANNER_TRAJ, [ACCEPT, PAGE[5]], FakeSession())
+    assert shown.next_action(_snap([*PAGE, ACCEPT]))["action"] == [{"click": {"index": len(PAGE)}}]
+    assert shown.skipped == 0
+    gone = {**ACCEPT, "attrs": {"type": "button"}}  # the same button without the banner's mark
+    with pytest.raises(ElementNotFound, match="step 1:"):
+        Replayer(BANNER_TRAJ, [gone, PAGE[5]], FakeSession()).next_action(_snap(PAGE))

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from plandvc.pool.code import POOL_CODE
 from plandvc.run.closure import EVAL_CODE, RUN_CODE, run_files
 from plandvc.run.fingerprint import chain_fingerprint, code_hash
 
@@ -233,9 +234,9 @@ def dvc_repo(tmp_path: Path) -> Path:
     repo = copy_package(tmp_path)
     for name in ("dvc.yaml", "params.yaml", "Dockerfile", "requirements.lock"):
         shutil.copy2(ROOT / name, repo / name)
-    shutil.copytree(ROOT / "data" / "sites", repo / "data" / "sites")
-    (repo / "data" / "pool").mkdir(parents=True)
-    (repo / "data" / "pool" / "kept.jsonl").write_text("")
+    shutil.copytree(ROOT / "data" / "sites", repo / "data" / "world")  # any sites folder stands for the world
+    (repo / "data" / "world-pool").mkdir(parents=True)
+    (repo / "data" / "world-pool" / "kept.jsonl").write_text("")
     (repo / "data" / "chains.jsonl").write_text("{}\n")
     (repo / "data" / "raw").mkdir()
     (repo / "data" / "raw" / "results.jsonl").write_text("{}\n")
@@ -254,3 +255,12 @@ def test_dvc_reruns_run_chains_only_for_an_edit_inside(dvc_repo: Path) -> None:
     touch(dvc_repo / "plandvc" / "run" / "script.py")
     out = dvc(dvc_repo, "status", "run_chains")
     assert "changed deps" in out and "plandvc/run" in out, out
+
+
+def test_pool_code_is_the_import_closure_of_make_pool_and_the_stage_deps() -> None:
+    """make_pool's code deps (and a resumed recording's key) are exactly what `plandvc make-pool` imports."""
+    assert covers(ROOT, POOL_CODE, "plandvc.pool.cli") == []
+    assert list(POOL_CODE) == sorted(POOL_CODE)
+    stage = yaml.safe_load((ROOT / "dvc.yaml").read_text())["stages"]["make_pool"]
+    assert [d for d in stage["deps"] if d.startswith("plandvc")] == list(POOL_CODE)
+    assert covers(ROOT, (*POOL_CODE, "plandvc/agent"), "plandvc.pool.cli") == ["not imported: plandvc/agent"]

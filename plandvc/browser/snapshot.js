@@ -17,7 +17,7 @@
   }
   const SELECTOR = 'a, button, input, select, textarea, [role=button], [data-copy], [onclick]';
   const STABLE = ['id', 'name', 'type', 'href', 'data-control-id', 'data-copy', 'data-home', 'data-form',
-                  'value', 'placeholder', 'aria-label'];
+                  'data-dismiss', 'value', 'placeholder', 'aria-label'];
   const squash = (s) => (s || '').replace(/\s+/g, ' ').trim();
   const clip = (s) => { s = squash(s); return s.length > 80 ? s.slice(0, 79) + '…' : s; };
   const hrefPath = (el) => {

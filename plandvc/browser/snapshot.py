@@ -26,9 +26,10 @@ from plandvc.records import ElementDescriptor
 
 SNAPSHOT_JS = (Path(__file__).with_name("snapshot.js")).read_text()
 
-# attribute order in rendered lines (the stable attributes snapshot.js keeps)
+# the stable attributes snapshot.js keeps, in the order rendered lines show them (snapshot.js's STABLE list, the
+# elements schema's attribute names and the static page walk use this one list; tests/test_snapshot_attrs.py)
 ATTR_ORDER = (
-    "id", "name", "type", "href", "data-control-id", "data-copy", "data-home", "data-form",
+    "id", "name", "type", "href", "data-control-id", "data-copy", "data-home", "data-form", "data-dismiss",
     "value", "placeholder", "aria-label",
 )  # fmt: skip
 _BARE = re.compile(r"^[^\s\"'<>=`]*$")

@@ -17,24 +17,13 @@ from html.parser import HTMLParser
 from typing import TypedDict
 from urllib.parse import urlencode, urljoin, urlsplit
 
+from plandvc.browser.snapshot import ATTR_ORDER
 from plandvc.records import ElementDescriptor, TrajectoryStep
 from plandvc.replay import describe, find
 from plandvc.sites.server import App
 
 SELECTOR_TAGS = frozenset({"a", "button", "input", "select", "textarea"})
-STABLE = (
-    "id",
-    "name",
-    "type",
-    "href",
-    "data-control-id",
-    "data-copy",
-    "data-home",
-    "data-form",
-    "value",
-    "placeholder",
-    "aria-label",
-)
+STABLE = ATTR_ORDER  # the attributes a live snapshot keeps
 _VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 )

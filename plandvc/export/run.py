@@ -170,7 +170,7 @@ def _publish(tmp: Path, out: Path) -> None:
 def _provenance(
     params: ExportParams, sites: Path | None, pool: Path | None, filter_metrics: Path | None
 ) -> Provenance:
-    from plandvc.run.fingerprint import tree_hash
+    from plandvc.io import tree_hash
     from plandvc.sites.spec import load_split
 
     return Provenance(

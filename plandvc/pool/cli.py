@@ -26,7 +26,7 @@ from plandvc.ports import PORTS
     type=PORTS,
     envvar="PLANDVC_PORTS",
     default=None,
-    help="server ports, e.g. 8350,8351 [PLANDVC_PORTS, default 8350]",
+    help="server ports, e.g. 8350,8351 [PLANDVC_PORTS, default: a free one]",
 )
 @click.option("--limit", type=click.IntRange(0), default=0, help="record only the first N tasks (by id)")
 @click.option("--only-site", default=None, help="record only this site's tasks")
@@ -48,7 +48,8 @@ def make_pool(
 
     Writes OUT/runs/RUN/accepted/<task_id>/{task,trajectory,elements}.json, OUT/runs/RUN/rejected/<task_id>/
     {task.json,reason.txt}, OUT/kept.jsonl and OUT/pool_ids.txt. The same sites and seed give the same bytes,
-    whatever the worker count.
+    whatever the worker count. A killed run resumes: the next run of the same code, sites and tasks reuses
+    the outcomes already filed (OUT/runs/.RUN.tmp/) and records only the rest.
 
     \b
     Example:

@@ -5,12 +5,16 @@ gate on the session's state (backend entries and changes, clipboard, events, pag
 task whose gate passes goes to `runs/<run>/accepted/<task_id>/{task,trajectory,elements}.json`, any other to
 `runs/<run>/rejected/<task_id>/{task.json, reason.txt}`. Then the kept index (`kept.jsonl`) and the pool ids
 (`pool_ids.txt`: every kept trajectory but the two question macros). The run is built aside and swapped in
-whole, and every file is a function of (sites, seed, code): the same bytes whatever the worker count.
+whole, and every file is a function of (sites, seed, code): the same bytes whatever the worker count. Each
+outcome is filed whole (aside, then renamed) in `runs/.<run>.tmp/`, which a kill leaves behind with the key of
+its inputs: a rerun with the same key records only the tasks not filed yet.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import os
 import shutil
 import sys
 import time
@@ -28,6 +32,7 @@ from plandvc.macros.make import PER_MACRO
 from plandvc.pool.executor import execute
 from plandvc.pool.prep import prepare
 from plandvc.pool.tasks import generate
+from plandvc.ports import free_ports
 from plandvc.records import ElementDescriptor, KeptLine, PoolTask, Task, Trajectory
 from plandvc.sites.spec import Spec, load_sites, site_name
 
@@ -91,16 +96,59 @@ def elements_bytes(elements: list[ElementDescriptor]) -> bytes:
 
 
 def write_outcome(run_dir: Path, out: Outcome) -> None:
+    """File one outcome under accepted/ or rejected/: written aside and renamed, so it is whole or absent (a
+    resumed recording reuses whole ones)."""
     tid = out.task["task_id"]
+    verdict = "accepted" if out.accepted else "rejected"
+    part = run_dir / verdict / f".{tid}.part"
+    shutil.rmtree(part, ignore_errors=True)
+    io.write_json(part / "task.json", task_file(out.task))
     if out.accepted:
-        d = run_dir / "accepted" / tid
-        io.write_json(d / "task.json", task_file(out.task))
-        io.write_json(d / "trajectory.json", out.trajectory)
-        io.write_bytes(d / "elements.json", elements_bytes(out.elements or []))
+        io.write_json(part / "trajectory.json", out.trajectory)
+        io.write_bytes(part / "elements.json", elements_bytes(out.elements or []))
     else:
-        d = run_dir / "rejected" / tid
-        io.write_json(d / "task.json", task_file(out.task))
-        io.write_bytes(d / "reason.txt", (out.reason or "rejected").encode() + b"\n")
+        io.write_bytes(part / "reason.txt", (out.reason or "rejected").encode() + b"\n")
+    os.replace(part, run_dir / verdict / tid)
+
+
+# in the run being recorded (`runs/.<run>.tmp/`): the key of what its outcomes were recorded from
+INPUTS_KEY = ".inputs"
+
+
+def inputs_key(sites: Path, tasks: list[PoolTask]) -> str:
+    """What a recording's outcomes are a function of: the recording code, the sites folder and the tasks (which
+    carry the seed and the per-macro count)."""
+    from plandvc.pool.code import pool_code_hash
+
+    blob = io.dumps({"code": pool_code_hash(), "sites": io.tree_hash(sites), "tasks": tasks}, sort_keys=True)
+    return hashlib.sha256(blob).hexdigest()
+
+
+def recorded(run_dir: Path, key: str, tasks: list[PoolTask]) -> dict[str, Outcome]:
+    """The outcomes a killed recording of the same inputs left in `run_dir`, by task id (whole ones only);
+    `run_dir` is emptied first when it was recorded from other inputs."""
+    try:
+        same = (run_dir / INPUTS_KEY).read_text() == key
+    except OSError:
+        same = False
+    if not same:
+        shutil.rmtree(run_dir, ignore_errors=True)
+        run_dir.mkdir(parents=True)
+        io.write_bytes(run_dir / INPUTS_KEY, key.encode())
+        return {}
+    by_id = {t["task_id"]: t for t in tasks}
+    found: dict[str, Outcome] = {}
+    for verdict in ("accepted", "rejected"):
+        folder = run_dir / verdict
+        for d in sorted(folder.iterdir()) if folder.is_dir() else []:
+            task = by_id.get(d.name)
+            if task is None:  # a leftover `.<id>.part` or a task no longer generated
+                shutil.rmtree(d)
+            elif verdict == "accepted":
+                found[d.name] = Outcome(task, True)
+            else:
+                found[d.name] = Outcome(task, False, (d / "reason.txt").read_text().rstrip("\n"))
+    return found
 
 
 def write_index(pool: Path) -> tuple[int, int]:
@@ -126,11 +174,15 @@ class Summary:
     rejected: Counter[tuple[str, str]] = field(default_factory=Counter)
     seconds: list[float] = field(default_factory=list)
     reasons: dict[str, str] = field(default_factory=dict)
+    reused: int = 0
 
-    def add(self, out: Outcome) -> None:
+    def add(self, out: Outcome, reused: bool = False) -> None:
         key = (out.task["site"], out.task["macro"])
         (self.accepted if out.accepted else self.rejected)[key] += 1
-        self.seconds.append(out.seconds)
+        if reused:
+            self.reused += 1
+        else:
+            self.seconds.append(out.seconds)
         if not out.accepted:
             self.reasons[out.task["task_id"]] = out.reason
 
@@ -148,8 +200,9 @@ class Summary:
         n = len(self.seconds)
         mean = sum(self.seconds) / n if n else 0.0
         lines.append(
-            f"accepted {sum(self.accepted.values())}, rejected {sum(self.rejected.values())}; "
-            f"{mean:.2f}s per trajectory (max {max(self.seconds, default=0):.2f}s)"
+            f"accepted {sum(self.accepted.values())}, rejected {sum(self.rejected.values())}"
+            + (f" ({self.reused} reused from a killed run)" if self.reused else "")
+            + f"; {mean:.2f}s per recorded trajectory (max {max(self.seconds, default=0):.2f}s)"
         )
         return "\n".join(lines)
 
@@ -168,15 +221,23 @@ async def record_all(
     workers: int,
     log: Callable[[str], None],
     ensure_alive: Callable[[], None] | None = None,
+    done: dict[str, Outcome] | None = None,
 ) -> Summary:
-    """Record the tasks with `workers` browsers (one Chromium each), filing each outcome as it lands."""
+    """Record the tasks with `workers` browsers (one Chromium each), filing each outcome as it lands; the
+    tasks in `done` (outcomes of a killed run of the same inputs) are counted, not recorded again."""
     from plandvc.browser import Browser
 
+    done = done or {}
     queue: asyncio.Queue[PoolTask] = asyncio.Queue()
-    for t in tasks:
-        queue.put_nowait(t)
     summary = Summary()
+    for t in tasks:
+        if t["task_id"] in done:
+            summary.add(done[t["task_id"]], reused=True)
+        else:
+            queue.put_nowait(t)
     total = len(tasks)
+    if summary.reused:
+        log(f"{summary.reused} of {total} tasks reused from a killed run of the same inputs")
 
     async def worker(w: int) -> None:
         async with Browser() as browser:
@@ -195,11 +256,11 @@ async def record_all(
                         pass
                 write_outcome(run_dir, out)
                 summary.add(out)
-                done = len(summary.seconds)
+                n = len(summary.seconds) + summary.reused
                 verdict = "ok  " if out.accepted else "FAIL"
-                log(f"[{done}/{total}] {verdict} {task['task_id']} {out.seconds:.2f}s {out.reason}"[:200])
+                log(f"[{n}/{total}] {verdict} {task['task_id']} {out.seconds:.2f}s {out.reason}"[:200])
 
-    await asyncio.gather(*(worker(w) for w in range(max(1, min(workers, total or 1)))))
+    await asyncio.gather(*(worker(w) for w in range(max(1, min(workers, queue.qsize() or 1)))))
     return summary
 
 
@@ -237,12 +298,12 @@ def make_pool(
     names = {s: site_name(sites, s) for s in specs}
     tasks = select_tasks(generate(specs, seed, names, per_macro or PER_MACRO), only_site, limit)
     log(f"{len(tasks)} tasks over {len({t['site'] for t in tasks})} sites")
-    tmp = out / "runs" / f".{run}.tmp"
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    with Servers(ports or [8350], sites) as servers:
+    tmp = out / "runs" / f".{run}.tmp"  # kept when killed: a rerun of the same inputs resumes from it
+    done = recorded(tmp, inputs_key(sites, tasks), tasks)
+    with Servers(ports or free_ports(1), sites) as servers:
         ensure = getattr(servers, "ensure_alive", None)
-        summary = asyncio.run(record_all(tasks, specs, servers.bases, tmp, workers, log, ensure))
+        summary = asyncio.run(record_all(tasks, specs, servers.bases, tmp, workers, log, ensure, done))
+    (tmp / INPUTS_KEY).unlink()
     io.publish_dir(tmp, out / "runs" / run)
     kept, pool_ids = write_index(out)
     log(summary.table())

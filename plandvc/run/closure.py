@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from plandvc.io import listed_files
+
 # sorted; a folder when all of it is in the closure, else its files one by one
 RUN_CODE: tuple[str, ...] = (
     "plandvc/__init__.py",
@@ -79,20 +81,8 @@ EVAL_CODE: tuple[str, ...] = tuple(
     )
 )
 
-# files that are never code: bytecode and editor or OS litter inside a listed folder
-_SKIP_DIRS = frozenset({"__pycache__"})
-
 
 def run_files(root: Path, entries: tuple[str, ...] = RUN_CODE) -> list[Path]:
     """The files `entries` (by default `RUN_CODE`) name under `root` (the repository root), sorted by their
     relative path."""
-    out: list[Path] = []
-    for entry in entries:
-        p = root / entry
-        if p.is_dir():
-            out.extend(
-                f for f in p.rglob("*") if f.is_file() and not _SKIP_DIRS & set(f.relative_to(p).parts)
-            )
-        elif p.is_file():
-            out.append(p)
-    return sorted(out, key=lambda f: f.relative_to(root).as_posix())
+    return listed_files(root, entries)

@@ -12,29 +12,15 @@ from typing import Any
 import orjson
 
 import plandvc
+from plandvc.io import files_hash
 from plandvc.run.closure import run_files
-
-
-def tree_hash(root: Path, suffixes: set[str] | None = None) -> str:
-    """sha256 over the relative paths and contents of the files under `root`, in sorted order."""
-    h = hashlib.sha256()
-    for p in sorted(root.rglob("*")):
-        if not p.is_file() or "__pycache__" in p.parts or (suffixes and p.suffix not in suffixes):
-            continue
-        h.update(p.relative_to(root).as_posix().encode() + b"\0")
-        h.update(hashlib.sha256(p.read_bytes()).digest())
-    return h.hexdigest()
 
 
 def code_hash(root: Path | None = None) -> str:
     """The hash of exactly the code that shapes a chain's output (`closure.RUN_CODE` under `root`, by default
     the folder that holds the plandvc package): relative paths and contents, in sorted order."""
     root = Path(plandvc.__file__).parent.parent if root is None else root
-    h = hashlib.sha256()
-    for p in run_files(root):
-        h.update(p.relative_to(root).as_posix().encode() + b"\0")
-        h.update(hashlib.sha256(p.read_bytes()).digest())
-    return h.hexdigest()
+    return files_hash(root, run_files(root))
 
 
 # what the rows were made with (recorded in each episode and fingerprinted): name -> version or None

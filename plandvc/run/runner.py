@@ -27,13 +27,14 @@ from typing import Any, TypedDict
 
 from plandvc import io
 from plandvc.errors import InfrastructureError
+from plandvc.io import tree_hash
 from plandvc.pool.store import Pool, hash_files
 from plandvc.records import ChainResult, ChainSpec, Part
 from plandvc.run import process
 from plandvc.run.cache import Cache
 from plandvc.run.chain import ChainOutput, RunParams, SiteInfo
 from plandvc.run.engine import Attempt, Engine, EngineConfig, Verdict
-from plandvc.run.fingerprint import chain_fingerprint, code_hash, tree_hash
+from plandvc.run.fingerprint import chain_fingerprint, code_hash
 from plandvc.run.inputs import ChainJob, load_jobs
 from plandvc.run.local import LocalEngine
 from plandvc.run.progress import Progress

@@ -21,7 +21,13 @@ def _is_world(path: Path) -> bool:
 @click.option(
     "--per-domain", type=click.IntRange(1, 4), default=2, show_default=True, help="sites per domain"
 )
-def make_sites(seed: int, out: Path, per_domain: int) -> None:
+@click.option(
+    "--domains",
+    default="all",
+    show_default=True,
+    help="'all', or a comma list of domain keys to generate (e.g. recipes,store)",
+)
+def make_sites(seed: int, out: Path, per_domain: int, domains: str) -> None:
     """Generate the training world's sites from the domain definitions, seeded (same seed, same bytes).
 
     Each site gets its own layout family, navigation, control implementations, pagination, furniture and theme.
@@ -31,13 +37,15 @@ def make_sites(seed: int, out: Path, per_domain: int) -> None:
     \b
     Example:
         plandvc make-sites --seed 0 --out data/world
+        plandvc make-sites --seed 0 --out /tmp/small-world --domains recipes,store
         plandvc serve --sites data/world --ports 8320
     """
     from plandvc.world.make import make_world
 
     t0 = time.monotonic()
     check_output_dir(out, _is_world, "make-sites")
-    summary = make_world(out, seed, per_domain)
+    chosen = None if domains.strip() == "all" else tuple(k.strip() for k in domains.split(",") if k.strip())
+    summary = make_world(out, seed, per_domain, chosen)
     click.echo(
         f"wrote {summary.sites} sites of {summary.domains} domains ({summary.rows} rows) to {out} "
         f"in {time.monotonic() - t0:.1f}s; test domains: {', '.join(summary.test_domains)}"

@@ -35,6 +35,14 @@ class WorldSummary:
     rows: int
 
 
+def check_domains(domains: tuple[str, ...] | None) -> None:
+    """An InputError naming the first key of `domains` that is no domain of the world."""
+    keys = [d.key for d in DOMAINS]
+    for key in domains or ():
+        if key not in keys:
+            raise InputError(f"--domains: no domain {key!r} (the domains: {', '.join(keys)})")
+
+
 def plan_world(seed: int, per_domain: int = SITES_PER_DOMAIN) -> list[SitePlan]:
     """The sites of the world, in order: per domain, `per_domain` distinct names drawn with the seed."""
     plans: list[SitePlan] = []
@@ -58,11 +66,16 @@ def _manifest_entry(site: dict[str, Any]) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _write(out: Path, seed: int, per_domain: int) -> WorldSummary:
+def _write(out: Path, seed: int, per_domain: int, domains: tuple[str, ...] | None) -> WorldSummary:
+    check_domains(domains)
     chooser = Chooser(seed)
     sites = []
     for plan in plan_world(seed, per_domain):
+        # every site is built, in order, so the seeded choices (and a kept site's bytes) do not depend on which
+        # domains are kept
         site = build_site(plan, chooser.look(plan.domain_index, plan.j, plan.index), chooser, seed)
+        if domains is not None and plan.domain.key not in domains:
+            continue
         path = out / plan.slug / "site.json"
         parse_spec(
             site, path
@@ -79,11 +92,18 @@ def _write(out: Path, seed: int, per_domain: int) -> WorldSummary:
     }
     write_json(out / "site_split.json", split)
     entries = [_manifest_entry(s) for s in sites]
+    test = [t for t in test if domains is None or t in domains]
     write_json(out / "world.json", {"seed": seed, "test_domains": test, "sites": entries})
     rows = sum(int(e["rows"]) for e in entries)
-    return WorldSummary(len(sites), len(DOMAINS), tuple(test), rows)
+    return WorldSummary(len(sites), len({s["domain"] for s in sites}), tuple(test), rows)
 
 
-def make_world(out: str | Path, seed: int = 0, per_domain: int = SITES_PER_DOMAIN) -> WorldSummary:
-    """Write the world's sites folder at `out` (replacing a previous one atomically)."""
-    return publish_built(out, lambda tmp: _write(tmp, seed, per_domain))
+def make_world(
+    out: str | Path,
+    seed: int = 0,
+    per_domain: int = SITES_PER_DOMAIN,
+    domains: tuple[str, ...] | None = None,
+) -> WorldSummary:
+    """Write the world's sites folder at `out` (replacing a previous one atomically); `domains` keeps only
+    those domains (the held-out ones among them stay held out)."""
+    return publish_built(out, lambda tmp: _write(tmp, seed, per_domain, domains))
