@@ -75,9 +75,9 @@ def test_the_guide_on_a_new_site(tmp_path: Path) -> None:
 
     params = (repo / "params.yaml").read_text()
     for old, new in (
-        ("sites: data/sites", "sites: data/garden/sites"),
-        ("  dir: data/pool ", "  dir: data/garden/pool "),
-        ("  ids: data/pool/pool_ids.txt", "  ids: data/garden/pool/pool_ids.txt"),
+        ("\nsites: data/world", "\nsites: data/garden/sites"),
+        ("  dir: data/world-pool", "  dir: data/garden/pool"),
+        ("  ids: data/world-pool/pool_ids.txt", "  ids: data/garden/pool/pool_ids.txt"),
         ("  n: 300", "  n: 3"),
     ):
         assert old in params, old

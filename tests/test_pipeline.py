@@ -53,7 +53,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
             shutil.copy2(src, repo / name)
     # a small world (two domains, one of them held out) and pool, and a few chains: every stage runs for real
     set_param(repo, "world", "  domains: all", "  domains: recipes,store")
-    set_param(repo, "pool", "  per_macro: 7", "  per_macro: 1")
+    set_param(repo, "world", "  per_macro: 7", "  per_macro: 1")
     set_param(repo, "chains", "  n: 300", "  n: 4")
     set_param(repo, "eval", "  n: 24", "  n: 4")
     sh(repo, "git", "init", "-q")

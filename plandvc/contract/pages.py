@@ -6,13 +6,22 @@ selector, stable attributes, role, text and label; no layout, so no boxes and ev
 visible), and each step's recorded descriptor is looked up with the replayer's own matching
 (`plandvc.replay.find`). The step is then applied the way a browser would: a link is followed, a submit button
 submits its form (GET as a query, POST then the 303 redirect), a checkbox toggles, a field takes its value.
-The sites' pages have no scripts, so nothing else can happen. A control prep is done through the site's own
-create form first, like `plandvc.pool.prep`.
+A control prep is done through the site's own create form first, like `plandvc.pool.prep`.
+
+The generated world's pages draw two widgets with a script (`templates/world/site.js`), and the walk draws
+them the same way (`Drawn`): the calendar popup's day buttons for the month it shows (opened at the field's
+date or the site's `today`, moved by its month and year buttons; a day sets the field's hidden input), and the
+search suggestions of a search-as-you-type box (the page's word list, prefix matches first, at most six; one
+fills the box and submits its form). A recorded day or suggestion is found only where the script would have
+drawn it, so a step on the wrong month or a word the list does not offer is still a problem.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass, field
+from datetime import date as date_cls
 from html.parser import HTMLParser
 from typing import TypedDict
 from urllib.parse import urlencode, urljoin, urlsplit
@@ -160,12 +169,46 @@ def _resolve(base: str, raw: str) -> str:
     return u.path + (f"?{u.query}" if u.query else "") + (f"#{u.fragment}" if u.fragment else "")
 
 
+@dataclass
+class Drawn:
+    """An element a page's script draws (a calendar day, a suggestion), as the snapshot would describe it, and
+    what clicking it does: `field` takes `value`, then `submit` is submitted when set."""
+
+    descriptor: ElementDescriptor
+    field: Node
+    value: str
+    submit: Node | None = None
+
+
+def is_drawn(d: ElementDescriptor) -> bool:
+    """Whether `d` is an element a world page's script draws: a calendar day or a search suggestion."""
+    attrs = d.get("attrs") or {}
+    if d.get("tag") == "li":
+        return str(attrs.get("data-control-id") or "").endswith("-suggestion")
+    label = str(attrs.get("aria-label") or "")
+    return (
+        d.get("tag") == "button"
+        and set(attrs) == {"type", "aria-label"}
+        and _ISO.fullmatch(label) is not None
+    )
+
+
+def _same(a: ElementDescriptor, b: ElementDescriptor) -> bool:
+    return (a.get("text"), a.get("attrs")) == (b.get("text"), b.get("attrs"))
+
+
+_ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
+_MONTH_MOVES = {"data-cal-prev": -1, "data-cal-next": 1, "data-cal-prev-year": -12, "data-cal-next-year": 12}
+
+
 class Page:
     """One visit of a page: its URL (path?query), its parsed document, and its fields' current state."""
 
     def __init__(self, url: str, doc: Doc) -> None:
         self.url, self.doc = url, doc
         self.elements = doc.elements
+        self.drawn: list[Drawn] = []  # what the page's script shows now (the open calendar, the suggestions)
+        self._calendar: tuple[Node, Node, int] | None = None  # its form, the field it sets, the month shown
         self.value: dict[Node, str] = {}
         self.checked: dict[Node, bool] = {}
         for n in doc.nodes:
@@ -184,6 +227,57 @@ class Page:
 
     def snapshot(self) -> list[ElementDescriptor]:
         return self.doc.snapshot
+
+    def _field(self, form: Node, name: str) -> Node | None:
+        return next((n for n in form.walk() if n.tag == "input" and n.attrs.get("name") == name), None)
+
+    def open_calendar(self, opener: Node) -> None:
+        """A `data-cal-open` button: the calendar shows the month of its field's date, else of `today`."""
+        form = opener.up("form")
+        field = self._field(form, opener.attrs.get("data-name", "")) if form is not None else None
+        if form is None or field is None:
+            return
+        body = next((n for n in self.doc.nodes if n.tag == "body"), None)
+        date = self.value.get(field) or (body.attrs.get("data-today", "") if body is not None else "")
+        if len(date) < 7 or not (date[:4].isdigit() and date[5:7].isdigit()):
+            return
+        self._calendar = (form, field, int(date[:4]) * 12 + int(date[5:7]) - 1)
+        self._draw_month()
+
+    def move_calendar(self, months: int) -> None:
+        if self._calendar is not None:
+            form, field, month = self._calendar
+            self._calendar = (form, field, month + months)
+            self._draw_month()
+
+    def _draw_month(self) -> None:
+        assert self._calendar is not None
+        _, field, month = self._calendar
+        y, m = divmod(month, 12)
+        days = (date_cls(y + (m + 1) // 12, (m + 1) % 12 + 1, 1) - date_cls(y, m + 1, 1)).days
+        self.drawn = []
+        for d in range(1, days + 1):
+            iso = f"{y:04d}-{m + 1:02d}-{d:02d}"
+            desc: ElementDescriptor = {"tag": "button", "role": "button", "text": str(d), "label": iso,
+                                       "attrs": {"type": "button", "aria-label": iso}}  # fmt: skip
+            self.drawn.append(Drawn(desc, field, iso))
+
+    def suggest(self, box: Node) -> None:
+        """A search-as-you-type box was typed into: the suggestions its word list offers for the text."""
+        self.drawn = []
+        words_node = next(
+            (n for n in self.doc.nodes if n.attrs.get("id") == box.attrs.get("data-suggest")), None
+        )
+        q = self.value.get(box, "").strip().lower()
+        if words_node is None or len(q) < 2:
+            return
+        words = [str(w) for w in json.loads(words_node.text() or "[]")]
+        hits = [w for w in words if w.lower().startswith(q)] + [w for w in words if w.lower().find(q) > 0]
+        cid = box.attrs.get("data-control-id", "") + "-suggestion"
+        for w in hits[:6]:
+            desc: ElementDescriptor = {"tag": "li", "role": "option", "text": _clip(w), "label": "",
+                                       "attrs": {"data-control-id": cid}}  # fmt: skip
+            self.drawn.append(Drawn(desc, box, w, box.up("form")))
 
     def form_data(self, form: Node, submitter: Node | None) -> list[tuple[str, str]]:
         """The name/value pairs a browser submits for `form`, in document order."""
@@ -323,6 +417,12 @@ class Walker:
 
     def click(self, node: Node) -> None:
         assert self.page is not None
+        if "data-cal-open" in node.attrs:
+            self.page.open_calendar(node)
+            return
+        if move := next((v for k, v in _MONTH_MOVES.items() if k in node.attrs), 0):
+            self.page.move_calendar(move)
+            return
         if node.tag == "a" and "href" in node.attrs:
             self.get(self.page.href(node.attrs["href"]))
         elif node.tag == "input" and node.type == "checkbox":
@@ -341,6 +441,18 @@ class Walker:
                 else:
                     self.get(urlsplit(action).path + (f"?{data}" if data else ""))
 
+    def click_drawn(self, n: int, action: object, drawn: Drawn) -> None:
+        """Click a drawn day or suggestion: its field takes its value; a suggestion submits the box's form."""
+        assert self.page is not None
+        if action != "click":
+            raise StepError(f"steps[{n}].action", f"{action} on an element the page's script drew")
+        self.page.value[drawn.field] = drawn.value
+        self.page.drawn = []
+        if drawn.submit is not None:
+            data = urlencode(self.page.form_data(drawn.submit, None))
+            action_url = self.page.href(drawn.submit.attrs.get("action") or self.page.url)
+            self.get(urlsplit(action_url).path + (f"?{data}" if data else ""))
+
     def step(self, n: int, step: TrajectoryStep, want: ElementDescriptor | None) -> None:
         """Do recorded step n on the current page; StepError when its element is not there or it cannot be done."""
         assert self.page is not None
@@ -354,6 +466,12 @@ class Walker:
             raise StepError(f"steps[{n}].action", "back cannot be checked without a browser history")
         if want is None:
             raise StepError(f"steps[{n}].element", "no recorded element")
+        if is_drawn(want):  # a calendar day or a suggestion: only the very one the script draws now
+            drawn = next((d for d in self.page.drawn if _same(d.descriptor, want)), None)
+            if drawn is None:
+                raise StepError(f"steps[{n}].element", f"no element like {describe(want)} on {self.page.url}")
+            self.click_drawn(n, action, drawn)
+            return
         i = find(want, self.page.snapshot())
         if i is None:
             raise StepError(f"steps[{n}].element", f"no element like {describe(want)} on {self.page.url}")
@@ -364,6 +482,8 @@ class Walker:
             if node.tag not in ("input", "textarea"):
                 raise StepError(f"steps[{n}].element", f"{action} on a <{node.tag}> on {self.page.url}")
             self.set_field(node, _fmt(value), f"steps[{n}].value")
+            if "data-suggest" in node.attrs:
+                self.page.suggest(node)
         elif action == "select":
             if node.tag != "select":
                 raise StepError(f"steps[{n}].element", f"select on a <{node.tag}> on {self.page.url}")
