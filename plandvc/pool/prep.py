@@ -51,14 +51,27 @@ async def _create(session: SessionProtocol, site: str, spec: Mapping[str, object
         raise InputError(f"task {task_id}: control.prep: /sites/{site}/{page}/new answered {status}")
     form_id = f"{page}-create"
     await _press(session, BANNER_BUTTONS)
-    for name, value in fields.items():
-        el = await _shown(session, f"{form_id}-{name}")
-        if el is None:
-            raise InputError(f"task {task_id}: control.prep: the {page} form has no field {name!r}")
-        if el.tag == "select":
-            await session.select(el.index, fmt(value))
-        else:
-            await session.input(el.index, fmt(value))
+    # in the form's own order, step by step: a wizard shows some fields per step, and a task file lists them
+    # by name (sorted), so filling by the file's order would step past a field before it is filled
+    left = dict(fields)
+    for _ in range(MAX_STEPS):
+        snap = await session.snapshot()
+        shown = [
+            (e, name)
+            for e in snap.elements
+            for name in left
+            if e.attrs.get("data-control-id") == f"{form_id}-{name}"
+        ]
+        for el, name in shown:
+            value = fmt(left.pop(name))
+            if el.tag == "select":
+                await session.select(el.index, value)
+            else:
+                await session.input(el.index, value)
+        if not left or not await _press(session, ("Next",)):
+            break
+    if left:
+        raise InputError(f"task {task_id}: control.prep: the {page} form has no field {min(left)!r}")
     button = await _shown(session, f"{form_id}-apply")
     if button is None:
         raise InputError(f"task {task_id}: control.prep: the {page} form has no submit button")
