@@ -80,3 +80,17 @@ def suggestions(table: Table, c: Control) -> list[str]:
             words.add(text)
             words.update(w for w in re.findall(r"[A-Za-z][A-Za-z'-]{3,}", text))
     return sorted(words, key=lambda w: (w.casefold(), w))[:MAX_SUGGESTIONS]  # ties in a fixed order
+
+
+SHOWN_SUGGESTIONS = 6  # suggestions the list shows at once (templates/world/site.js)
+
+
+def suggested(words: list[str], typed: str) -> list[str]:
+    """The suggestions the search box lists for `typed`, as site.js computes them: nothing under 2 characters,
+    else the words starting with it, then the words containing it elsewhere (case-insensitive), the first 6."""
+    q = typed.strip().lower()
+    if len(q) < 2:
+        return []
+    first = [w for w in words if w.lower().startswith(q)]
+    inner = [w for w in words if w.lower().find(q) > 0]
+    return (first + inner)[:SHOWN_SUGGESTIONS]

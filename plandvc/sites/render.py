@@ -88,11 +88,17 @@ class Renderer:
         )  # fmt: skip
 
     def detail(
-        self, spec: Spec, page: Page, row: dict[str, Any], rows: list[dict[str, Any]] | None = None
+        self,
+        spec: Spec,
+        page: Page,
+        row: dict[str, Any],
+        rows: list[dict[str, Any]] | None = None,
+        tab: str = "",
     ) -> str:
-        """An entry's page; `rows` is the list a split view shows beside it (world sites only)."""
+        """An entry's page; `rows` is the table a split view and the related tab show, `tab` the tab shown (world
+        sites only)."""
         if spec.theme.family:
-            return self.world.detail(spec, page, row, rows or [])
+            return self.world.detail(spec, page, row, rows or [], tab)
         table = spec.table_of(page)
         path = f"/sites/{spec.site}/{page.page}"
         ctx = self._base(spec, page.page, f"{table.singular.capitalize()} {row[table.label]}")

@@ -15,7 +15,7 @@ from jinja2 import Environment
 
 from plandvc.sites.art import format_value, picture, plain_number, stars, tone
 from plandvc.sites.controls import control_view
-from plandvc.sites.model import PAGE_PARAM, Control, Page, Spec, Table
+from plandvc.sites.model import ENTRY_TABS, PAGE_PARAM, TAB_PARAM, Control, Page, Spec, Table
 from plandvc.sites.query import ListQuery
 
 View = dict[str, Any]
@@ -163,7 +163,10 @@ class WorldPages:
         return {"href": href_of(path, [*keep, (sort.params[0], name), (sort.params[1], want)]), "label": label,
                 "arrow": arrow, "id": sort.control_id, "column": name}  # fmt: skip
 
-    def detail(self, spec: Spec, page: Page, row: dict[str, Any], rows: list[dict[str, Any]]) -> str:
+    def detail(
+        self, spec: Spec, page: Page, row: dict[str, Any], rows: list[dict[str, Any]], tab: str = ""
+    ) -> str:
+        """An entry's page; `tab` the tab it shows (a site with tabs), `rows` the table as the session sees it."""
         table = spec.table_of(page)
         path = f"/sites/{spec.site}/{page.page}"
         heading = str(row[table.label])
@@ -182,7 +185,37 @@ class WorldPages:
             **ctx, page=page, table=table, path=path, fields=fields, copy=copy, entry_href=entry_href,
             heading=heading, item=self.entry(spec, page, row, 640, 260), master=master,
             edit=self.form_view(spec, page, "edit", row) if table.edit else None,
+            delete={"id": f"{page.page}-delete", "action": f"{entry_href}/delete"} if table.delete else None,
+            tabs=self.tabs(spec, page, row, rows, entry_href, tab) if spec.theme.tabs else None,
         )  # fmt: skip
+
+    def tabs(
+        self, spec: Spec, page: Page, row: dict[str, Any], rows: list[dict[str, Any]], href: str, tab: str
+    ) -> View:
+        """An entry page's tabs (links: the tab is the URL's `tab`) and what the shown one needs: a summary, or
+        the related entries (those sharing the value of the page's first dropdown column, up to 4)."""
+        table = spec.table_of(page)
+        current = tab or ENTRY_TABS[0][0]
+        items = [
+            {
+                "name": n,
+                "label": lb,
+                "current": n == current,
+                "href": href if i == 0 else f"{href}?{TAB_PARAM}={n}",
+            }
+            for i, (n, lb) in enumerate(ENTRY_TABS)
+        ]
+        by = next((c.column for c in page.controls if c.kind == "dropdown"), None)
+        related = [
+            self.entry(spec, page, r, 64, 64)
+            for r in rows
+            if by and r[table.key] != row[table.key] and r[by] == row[by]
+        ][:4]
+        facts = [f"{c.label}: {format_value(c, row[c.name])}" for c in table.columns if c.name != table.key][
+            :4
+        ]
+        return {"links": items, "current": current, "label": dict(ENTRY_TABS)[current], "related": related,
+                "summary": "; ".join(facts) + "."}  # fmt: skip
 
     def form_view(self, spec: Spec, page: Page, kind: str, row: dict[str, Any] | None) -> View:
         """A create (`row` None) or edit form: its fields, action and how it is shown (page/modal/wizard)."""
