@@ -6,12 +6,16 @@ selector, stable attributes, role, text and label; no layout, so no boxes and ev
 visible), and each step's recorded descriptor is looked up with the replayer's own matching
 (`plandvc.replay.find`). The step is then applied the way a browser would: a link is followed, a submit button
 submits its form (GET as a query, POST then the 303 redirect), a checkbox toggles, a field takes its value.
-The sites' pages have no scripts, so nothing else can happen. A control prep is done through the site's own
-create form first, like `plandvc.pool.prep`.
+Nothing else happens, with one exception: a world site's search-as-you-type box lists suggestions from a script,
+so after a step types into such a box the walk lists the suggestions that script would (the same rule,
+`plandvc.sites.controls.suggested`), and choosing one submits the search with `sugg=1` as the script does. (The
+other widgets' scripts only show or set what the page already holds.) A control prep is done through the
+site's own create form first, like `plandvc.pool.prep`.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import TypedDict
@@ -19,6 +23,8 @@ from urllib.parse import urlencode, urljoin, urlsplit
 
 from plandvc.records import ElementDescriptor, TrajectoryStep
 from plandvc.replay import describe, find
+from plandvc.sites.controls import suggested
+from plandvc.sites.model import SUGGEST_PARAM
 from plandvc.sites.server import App
 
 SELECTOR_TAGS = frozenset({"a", "button", "input", "select", "textarea"})
@@ -176,7 +182,11 @@ class Page:
 
     def __init__(self, url: str, doc: Doc) -> None:
         self.url, self.doc = url, doc
-        self.elements = doc.elements
+        self.elements = list(doc.elements)
+        self.listed: list[ElementDescriptor] = []  # descriptors of the suggestions a script listed
+        self.suggestion: dict[
+            Node, tuple[Node, str]
+        ] = {}  # a listed suggestion -> (its search box, its text)
         self.value: dict[Node, str] = {}
         self.checked: dict[Node, bool] = {}
         for n in doc.nodes:
@@ -194,7 +204,24 @@ class Page:
         return _resolve(self.url, raw)
 
     def snapshot(self) -> list[ElementDescriptor]:
-        return self.doc.snapshot
+        return self.doc.snapshot + self.listed if self.listed else self.doc.snapshot
+
+    def suggest(self, box: Node) -> None:
+        """List the suggestions of a search-as-you-type box for its current value, as site.js does."""
+        words_id, list_id = box.attrs.get("data-suggest", ""), box.attrs.get("aria-controls", "")
+        script = next((n for n in self.doc.nodes if n.attrs.get("id") == words_id), None)
+        holder = next((n for n in self.doc.nodes if n.attrs.get("id") == list_id), None)
+        if script is None or holder is None:
+            return
+        for node in list(self.suggestion):
+            self.elements.remove(node)
+        self.listed, self.suggestion = [], {}
+        cid = box.attrs.get("data-control-id", "")
+        for word in suggested(json.loads(script.text()), self.value.get(box, "")):
+            li = Node("li", {"role": "option", "data-control-id": f"{cid}-suggestion"}, holder, [word])
+            self.elements.append(li)
+            self.listed.append(self.doc.descriptor(li))
+            self.suggestion[li] = (box, word)
 
     def form_data(self, form: Node, submitter: Node | None) -> list[tuple[str, str]]:
         """The name/value pairs a browser submits for `form`, in document order."""
@@ -334,7 +361,16 @@ class Walker:
 
     def click(self, node: Node) -> None:
         assert self.page is not None
-        if node.tag == "a" and "href" in node.attrs:
+        if node in self.page.suggestion:
+            box, word = self.page.suggestion[node]
+            form = box.up("form")
+            self.page.value[box] = word
+            if form is not None:
+                data = urlencode([*self.page.form_data(form, None), (SUGGEST_PARAM, "1")])
+                self.get(
+                    urlsplit(self.page.href(form.attrs.get("action") or self.page.url)).path + f"?{data}"
+                )
+        elif node.tag == "a" and "href" in node.attrs:
             self.get(self.page.href(node.attrs["href"]))
         elif node.tag == "input" and node.type == "checkbox":
             self.page.checked[node] = not self.page.checked.get(node)
@@ -375,6 +411,8 @@ class Walker:
             if node.tag not in ("input", "textarea"):
                 raise StepError(f"steps[{n}].element", f"{action} on a <{node.tag}> on {self.page.url}")
             self.set_field(node, _fmt(value), f"steps[{n}].value")
+            if "data-suggest" in node.attrs:
+                self.page.suggest(node)
         elif action == "select":
             if node.tag != "select":
                 raise StepError(f"steps[{n}].element", f"select on a <{node.tag}> on {self.page.url}")
