@@ -170,7 +170,7 @@ def wrong_attempts_fail(pool: Path, sites: Path, site: str) -> None:
     other = next(lb for n, lb in ENTRY_TABS[1:] if n != tab["target"]["tab"])
     for name, ok in ((other, False), (label, True)):
         state = run(
-            tab["start"]["url"],
+            tab["check"]["path"],
             lambda pg, name=name: navigating(pg, pg.get_by_role("tab", name=name, exact=True)),
         )
         assert passes(tab, state) is ok, (name, state["url"])

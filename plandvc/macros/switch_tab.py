@@ -2,7 +2,9 @@
 
 Only a site whose theme has tabs (`Theme.tabs`) has these tasks; the original sites have none, so their pool is
 unchanged. A tab is a link that sets the page's `tab` parameter, so what the page shows is URL state: the check
-is the entry page's query (`tab=<name>`), never the click, and a trip home after it would undo it.
+is the entry page's query (`tab=<name>`), never the click, and a trip home after it would undo it. Most tasks
+start on the entry's page; some start on its list or at home (like open_entry's), so the executor opens the
+entry first; those name the list's query in their scope (no earlier part may filter the entry out of it).
 """
 
 from __future__ import annotations
@@ -10,11 +12,12 @@ from __future__ import annotations
 import random
 
 from plandvc.macros.macro import Macro
-from plandvc.macros.make import TaskMaker
+from plandvc.macros.make import HOME_START_SHARE, TaskMaker, page_params
 from plandvc.macros.script import Executor, ScriptError, attr, every
 from plandvc.records import TaskDraft
 from plandvc.sites.model import ENTRY_TABS, TAB_PARAM
 
+LIST_START_SHARE = 0.2  # of the tasks: they start on the entry's list page (and HOME_START_SHARE at home)
 PHRASES = (
     'Switch to the "{tab}" tab of the {singular} "{entry}".',
     'Open the "{tab}" tab on the page of the {singular} "{entry}".',
@@ -28,18 +31,27 @@ def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
         return []
     out = []
     for p in make.pages:
-        t = make.table(p)
+        t, lp = make.table(p), make.list_path(p)
         for r in t.rows:
             rid = str(r[t.key])
             dp = make.detail_path(p, rid)
             for name, label in ENTRY_TABS[1:]:
+                draw = rng.random()
+                start = (
+                    make.home
+                    if draw < HOME_START_SHARE
+                    else lp
+                    if draw < HOME_START_SHARE + LIST_START_SHARE
+                    else dp
+                )
+                listed = [f"query:{lp}:{q}" for q in page_params(p)] if start != dp else []
                 out.append(
                     make.task(
                         p,
-                        dp,
+                        start,
                         {"control_id": f"{p.page}-tabs", "role": "tab", "prep": {}},
                         {"kind": "query", "path": dp, "params": {TAB_PARAM: [name]}},
-                        [f"entry:{p.table}/{rid}", f"query:{dp}:{TAB_PARAM}"],
+                        [f"entry:{p.table}/{rid}", f"query:{dp}:{TAB_PARAM}", *listed],
                         {**make.words(p), "entry": str(r[t.label]), "tab": label},
                         rng,
                         entry=rid,
