@@ -86,7 +86,7 @@ def test_their_chain_roles() -> None:
     assert sugg.check == "visited" and sugg.family == "Filter"
     # a delete changes the backend and leaves the entry's page (it lands on the list)
     assert (delete.url_state, delete.leaves_page, delete.continues_page) == (False, False, False)
-    assert delete.check == "entry_deleted" and delete.scope == {"table", "entry"}
+    assert delete.check == "entry_deleted" and delete.scope == {"table", "entry", "query"}
 
 
 def test_the_server_deletes_per_session_and_shows_tabs(world: Path) -> None:
@@ -278,3 +278,17 @@ def test_recorded_gated_and_chained(world: Path, tmp_path: Path) -> None:
             assert all(p["via"] != "home" for p in chain["parts"][i + 1 :]), chain
     results = asyncio.run(run_chains(picked, pool, sites))
     assert all(ok for ok, _ in results), results
+
+
+def test_the_pool_doc_lists_every_macro_with_its_record() -> None:
+    """docs/POOL.md's table of macros says what each registry record says (family, check, scope, roles)."""
+    from plandvc.macros import REGISTRY
+
+    text = (ROOT / "docs" / "POOL.md").read_text(encoding="utf-8")
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `(\w+)` \| (.+) \|$", text, re.M)}
+    assert list(rows) == list(REGISTRY)
+    for name, m in REGISTRY.items():
+        roles = [r for r in ("url_state", "leaves_page", "continues_page", "question") if getattr(m, r)]
+        family, check, scope, role, _where = (c.strip() for c in rows[name].split("|"))
+        assert (family, check) == (m.family, f"`{m.check}`"), name
+        assert scope == (", ".join(sorted(m.scope)) or "—") and role == (", ".join(roles) or "—"), name

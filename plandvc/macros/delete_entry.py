@@ -3,7 +3,9 @@
 Only a table whose entries can be deleted (`Table.delete`) has these tasks; the original sites have none. The
 entry's page has a "Delete <singular>" button that opens a dialog; only its "Delete" button posts the delete,
 "Cancel" closes it and changes nothing. The check is the backend's: a delete of exactly that entry is logged and
-it is gone, and (exclusive) nothing else in its table changed.
+it is gone, and (exclusive) nothing else in its table changed. A delete changes the rows its list page shows,
+so its scope names that page's query too (as the parts that read the list's rows do: open an entry from it,
+count it, page it): none of them shares a chain with it.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import random
 
 from plandvc.macros.macro import Macro
-from plandvc.macros.make import TaskMaker
+from plandvc.macros.make import TaskMaker, page_params
 from plandvc.macros.script import Executor
 from plandvc.macros.widgets import button, cid_is
 from plandvc.records import TaskDraft
@@ -27,7 +29,7 @@ def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
     """A task per entry of every table whose entries can be deleted, started on the entry's page."""
     out = []
     for p in make.pages:
-        t = make.table(p)
+        t, lp = make.table(p), make.list_path(p)
         if not t.delete:
             continue
         for r in t.rows:
@@ -38,7 +40,11 @@ def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
                     make.detail_path(p, rid),
                     {"control_id": f"{p.page}-delete", "role": "delete", "prep": {}},
                     {"kind": "entry_deleted", "table": p.table, "id": rid},
-                    [f"table:{p.table}", f"entry:{p.table}/{rid}"],
+                    [
+                        f"table:{p.table}",
+                        f"entry:{p.table}/{rid}",
+                        *(f"query:{lp}:{q}" for q in page_params(p)),
+                    ],
                     {**make.words(p), "entry": str(r[t.label])},
                     rng,
                     {"exclusive": True},
@@ -69,7 +75,7 @@ MACRO = Macro(
     name="delete_entry",
     family="Form",
     check="entry_deleted",
-    scope=frozenset({"table", "entry"}),
+    scope=frozenset({"table", "entry", "query"}),
     phrases=PHRASES,
     tasks=tasks,
     solve=solve,
