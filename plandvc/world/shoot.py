@@ -64,7 +64,7 @@ def table_md(entries: Sequence[Entry], shot: Sequence[Entry]) -> str:
         ]
         lines.append(
             f"| {e['domain']} | {e['name']} | {e['family']} | {e['nav']} | {e['pagination']} | {e['banner']} | "
-            f"{forms} | {'yes' if e.get('tabs') else ''} | {', '.join(e.get('delete') or [])} | "  # type: ignore[arg-type]
+            f"{forms} | {'tabs' if e.get('tabs') else ''} | {', '.join(e.get('delete') or [])} | "  # type: ignore[arg-type]
             + " | ".join(impls)
             + f" | {'yes' if e['site'] in pictured else ''} |"
         )
