@@ -15,6 +15,7 @@ Check kinds (docs/ARCHITECTURE.md, "Pool"):
 - `entry_created {table, fields}`: a create change in `table` with these fields, and that entry still present.
 - `entry_updated {table, id, fields}`: an update change of that entry with these fields, and the entry has
   them now.
+- `entry_deleted {table, id}`: a delete change of that entry, and the entry is gone.
 - `answer {expected, number?}`: equal after normalising case, spaces, thousands separators and number format
   (`"1,200.50" == "1200.5"`, `"$120" == "120"`); with `number`, the answer must be that number.
 - `clipboard {value}`: some clipboard write equals the value (surrounding spaces ignored).
@@ -65,6 +66,12 @@ class EntryUpdatedCheck(TypedDict):
     fields: Row
 
 
+class EntryDeletedCheck(TypedDict):
+    kind: Literal["entry_deleted"]
+    table: str
+    id: str
+
+
 class AnswerCheck(TypedDict):
     kind: Literal["answer"]
     expected: str
@@ -76,22 +83,33 @@ class ClipboardCheck(TypedDict):
     value: str
 
 
-Check = QueryCheck | VisitedCheck | EntryCreatedCheck | EntryUpdatedCheck | AnswerCheck | ClipboardCheck
+Check = (
+    QueryCheck
+    | VisitedCheck
+    | EntryCreatedCheck
+    | EntryUpdatedCheck
+    | EntryDeletedCheck
+    | AnswerCheck
+    | ClipboardCheck
+)
 # the kinds of check a task is gated by, one per way a part can be done
-CheckKind = Literal["query", "visited", "entry_created", "entry_updated", "answer", "clipboard"]
+CheckKind = Literal[
+    "query", "visited", "entry_created", "entry_updated", "entry_deleted", "answer", "clipboard"
+]
 KINDS: frozenset[str] = frozenset(get_args(CheckKind))
 _NEEDS: dict[str, tuple[str, ...]] = {
     "query": ("path", "params"),
     "visited": ("path",),
     "entry_created": ("table", "fields"),
     "entry_updated": ("table", "id", "fields"),
+    "entry_deleted": ("table", "id"),
     "answer": ("expected",),
     "clipboard": ("value",),
 }
 
 
 class Change(TypedDict, total=False):
-    """One backend change the site's server logged: `op` create or update of entry `id` of `table`."""
+    """One backend change the site's server logged: `op` create, update or delete of entry `id` of `table`."""
 
     table: str
     op: str
@@ -140,7 +158,11 @@ def gate(
     c = parse_check(check)
     obs = Observed.of(state)
     ok, detail = _judge(c, obs)
-    if ok and (verifier or {}).get("exclusive") and c["kind"] in ("entry_created", "entry_updated"):
+    if (
+        ok
+        and (verifier or {}).get("exclusive")
+        and c["kind"] in ("entry_created", "entry_updated", "entry_deleted")
+    ):
         ok, detail = _exclusive(c, obs, detail)
     return ok, _line(detail)
 
@@ -246,6 +268,8 @@ def _judge(check: Check, obs: Observed) -> Result:
         return _entry_created(check, obs)
     if check["kind"] == "entry_updated":
         return _entry_updated(check, obs)
+    if check["kind"] == "entry_deleted":
+        return _entry_deleted(check, obs)
     if check["kind"] == "answer":
         return _answer(check, obs)
     return _clipboard(check, obs)
@@ -331,6 +355,18 @@ def _entry_updated(check: EntryUpdatedCheck, obs: Observed) -> Result:
     return True, f"entry_updated: {table} #{eid} with {_fmt_params(fields)} ok"
 
 
+def _entry_deleted(check: EntryDeletedCheck, obs: Observed) -> Result:
+    table, eid = check["table"], str(check["id"])
+    deletes = [c for c in obs.changes_of(table, "delete") if str(c.get("id")) == eid]
+    if not deletes:
+        done = obs.changes_of(table, "delete")
+        found = f"a delete of #{done[-1].get('id')}" if done else "none"
+        return False, f"entry_deleted: expected a delete of {table} #{eid}, found {found}"
+    if any(str(_row_id(r)) == eid for r in obs.rows(table)):
+        return False, f"entry_deleted: {table} #{eid} was deleted but is in the entries again"
+    return True, f"entry_deleted: {table} #{eid} ok"
+
+
 def _answer(check: AnswerCheck, obs: Observed) -> Result:
     got, expected = obs.answer, check["expected"]
     if got is None:
@@ -353,10 +389,12 @@ def _clipboard(check: ClipboardCheck, obs: Observed) -> Result:
     return False, f"clipboard: expected {value!r}, found {clip[-3:] if clip else 'nothing copied'}"
 
 
-def _exclusive(check: EntryCreatedCheck | EntryUpdatedCheck, obs: Observed, detail: str) -> Result:
+def _exclusive(
+    check: EntryCreatedCheck | EntryUpdatedCheck | EntryDeletedCheck, obs: Observed, detail: str
+) -> Result:
     """No change in the checked table about another entry than the checked one."""
     table = check["table"]
-    eid = str(check["id"] if check["kind"] == "entry_updated" else _created(check, obs)[-1].get("id"))
+    eid = str(check["id"] if check["kind"] != "entry_created" else _created(check, obs)[-1].get("id"))
     others = [c for c in obs.changes_of(table) if str(c.get("id")) != eid]
     if others:
         o = others[0]

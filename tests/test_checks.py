@@ -168,6 +168,46 @@ def test_entry_updated_exclusive_fails_on_extra_change() -> None:
     assert not ok(U, s, EX)
 
 
+# ── entry_deleted ─────────────────────────────────────────────────────────────
+
+D = {"kind": "entry_deleted", "table": "orders", "id": "1002"}
+
+
+def deleted(*more: dict[str, Any], back: bool = False) -> dict[str, Any]:
+    """The session after deleting order 1002 (and `more` changes); `back`: the entry is listed again."""
+    s = state()
+    rows = s["entries"]["orders"]
+    if not back:
+        s["entries"]["orders"] = [r for r in rows if r["id"] != "1002"]
+    gone = {"seq": 3, "op": "delete", "table": "orders", "id": "1002", "fields": {}, "before": rows[1]}
+    s["changes"] = [*s["changes"], gone, *more]
+    return s
+
+
+def test_entry_deleted_passes_when_that_entry_is_deleted_and_gone() -> None:
+    assert ok(D, deleted())
+    assert ok({**D, "id": 1002}, deleted())  # an integer id compares as its text
+
+
+def test_entry_deleted_fails_without_its_delete() -> None:
+    assert not ok(D)  # nothing deleted (e.g. the dialog was cancelled)
+    assert not ok({**D, "id": "1001"}, deleted())  # another entry was deleted
+    assert not ok(D, deleted(back=True))  # logged, but the entry is there
+    passed, detail = gate({**D, "id": "1001"}, None, deleted())
+    assert not passed and "found a delete of #1002" in detail
+
+
+def test_entry_deleted_exclusive_fails_when_another_entry_of_its_table_changed() -> None:
+    other = {"seq": 4, "op": "delete", "table": "orders", "id": "1001", "fields": {}, "before": {}}
+    assert ok(D, deleted(), EX) is False  # the create of 1003 in the base state is another change of orders
+    s = deleted()
+    s["changes"] = [c for c in s["changes"] if c["table"] != "orders" or c["id"] == "1002"]
+    assert ok(D, s, EX)
+    s["changes"].append(other)
+    assert not ok(D, s, EX)
+    assert ok(D, s)  # without the verifier only the entry itself is checked
+
+
 # ── answer ────────────────────────────────────────────────────────────────────
 
 
@@ -235,6 +275,7 @@ def test_every_kind_can_pass_and_fail() -> None:
         "visited": {"kind": "visited", "path": "/sites/shop/orders/1001"},
         "entry_created": C,
         "entry_updated": U,
+        "entry_deleted": D,
         "answer": {"kind": "answer", "expected": "1200.5"},
         "clipboard": {"kind": "clipboard", "value": "1001"},
     }
@@ -249,5 +290,5 @@ def test_every_kind_can_pass_and_fail() -> None:
         "answer": None,
     }
     for check in right.values():
-        assert ok(check), check
+        assert ok(check, deleted()), check
         assert not ok(copy.deepcopy(check), empty), check

@@ -91,4 +91,5 @@ def test_a_suggestion_is_found_only_when_the_word_list_offers_it(world: Path) ->
     with pytest.raises(StepError, match="No such word anywhere"):
         _click(w, 1, other)
     _click(w, 1, offered)
-    assert parse_qs(urlsplit(w.page.url).query).get(node.attrs["name"]) == [word], w.page.url
+    query = parse_qs(urlsplit(w.page.url).query)
+    assert query.get(node.attrs["name"]) == [word] and query.get("sugg") == ["1"], w.page.url

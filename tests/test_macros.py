@@ -24,7 +24,7 @@ EXAMPLE = ROOT / "docs" / "examples" / "sites"
 
 
 def test_the_views_are_the_registry() -> None:
-    assert list(MACROS) == list(REGISTRY) and len(MACROS) == 15
+    assert list(MACROS) == list(REGISTRY) and len(MACROS) == 18
     assert dict(FAMILY_OF) == {n: m.family for n, m in REGISTRY.items()}
     assert set(QA_MACROS) == {"report_information", "count_entries"}
     assert macro("copy_value").check == "clipboard"

@@ -23,11 +23,12 @@ CHECK_OF = {
     "filter_by_dropdown": "query", "filter_by_options": "query", "filter_by_slider": "query",
     "filter_by_date_range": "query", "sort_by_form": "query", "search_by_text": "visited",
     "create_entry": "entry_created", "edit_entry": "entry_updated", "report_information": "answer",
-    "count_entries": "answer", "copy_value": "clipboard", "go_to_page": "query",
+    "count_entries": "answer", "copy_value": "clipboard", "go_to_page": "query", "switch_tab": "query",
+    "choose_suggestion": "visited", "delete_entry": "entry_deleted",
 }  # fmt: skip
 # macros of the generated world's widgets: the bundled sites have none of their pieces, so none of their tasks
-# (tests/test_world_go_to_page.py covers them)
-WORLD_ONLY = frozenset({"go_to_page"})
+# (tests/test_world_go_to_page.py and tests/test_world_macros.py cover them)
+WORLD_ONLY = frozenset({"go_to_page", "switch_tab", "choose_suggestion", "delete_entry"})
 ORIGINAL = [m for m in MACROS if m not in WORLD_ONLY]
 
 

@@ -11,8 +11,8 @@ A control prep is done through the site's own create form first, like `plandvc.p
 The generated world's pages draw two widgets with a script (`templates/world/site.js`), and the walk draws
 them the same way (`Drawn`): the calendar popup's day buttons for the month it shows (opened at the field's
 date or the site's `today`, moved by its month and year buttons; a day sets the field's hidden input), and the
-search suggestions of a search-as-you-type box (the page's word list, prefix matches first, at most six; one
-fills the box and submits its form). A recorded day or suggestion is found only where the script would have
+search suggestions of a search-as-you-type box (the page's word list by the script's own rule,
+`plandvc.sites.controls.suggested`; one fills the box and submits its form with `sugg=1`). A recorded day or suggestion is found only where the script would have
 drawn it, so a step on the wrong month or a word the list does not offer is still a problem.
 """
 
@@ -29,6 +29,8 @@ from urllib.parse import urlencode, urljoin, urlsplit
 from plandvc.browser.snapshot import ATTR_ORDER
 from plandvc.records import ElementDescriptor, TrajectoryStep
 from plandvc.replay import describe, find
+from plandvc.sites.controls import suggested
+from plandvc.sites.model import SUGGEST_PARAM
 from plandvc.sites.server import App
 
 SELECTOR_TAGS = frozenset({"a", "button", "input", "select", "textarea"})
@@ -268,13 +270,11 @@ class Page:
         words_node = next(
             (n for n in self.doc.nodes if n.attrs.get("id") == box.attrs.get("data-suggest")), None
         )
-        q = self.value.get(box, "").strip().lower()
-        if words_node is None or len(q) < 2:
+        if words_node is None:
             return
         words = [str(w) for w in json.loads(words_node.text() or "[]")]
-        hits = [w for w in words if w.lower().startswith(q)] + [w for w in words if w.lower().find(q) > 0]
         cid = box.attrs.get("data-control-id", "") + "-suggestion"
-        for w in hits[:6]:
+        for w in suggested(words, self.value.get(box, "")):
             desc: ElementDescriptor = {"tag": "li", "role": "option", "text": _clip(w), "label": "",
                                        "attrs": {"data-control-id": cid}}  # fmt: skip
             self.drawn.append(Drawn(desc, box, w, box.up("form")))
@@ -448,8 +448,8 @@ class Walker:
             raise StepError(f"steps[{n}].action", f"{action} on an element the page's script drew")
         self.page.value[drawn.field] = drawn.value
         self.page.drawn = []
-        if drawn.submit is not None:
-            data = urlencode(self.page.form_data(drawn.submit, None))
+        if drawn.submit is not None:  # a suggestion: the search says it came from one, as site.js marks it
+            data = urlencode([*self.page.form_data(drawn.submit, None), (SUGGEST_PARAM, "1")])
             action_url = self.page.href(drawn.submit.attrs.get("action") or self.page.url)
             self.get(urlsplit(action_url).path + (f"?{data}" if data else ""))
 

@@ -98,6 +98,10 @@ def control_ids(spec: Spec) -> dict[str, str | None]:
         table = spec.table_of(p)
         for suffix in ("create", "edit", "detail", "copy", "pager"):
             out[f"{p.page}-{suffix}"] = None
+        if spec.theme.tabs:
+            out[f"{p.page}-tabs"] = None
+        if table.delete:
+            out[f"{p.page}-delete"] = None
         out[f"nav-{p.page}"] = None
         for row in table.rows:
             out[f"{p.page}-row-{row[table.key]}"] = None

@@ -16,9 +16,11 @@ from collections.abc import Callable, Iterator, Mapping, Set
 from contextlib import contextmanager
 
 from plandvc.macros import (
+    choose_suggestion,
     copy_value,
     count_entries,
     create_entry,
+    delete_entry,
     edit_entry,
     filter_by_date_range,
     filter_by_dropdown,
@@ -31,6 +33,7 @@ from plandvc.macros import (
     report_information,
     search_by_text,
     sort_by_form,
+    switch_tab,
 )
 from plandvc.macros.home import (
     CHAIN_HOME_DONE,
@@ -79,6 +82,9 @@ _TABLE: tuple[Macro, ...] = (
     count_entries.MACRO,
     copy_value.MACRO,
     go_to_page.MACRO,
+    switch_tab.MACRO,
+    choose_suggestion.MACRO,
+    delete_entry.MACRO,
 )
 REGISTRY: dict[str, Macro] = {m.name: m for m in _TABLE}
 

@@ -34,6 +34,10 @@ IMPLS: dict[str, tuple[str, ...]] = {
     "search": ("form", "autocomplete"),
 }
 PAGE_PARAM = "page"  # the pagination parameter of a list page (never a control's)
+SUGGEST_PARAM = (
+    "sugg"  # set to "1" when a search was run by choosing an autocomplete suggestion (never a control's)
+)
+TAB_PARAM = "tab"  # the tab an entry's page shows (world sites with tabs)
 MIN_ROWS = 15
 RESERVED_IDS = ("new", "edit")
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -71,6 +75,9 @@ class Table:
     copy: str | None = None
     form: str = "page"
     text: str | None = None  # a longer description column, shown on cards and results
+    delete: bool = (
+        False  # its entries can be deleted (a button and a confirmation dialog on the entry's page)
+    )
 
     def column(self, name: str) -> Column:
         for c in self.columns:
@@ -155,11 +162,20 @@ class Theme:
     hero: str = ""  # the home page's banner headline; empty: no hero
     tagline: str = ""
     radius: int = 6
+    tabs: bool = False  # an entry's page shows its sections as tabs (ENTRY_TABS), one per `?tab=`
 
     @property
     def family(self) -> str | None:
         """The world layout family, or None for a classic site (drawn by the original templates)."""
         return self.layout if self.layout in FAMILIES else None
+
+
+# the tabs of an entry's page on a site with tabs: (tab parameter value, label); the first is shown without one
+ENTRY_TABS: tuple[tuple[str, str], ...] = (
+    ("overview", "Overview"),
+    ("details", "Details"),
+    ("related", "Related"),
+)
 
 
 @dataclass(frozen=True)

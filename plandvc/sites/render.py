@@ -14,8 +14,9 @@ from urllib.parse import quote
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from plandvc.sites.art import format_value, plain_number
+from plandvc.sites.controls import control_view
 from plandvc.sites.query import ListQuery
-from plandvc.sites.spec import Control, Page, Spec, Table
+from plandvc.sites.spec import Page, Spec
 from plandvc.sites.world_render import WorldPages
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -69,7 +70,7 @@ class Renderer:
         table = spec.table_of(page)
         path = f"/sites/{spec.site}/{page.page}"
         ctx = self._base(spec, page.page, page.title)
-        controls = [self._control(page, table, c, q, path) for c in page.controls]
+        controls = [control_view(table, c, q, path, world=False) for c in page.controls]
         cols = [{"name": c.name, "label": c.label, "type": c.type} for c in table.columns]
         body = [
             {
@@ -86,46 +87,18 @@ class Renderer:
             count=len(rows), filtered=bool(q.pairs),
         )  # fmt: skip
 
-    def _control(self, page: Page, table: Table, c: Control, q: ListQuery, path: str) -> dict[str, Any]:
-        v = q.values.get(c.control_id)
-        view: dict[str, Any] = {
-            "id": c.control_id, "kind": c.kind, "label": c.label, "action": path, "hidden": q.carried(c),
-        }  # fmt: skip
-        if c.kind in ("dropdown", "options"):
-            col = table.column(str(c.column))
-            view["name"] = c.param
-            view["options"] = [
-                {"value": o, "selected": (o in v) if c.kind == "options" and v else o == v, "n": i}
-                for i, o in enumerate(col.values)
-            ]
-        elif c.kind == "slider":
-            col = table.column(str(c.column))
-            current = c.max if v is None else v
-            view.update(
-                name=c.param, min=plain_number(c.min), max=plain_number(c.max), step=plain_number(c.step), value=plain_number(current),
-                shown=format_value(col, current), set=v is not None,
-            )  # fmt: skip
-        elif c.kind == "date_range":
-            lo, hi = v or (None, None)
-            view.update(names=list(c.params), dates=[lo or "", hi or ""])
-        elif c.kind == "sort":
-            name, direction = v or (c.columns[0], "asc")
-            view.update(
-                names=list(c.params),
-                columns=[{"value": n, "text": table.column(n).label, "selected": n == name} for n in c.columns],
-                dirs=[{"value": d, "text": t, "selected": d == direction}
-                      for d, t in (("asc", "Ascending"), ("desc", "Descending"))],
-            )  # fmt: skip
-        elif c.kind == "search":
-            view.update(name=c.param, value=v or "", over=", ".join(table.column(n).label for n in c.columns))
-        return view
-
     def detail(
-        self, spec: Spec, page: Page, row: dict[str, Any], rows: list[dict[str, Any]] | None = None
+        self,
+        spec: Spec,
+        page: Page,
+        row: dict[str, Any],
+        rows: list[dict[str, Any]] | None = None,
+        tab: str = "",
     ) -> str:
-        """An entry's page; `rows` is the list a split view shows beside it (world sites only)."""
+        """An entry's page; `rows` is the table a split view and the related tab show, `tab` the tab shown (world
+        sites only)."""
         if spec.theme.family:
-            return self.world.detail(spec, page, row, rows or [])
+            return self.world.detail(spec, page, row, rows or [], tab)
         table = spec.table_of(page)
         path = f"/sites/{spec.site}/{page.page}"
         ctx = self._base(spec, page.page, f"{table.singular.capitalize()} {row[table.label]}")

@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, urlsplit
 
 from plandvc.io import InputError, dumps
-from plandvc.sites.model import PAGE_PARAM
+from plandvc.sites.model import ENTRY_TABS, PAGE_PARAM, TAB_PARAM
 from plandvc.sites.query import BadValue, apply_query, parse_query
 from plandvc.sites.render import Renderer
 from plandvc.sites.spec import Page, Spec, load_sites
@@ -112,12 +112,19 @@ class App:
             fields = coerce_fields(table, table.create, _form(body))
             self.store.create(session, spec.site, table.name, fields)
             return Response(303, b"", location=base)
-        return self.entry_route(method, parts, spec, page, session, body)
+        return self.entry_route(method, parts, spec, page, session, body, pairs)
 
     def entry_route(
-        self, method: str, parts: list[str], spec: Spec, page: Page, session: str, body: bytes
+        self,
+        method: str,
+        parts: list[str],
+        spec: Spec,
+        page: Page,
+        session: str,
+        body: bytes,
+        pairs: list[tuple[str, str]],
     ) -> Response:
-        """`/sites/<site>/<page>/<id>` and its `/edit` form."""
+        """`/sites/<site>/<page>/<id>` (with `?tab=` on a site with tabs), its `/edit` form and `/delete`."""
         table = spec.table_of(page)
         base = f"/sites/{spec.site}/{page.page}"
         entry = self.store.entry(session, spec.site, table.name, parts[3])
@@ -128,7 +135,8 @@ class App:
             if method != "GET":
                 return self._method(spec)
             listed = self.store.rows(session, spec.site, table.name) if spec.theme.family else None
-            return self.html(self.renderer.detail(spec, page, entry, listed))
+            tab = entry_tab(pairs) if spec.theme.tabs else ""
+            return self.html(self.renderer.detail(spec, page, entry, listed, tab))
         if len(parts) == 5 and parts[4] == "edit":
             if not table.edit:
                 raise NotFound(f"{page.title} has no edit form")
@@ -139,6 +147,13 @@ class App:
             fields = coerce_fields(table, table.edit, _form(body))
             self.store.update(session, spec.site, table.name, parts[3], fields)
             return Response(303, b"", location=href)
+        if len(parts) == 5 and parts[4] == "delete":
+            if not table.delete:
+                raise NotFound(f"{page.title} entries cannot be deleted")
+            if method != "POST":
+                return self._method(spec)
+            self.store.delete(session, spec.site, table.name, parts[3])
+            return Response(303, b"", location=base)
         raise NotFound(f"no such page /{'/'.join(parts)}")
 
     def _spec(self, site: str) -> Spec:
@@ -159,6 +174,16 @@ def page_number(pairs: list[tuple[str, str]]) -> int:
     if len(got) > 1 or not got[0].isdigit() or int(got[0]) < 1:
         raise BadValue(f"{PAGE_PARAM}={got[-1]!r} is not a page number")
     return int(got[0])
+
+
+def entry_tab(pairs: list[tuple[str, str]]) -> str:
+    """The tab an entry's page shows (`tab=<name>`, the first tab when absent); an unknown one is a BadValue."""
+    got = [v for k, v in pairs if k == TAB_PARAM]
+    if not got or got[-1] == "":
+        return ENTRY_TABS[0][0]
+    if len(got) > 1 or got[0] not in {name for name, _ in ENTRY_TABS}:
+        raise BadValue(f"{TAB_PARAM}={got[-1]!r} is not a tab of this page")
+    return got[0]
 
 
 def _form(body: bytes) -> dict[str, list[str]]:

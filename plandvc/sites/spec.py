@@ -26,6 +26,7 @@ from plandvc.sites.model import (
     PAGE_PARAM,
     PAGINATIONS,
     RESERVED_IDS,
+    SUGGEST_PARAM,
     Column,
     Control,
     Page,
@@ -167,6 +168,7 @@ def _table(ck: _Check, tname: str, t: Any) -> Table:
         copy=copy,
         form=_choice(ck, t, key, "form", FORMS),
         text=col_ref("text", text) if text is not None else None,
+        delete=bool(ck.get(t, key, "delete", bool, required=False)),
     )
 
 
@@ -292,8 +294,8 @@ def _page(ck: _Check, i: int, p: Any, tables: dict[str, Table]) -> Page:
         for q in c.query_params:
             if q in seen:
                 ck.fail(f"{key}.controls[{j}]", f"query parameter {q!r} is used twice on page {name!r}")
-            if q == PAGE_PARAM:
-                ck.fail(f"{key}.controls[{j}]", f"query parameter {q!r} is the list's pagination")
+            if q in (PAGE_PARAM, SUGGEST_PARAM):
+                ck.fail(f"{key}.controls[{j}]", f"query parameter {q!r} is reserved for the list page")
             seen.add(q)
     return Page(page=name, title=ck.get(p, key, "title", str), table=tname, controls=controls)
 
@@ -327,6 +329,7 @@ def _theme(ck: _Check, th: Any) -> Theme:
         hero=ck.get(th, "theme", "hero", str, required=False) or "",
         tagline=ck.get(th, "theme", "tagline", str, required=False) or "",
         radius=6 if radius is None else radius,
+        tabs=bool(ck.get(th, "theme", "tabs", bool, required=False)),
         **colours,
     )
 

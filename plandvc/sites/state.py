@@ -1,6 +1,6 @@
 """Per-session backend state of the sites: entries and the change log, per (session, site), copy-on-write.
 
-A session that never changed a site reads the spec's rows directly; its first create/update copies that
+A session that never changed a site reads the spec's rows directly; its first create/update/delete copies that
 site's tables. Sessions never see each other's state. No clocks, no randomness: new ids are the largest
 numeric id of the table in that session + 1, with the ids' prefix and zero padding (`ORD-1042` -> `ORD-1043`).
 """
@@ -146,6 +146,21 @@ class StateStore:
                  "fields": changed, "before": before}
             )  # fmt: skip
             return True
+
+    def delete(self, session: str, site: str, table: str, entry_id: str) -> None:
+        """Remove an entry; log `{"op": "delete", "fields": {}, "before": <the row>}`; KeyError if absent."""
+        tab = self.specs[site].tables[table]
+        with self._lock:
+            st = self._own(session, site)
+            rows = st.entries[table]
+            at = next((i for i, r in enumerate(rows) if r[tab.key] == entry_id), None)
+            if at is None:
+                raise KeyError(entry_id)
+            before = rows.pop(at)
+            st.changes.append(
+                {"seq": len(st.changes) + 1, "op": "delete", "table": table, "id": entry_id,
+                 "fields": {}, "before": before}
+            )  # fmt: skip
 
     def reset(self, session: str, site: str) -> None:
         with self._lock:

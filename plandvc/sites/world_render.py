@@ -7,21 +7,18 @@ the HTML stays a function of (spec, page, rows, query, page number): no clocks, 
 
 from __future__ import annotations
 
-import json
 import math
-import re
 from typing import Any
 from urllib.parse import quote, urlencode
 
 from jinja2 import Environment
-from markupsafe import Markup
 
 from plandvc.sites.art import format_value, picture, plain_number, stars, tone
-from plandvc.sites.model import PAGE_PARAM, Control, Page, Spec, Table
+from plandvc.sites.controls import control_view
+from plandvc.sites.model import ENTRY_TABS, PAGE_PARAM, TAB_PARAM, Control, Page, Spec, Table
 from plandvc.sites.query import ListQuery
 
 View = dict[str, Any]
-MAX_SUGGESTIONS = 400  # autocomplete words embedded in a page
 
 
 def href_of(path: str, pairs: list[tuple[str, str]]) -> str:
@@ -122,7 +119,7 @@ class WorldPages:
                        for c in table.columns if c.name != table.text]}
             for r in rows
         ]  # fmt: skip
-        controls = [self.control(table, c, q, path) for c in page.controls]
+        controls = [control_view(table, c, q, path, world=True) for c in page.controls]
         return {
             "page": page, "table": table, "path": path, "columns": cols, "rows": body,
             "entries": [self.entry(spec, page, r) for r in rows], "controls": controls,
@@ -166,47 +163,10 @@ class WorldPages:
         return {"href": href_of(path, [*keep, (sort.params[0], name), (sort.params[1], want)]), "label": label,
                 "arrow": arrow, "id": sort.control_id, "column": name}  # fmt: skip
 
-    def control(self, table: Table, c: Control, q: ListQuery, path: str) -> View:
-        v = q.values.get(c.control_id)
-        view: View = {"id": c.control_id, "kind": c.kind, "impl": c.implementation, "label": c.label,
-                      "action": path, "hidden": q.carried(c)}  # fmt: skip
-        if c.kind in ("dropdown", "options"):
-            col = table.column(str(c.column))
-            chosen = set(v) if c.kind == "options" and v else {v}
-            view["name"] = c.param
-            view["options"] = [
-                {"value": o, "selected": o in chosen, "n": i} for i, o in enumerate(col.values)
-            ]
-            view["current"] = v if c.kind == "dropdown" and v else ""
-        elif c.kind == "slider":
-            col = table.column(str(c.column))
-            current = c.max if v is None else v
-            low = q.lower.get(c.control_id)
-            view.update(
-                name=c.param, min_name=c.min_param or "", min=plain_number(c.min), max=plain_number(c.max), step=plain_number(c.step),
-                value=plain_number(current), shown=format_value(col, current), set=v is not None, low=plain_number(low),
-                typed=plain_number(v) if v is not None else "", unit=col.prefix or col.suffix.strip(),
-            )  # fmt: skip
-        elif c.kind == "date_range":
-            lo, hi = v or (None, None)
-            view.update(names=list(c.params), dates=[lo or "", hi or ""])
-        elif c.kind == "sort":
-            name, direction = v or (c.columns[0], "asc")
-            view.update(
-                names=list(c.params),
-                columns=[{"value": n, "text": table.column(n).label, "selected": n == name} for n in c.columns],
-                dirs=[{"value": d, "text": t, "selected": d == direction}
-                      for d, t in (("asc", "Ascending"), ("desc", "Descending"))],
-            )  # fmt: skip
-        elif c.kind == "search":
-            view.update(name=c.param, value=v or "", over=", ".join(table.column(n).label for n in c.columns))
-            if c.implementation == "autocomplete":
-                view["words"] = Markup(
-                    json.dumps(suggestions(table, c), ensure_ascii=False).replace("</", "<\\/")
-                )
-        return view
-
-    def detail(self, spec: Spec, page: Page, row: dict[str, Any], rows: list[dict[str, Any]]) -> str:
+    def detail(
+        self, spec: Spec, page: Page, row: dict[str, Any], rows: list[dict[str, Any]], tab: str = ""
+    ) -> str:
+        """An entry's page; `tab` the tab it shows (a site with tabs), `rows` the table as the session sees it."""
         table = spec.table_of(page)
         path = f"/sites/{spec.site}/{page.page}"
         heading = str(row[table.label])
@@ -225,7 +185,37 @@ class WorldPages:
             **ctx, page=page, table=table, path=path, fields=fields, copy=copy, entry_href=entry_href,
             heading=heading, item=self.entry(spec, page, row, 640, 260), master=master,
             edit=self.form_view(spec, page, "edit", row) if table.edit else None,
+            delete={"id": f"{page.page}-delete", "action": f"{entry_href}/delete"} if table.delete else None,
+            tabs=self.tabs(spec, page, row, rows, entry_href, tab) if spec.theme.tabs else None,
         )  # fmt: skip
+
+    def tabs(
+        self, spec: Spec, page: Page, row: dict[str, Any], rows: list[dict[str, Any]], href: str, tab: str
+    ) -> View:
+        """An entry page's tabs (links: the tab is the URL's `tab`) and what the shown one needs: a summary, or
+        the related entries (those sharing the value of the page's first dropdown column, up to 4)."""
+        table = spec.table_of(page)
+        current = tab or ENTRY_TABS[0][0]
+        items = [
+            {
+                "name": n,
+                "label": lb,
+                "current": n == current,
+                "href": href if i == 0 else f"{href}?{TAB_PARAM}={n}",
+            }
+            for i, (n, lb) in enumerate(ENTRY_TABS)
+        ]
+        by = next((c.column for c in page.controls if c.kind == "dropdown"), None)
+        related = [
+            self.entry(spec, page, r, 64, 64)
+            for r in rows
+            if by and r[table.key] != row[table.key] and r[by] == row[by]
+        ][:4]
+        facts = [f"{c.label}: {format_value(c, row[c.name])}" for c in table.columns if c.name != table.key][
+            :4
+        ]
+        return {"links": items, "current": current, "label": dict(ENTRY_TABS)[current], "related": related,
+                "summary": "; ".join(facts) + "."}  # fmt: skip
 
     def form_view(self, spec: Spec, page: Page, kind: str, row: dict[str, Any] | None) -> View:
         """A create (`row` None) or edit form: its fields, action and how it is shown (page/modal/wizard)."""
@@ -266,17 +256,6 @@ class WorldPages:
 
 def ctx_root(spec: Spec) -> str:
     return f"/sites/{spec.site}"
-
-
-def suggestions(table: Table, c: Control) -> list[str]:
-    """Autocomplete words for a search: the searched columns' words and whole values, sorted, distinct."""
-    words: set[str] = set()
-    for r in table.rows:
-        for name in c.columns:
-            text = str(r[name])
-            words.add(text)
-            words.update(w for w in re.findall(r"[A-Za-z][A-Za-z'-]{3,}", text))
-    return sorted(words, key=str.casefold)[:MAX_SUGGESTIONS]
 
 
 def key_figures(page: Page, table: Table, rows: list[dict[str, Any]]) -> list[tuple[str, str]]:

@@ -18,7 +18,11 @@ from plandvc.world.fields import Domain, Field, Pick, TableDef
 from plandvc.world.themes import Chooser, Look
 
 ROWS = (44, 60)  # rows per table, drawn per table
-FIRST_DAY = dt.date(2026, 1, 5)  # every site's fixed `today` is within 120 days of it
+FIRST_DAY = dt.date(2026, 1, 5)
+TAB_FAMILIES = (
+    "dashboard",
+    "cardgrid",
+)  # their entry pages show tabs (overview, details, related)  # every site's fixed `today` is within 120 days of it
 
 JsonObject = dict[str, Any]
 
@@ -110,6 +114,7 @@ def _controls(td: TableDef, page: str, rows: list[JsonObject], look_impl: dict[s
 def _table(
     td: TableDef, rng: random.Random, today: dt.date, form: str
 ) -> tuple[JsonObject, list[JsonObject]]:
+    """A table's site.json object (and its rows); a table people edit can also have its entries deleted."""
     rows = _rows(td, rng, today)
     cols = [{"name": "id", "label": "ID", "type": "id"}]
     for f in td.fields:
@@ -129,6 +134,8 @@ def _table(
     ):
         if value:
             table[key] = value
+    if td.edit:
+        table["delete"] = True
     return table, rows
 
 
@@ -153,6 +160,8 @@ def build_site(plan: SitePlan, look: Look, chooser: Chooser, seed: int) -> JsonO
         "banner": look.banner, "accent": accent, "background": background, "panel": panel, "text": text,
         "font": look.font, "radius": look.radius, "hero": plan.domain.hero, "tagline": plan.domain.tagline,
     }  # fmt: skip
+    if look.family in TAB_FAMILIES:
+        theme["tabs"] = True
     return {
         "site": plan.slug, "name": plan.name, "domain": plan.domain.key, "today": today.isoformat(),
         "theme": theme, "tables": tables, "pages": pages,

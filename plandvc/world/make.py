@@ -61,6 +61,7 @@ def _manifest_entry(site: dict[str, Any]) -> dict[str, Any]:
     return {
         "site": site["site"], "name": site["name"], "domain": site["domain"], "family": theme["layout"],
         "nav": theme["nav"], "pagination": theme["pagination"], "banner": theme["banner"],
+        "tabs": bool(theme.get("tabs")), "delete": sorted(t for t, tab in site["tables"].items() if tab.get("delete")),
         "forms": {t: tab["form"] for t, tab in site["tables"].items()}, "controls": controls,
         "rows": sum(len(tab["rows"]) for tab in site["tables"].values()),
     }  # fmt: skip

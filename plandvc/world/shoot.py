@@ -47,13 +47,14 @@ KINDS = ("dropdown", "options", "slider", "date_range", "sort", "search")
 
 def table_md(entries: Sequence[Entry], shot: Sequence[Entry]) -> str:
     """The markdown table of every site: domain, layout family, navigation, pagination, banner, the form style
-    of each table, and each control kind's implementations on its pages; and whether it is pictured."""
+    of each table, whether its entry pages have tabs and which tables delete, and each control kind's
+    implementations on its pages; and whether it is pictured."""
     pictured = {e["site"] for e in shot}
     lines = [
-        "| domain | site | layout family | navigation | pagination | banner | forms | "
+        "| domain | site | layout family | navigation | pagination | banner | forms | entry tabs | delete | "
         + " | ".join(k.replace("_", " ") for k in KINDS)
         + " | pictured |",
-        "|---" * (8 + len(KINDS)) + "|",
+        "|---" * (10 + len(KINDS)) + "|",
     ]
     for e in entries:
         controls: dict[str, str] = dict(e["controls"])  # type: ignore[call-overload]
@@ -63,7 +64,9 @@ def table_md(entries: Sequence[Entry], shot: Sequence[Entry]) -> str:
         ]
         lines.append(
             f"| {e['domain']} | {e['name']} | {e['family']} | {e['nav']} | {e['pagination']} | {e['banner']} | "
-            f"{forms} | " + " | ".join(impls) + f" | {'yes' if e['site'] in pictured else ''} |"
+            f"{forms} | {'tabs' if e.get('tabs') else ''} | {', '.join(e.get('delete') or [])} | "  # type: ignore[arg-type]
+            + " | ".join(impls)
+            + f" | {'yes' if e['site'] in pictured else ''} |"
         )
     return "\n".join(lines) + "\n"
 

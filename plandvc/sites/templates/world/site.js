@@ -94,7 +94,8 @@
       cal.hidden = true;
     });
   });
-  // search as you type: suggestions from the page's own word list; a suggestion fills the box and searches
+  // search as you type: suggestions from the page's own word list; a suggestion fills the box and searches,
+  // marked as chosen from the list
   $$("input[data-suggest]").forEach(function (input) {
     var words = JSON.parse(document.getElementById(input.dataset.suggest).textContent);
     var list = document.getElementById(input.getAttribute("aria-controls"));
@@ -110,7 +111,14 @@
         li.setAttribute("onclick", "");
         li.dataset.controlId = input.dataset.controlId + "-suggestion";
         li.textContent = w;
-        li.addEventListener("click", function () { input.value = w; list.hidden = true; input.form.submit(); });
+        li.addEventListener("click", function () {
+          input.value = w;
+          list.hidden = true;
+          var mark = document.createElement("input");  // the search says it came from a suggestion (sugg=1)
+          mark.type = "hidden"; mark.name = "sugg"; mark.value = "1";
+          input.form.appendChild(mark);
+          input.form.submit();
+        });
         list.appendChild(li);
       });
       list.hidden = hits.length === 0;

@@ -1,0 +1,82 @@
+"""delete_entry: delete an entry from its page, through the confirmation dialog (generated sites).
+
+Only a table whose entries can be deleted (`Table.delete`) has these tasks; the original sites have none. The
+entry's page has a "Delete <singular>" button that opens a dialog; only its "Delete" button posts the delete,
+"Cancel" closes it and changes nothing. The check is the backend's: a delete of exactly that entry is logged and
+it is gone, and (exclusive) nothing else in its table changed. A delete changes the rows its list page shows,
+so its scope names that page's query too (as the parts that read the list's rows do: open an entry from it,
+count it, page it): none of them shares a chain with it.
+"""
+
+from __future__ import annotations
+
+import random
+
+from plandvc.macros.macro import Macro
+from plandvc.macros.make import TaskMaker, page_params
+from plandvc.macros.script import Executor
+from plandvc.macros.widgets import button, cid_is
+from plandvc.records import TaskDraft
+
+PHRASES = (
+    'Delete the {singular} "{entry}".',
+    'Remove the {singular} "{entry}" and confirm the deletion.',
+    'Delete the {singular} "{entry}" for good.',
+)
+
+
+def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
+    """A task per entry of every table whose entries can be deleted, started on the entry's page."""
+    out = []
+    for p in make.pages:
+        t, lp = make.table(p), make.list_path(p)
+        if not t.delete:
+            continue
+        for r in t.rows:
+            rid = str(r[t.key])
+            out.append(
+                make.task(
+                    p,
+                    make.detail_path(p, rid),
+                    {"control_id": f"{p.page}-delete", "role": "delete", "prep": {}},
+                    {"kind": "entry_deleted", "table": p.table, "id": rid},
+                    [
+                        f"table:{p.table}",
+                        f"entry:{p.table}/{rid}",
+                        *(f"query:{lp}:{q}" for q in page_params(p)),
+                    ],
+                    {**make.words(p), "entry": str(r[t.label])},
+                    rng,
+                    {"exclusive": True},
+                    entry=rid,
+                )
+            )
+    return out
+
+
+async def solve(run: Executor) -> None:
+    rid = run.target["entry"]
+    await run.to_entry(rid)
+    singular, page = run.table.singular, run.list_page.page
+    label = run.row(rid)[run.table.label]
+    text = f"Delete {singular}"
+    await run.step("click", button(text), f"{text} button", f'Asking to delete the {singular} "{label}".')
+    await run.step(
+        "click",
+        lambda e: cid_is(f"{page}-delete-confirm")(e) and e.text == "Delete",
+        "Delete button of the confirmation dialog",
+        "Confirming the deletion.",
+    )
+    run.rec.done = f'I deleted the {singular} "{label}"; it is no longer in the list.'
+
+
+# it changes the backend (its check reads the entries, not the page), so it neither stays on nor continues a page
+MACRO = Macro(
+    name="delete_entry",
+    family="Form",
+    check="entry_deleted",
+    scope=frozenset({"table", "entry", "query"}),
+    phrases=PHRASES,
+    tasks=tasks,
+    solve=solve,
+)
