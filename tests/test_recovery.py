@@ -628,3 +628,40 @@ def test_held_out_recovery_turns_are_scored_apart_and_the_oracle_recovers(tmp_pa
     assert oracle["closed_loop"]["success_rate"] == 1.0
     done = run("always-done", "teacher-forced")["teacher_forced"]
     assert done["by_role"]["after_failure"]["correct"] == 0
+
+
+@needs_pool
+@pytest.mark.slow
+def test_the_docs_examples_are_read_from_the_runs_output(sample: Sample, tmp_path: Path) -> None:
+    """plandvc.view.shoot's example of a chain is its run's own text: the request, the failed attempt's
+    report as the recovery turn's prompt shows it, the failed gate and the recovery target; the doc part is
+    replaced between its markers only, and a doc without them is refused in one line."""
+    from plandvc.view.shoot import BEGIN, END, example_of, examples_md, write_doc
+
+    kept = {c["key"] for c in io.read_json(sample.rows / "manifest.json")["chains"]}
+    for chain in sample.chains:
+        e = example_of(chain, sample.raw, kept)
+        episode = io.read_json(sample.raw / chain["key"] / "episode.json")
+        redo = next(t for t, x in enumerate(episode["turns"]) if x.get("role") == "after_failure")
+        row = io.read_jsonl(sample.raw / chain["key"] / "rows.jsonl")[redo]
+        assert (e.kind, e.request) == (chain["failure"]["kind"], episode["instruction"])
+        assert (
+            e.target
+            == episode["turns"][redo]["instruction"]
+            == orjson.loads(row["target"])["action"][0]["delegate"]["instruction"]
+        )
+        assert e.report.startswith(f"The {e.family} specialist") and e.report in text_of(row)
+        assert e.failed_gate and " ok" not in e.failed_gate
+        assert e.cut == episode["failure"].get("cut") and (e.cut is None) == (e.kind != "stopped_short")
+    doc = tmp_path / "doc.md"
+    doc.write_text(f"before\n{BEGIN}\nold\n{END}\nafter\n")
+    examples = [example_of(c, sample.raw, kept) for c in sample.chains[::PER_KIND]]
+    write_doc(doc, examples_md(examples, "recovery/wrong_value.jpg", 0))
+    text = doc.read_text()
+    assert text.startswith(f"before\n{BEGIN}\n") and text.endswith(f"{END}\nafter\n") and "old" not in text
+    assert all(e.target in text for e in examples)
+    doc.write_text("no markers\n")
+    with pytest.raises(
+        io.InputError, match=r"doc.md: no <!-- recovery:begin --> \.\.\. <!-- recovery:end -->"
+    ):
+        write_doc(doc, "x")
