@@ -229,6 +229,11 @@ METHODS = {
 }
 
 
+def label(x: dict[str, Any]) -> str:
+    """A run-chains column's name: whose code, the workers, and the recovery share when it had one."""
+    return f"{x['code'][:10]} w={x['workers']}" + (f" rec={x['recovery']}" if x.get("recovery") else "")
+
+
 def print_table(r: dict[str, Any]) -> None:
     rcs = r["run_chains"]
     bounds = {rb["workers"]: rb for rb in r["raw_bound"]}
@@ -239,10 +244,8 @@ def print_table(r: dict[str, Any]) -> None:
     if "recovery" in r:
         kinds = ", ".join(f"{k} {n}" for k, n in r["recovery"]["by_kind"].items())
         print(f"recovery share {r['recovery']['share']}: {kinds} (the columns marked rec=)")
-    head = [
-        f"{x['code'][:10]} w={x['workers']}" + (f" rec={x['recovery']}" if x["recovery"] else "") for x in rcs
-    ]
-    print(f"\n{'':30}" + "".join(f"{h:>18}" for h in head))
+    head = [label(x) for x in rcs]
+    print(f"\n{'':30}" + "".join(f"{h:>22}" for h in head))
     rows = [
         ("browser", [x["browser"][-17:] for x in rcs]),
         ("kept chains / min", [x["kept_per_min"] for x in rcs]),
@@ -262,7 +265,7 @@ def print_table(r: dict[str, Any]) -> None:
         ("processes left behind", [x["left_behind"] for x in rcs]),
     ]
     for name, vals in rows:
-        print(f"{name:30}" + "".join(f"{v!s:>18}" for v in vals))
+        print(f"{name:30}" + "".join(f"{v!s:>22}" for v in vals))
     print(
         "\ngoals (2 workers, default chain mix): >= 60 kept chains/min, <= 1.8 CPU s per kept chain, >= 0.8 of"
         " the bound;\nwall-clock figures are only meaningful on an otherwise idle machine, CPU figures always."
@@ -270,13 +273,10 @@ def print_table(r: dict[str, Any]) -> None:
     print("\nwhose CPU it is (CPU s per kept chain, by process kind; cgroup only):")
     for x in rcs:
         kinds = x["cpu_s_per_kept_by_kind"]
-        print(f"  {x['code']} w={x['workers']}: " + ", ".join(f"{k} {v}" for k, v in kinds.items()))
+        print(f"  {label(x)}: " + ", ".join(f"{k} {v}" for k, v in kinds.items()))
     print("\nwhere run-chains' time goes (s per chain, summed over workers):")
     for x in rcs:
-        print(
-            f"  {x['code']} w={x['workers']}: "
-            + ", ".join(f"{k} {v}" for k, v in x["phases_s_per_chain"].items())
-        )
+        print(f"  {label(x)}: " + ", ".join(f"{k} {v}" for k, v in x["phases_s_per_chain"].items()))
     if "stages" in r:
         print(f"\npool-items + chain-specs: {json.dumps(r['stages'])}")
 
