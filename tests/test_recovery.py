@@ -323,7 +323,9 @@ CUTS = [
     (pid, cut)
     for pid in CUT_PARTS
     if HAS_POOL
-    for cut in cut_points(Pool.open(POOL_DIR).part(pid)["traj"]["steps"])
+    for cut in cut_points(
+        Pool.open(POOL_DIR).part(pid)["traj"]["steps"], pid.split("-")[1] == "count_entries"
+    )
 ]
 
 

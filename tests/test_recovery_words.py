@@ -4,6 +4,7 @@ seeded choice among the honest cuts. Pure: no browser (tests/test_recovery.py ru
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pytest
@@ -11,15 +12,21 @@ from bundled import POOL_DIR
 
 from plandvc.pool.store import Pool
 from plandvc.records import ChainFailure, Part, TrajectoryStep
-from plandvc.run.corrective import cut_points
+from plandvc.run.corrective import cut_points, settings
 from plandvc.run.recovery import FailureError, FailurePlan, cut_problems, failure_problems, plan_failure
 
 HAS_POOL = (POOL_DIR / "kept.jsonl").exists()
 pytestmark = pytest.mark.skipif(not HAS_POOL, reason="the sample pool is not generated")
 
 
+@functools.cache
+def pool() -> Pool:
+    return Pool.open(POOL_DIR)
+
+
+@functools.cache
 def part(pid: str) -> Part:
-    return Pool.open(POOL_DIR).part(pid)
+    return pool().part(pid)
 
 
 def plan(
@@ -47,7 +54,7 @@ WRONG_VALUE = [  # (part, its sibling: the wrong value's recording, the correcti
     (
         "clinic-filter_by_date_range-0000",
         "clinic-filter_by_date_range-0001",
-        'The date filter is set from "2026-04-02" to "2026-04-22"; set it from "2026-04-02" to "2026-04-05".',
+        'The Date filter is set from "2026-04-02" to "2026-04-22"; set it from "2026-04-02" to "2026-04-05".',
     ),
     (
         "clinic-sort_by_form-0000",
@@ -148,6 +155,9 @@ def test_the_honest_cuts_leave_the_last_acting_step_undone() -> None:
     assert cut_points([step("click"), step("click"), step("scroll")]) == [0, 1]
     assert cut_points([step("click")]) == [0]
     assert cut_points([]) == [] and cut_points([step("scroll")]) == []
+    # a question fails until it answers: after every step too, and with no step at all
+    assert cut_points([step("select"), step("click")], answers=True) == [0, 1, 2]
+    assert cut_points([], answers=True) == [0]
 
 
 def test_the_cut_is_drawn_with_the_chain_key_and_recorded() -> None:
@@ -179,3 +189,30 @@ def test_a_cut_that_leaves_nothing_undone_is_refused() -> None:
     assert failure_problems("c:1", {"part": 0, "kind": "stopped_short", "cut": -1}, 1) == [
         "c:1: failure.cut -1 is not a number of steps (0 or more)"
     ]
+
+
+def test_every_corrective_instruction_of_the_pool_keeps_the_tasks_values() -> None:
+    """Every part of the sample pool (training and test sites), every kind it qualifies for and every
+    sibling: the corrective instruction keeps every value of the part's own instruction (so a specialist
+    gets the whole task, and the evaluation's value check passes the oracle), and a wrong value's names the
+    sibling's value as well."""
+    from bundled import SITES_DIR
+
+    from plandvc.chains.items import pool_items
+    from plandvc.chains.recovery import candidates, siblings_of
+    from plandvc.memory.text import missing_values
+
+    items = pool_items(POOL_DIR, SITES_DIR)[0] + pool_items(POOL_DIR, SITES_DIR, held_out=True)[0]
+    sibs = siblings_of(items)
+    seen = 0
+    for r in items:
+        for kind, others in candidates(r, sibs):
+            for sib in others or [None]:
+                got = plan(r["id"], kind, sib)
+                assert missing_values(got.instruction, [r["instruction"]]) == [], (r["id"], kind, sib)
+                if sib is not None and got.instruction != r["instruction"]:
+                    wrong = [s.value for s in settings(part(sib))]
+                    said = got.instruction.casefold()
+                    assert all(v.casefold() in said for v in wrong), (r["id"], sib, got.instruction)
+                seen += 1
+    assert seen > 500

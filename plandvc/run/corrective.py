@@ -17,6 +17,7 @@ Pure functions of the recorded steps, the elements they point at and the task: n
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -26,6 +27,7 @@ VALUE_ACTIONS = ("input", "select", "set_range")
 # steps after which nothing is left to stop before: a scroll changes nothing the gate reads
 PASSIVE_ACTIONS = frozenset({"scroll"})
 _LISTED = 3  # undone steps named one by one; past that the rest are counted
+_START_OF = re.compile(r" as the start of (.+?)\.?$")
 
 
 class Setting(NamedTuple):
@@ -41,12 +43,26 @@ def phrase(step: TrajectoryStep | None, fallback: str) -> str:
     return text[:1].lower() + text[1:] if text else fallback
 
 
-def cut_points(steps: Sequence[TrajectoryStep]) -> list[int]:
+def cut_points(steps: Sequence[TrajectoryStep], answers: bool = False) -> list[int]:
     """The honest places to stop a replay: after `k` steps for every `k` that leaves the part's last acting
-    step (the one that applies, submits, opens or answers; not a trailing scroll) undone, so the part's gate
-    still fails. [] when no step acts."""
+    step (the one that applies, submits, opens; not a trailing scroll) undone, so the part's gate still
+    fails. A part that `answers` (its check is the answer) fails at every cut, after its last step too: the
+    answer is its last act. [] when nothing is left to stop before."""
+    if answers:
+        return list(range(len(steps) + 1))
     acting = [i for i, s in enumerate(steps) if s["action"] not in PASSIVE_ACTIONS]
     return list(range(acting[-1] + 1)) if acting else []
+
+
+def answers(part: Part) -> bool:
+    """Whether the part's check is its answer (the answer is then the last thing it does)."""
+    return part["task"]["check"].get("kind") == "answer"
+
+
+def _undone(part: Part, cut: int) -> list[str]:
+    """The phrases of what a stop after `cut` steps leaves undone, the answer last for a question."""
+    out = [phrase(s, "its last action") for s in part["traj"]["steps"][cut:]]
+    return [*out, "reporting the answer"] if answers(part) else out
 
 
 def _joined(phrases: list[str]) -> str:
@@ -57,15 +73,15 @@ def _joined(phrases: list[str]) -> str:
     return phrases[0] if len(phrases) == 1 else f"{', '.join(phrases[:-1])} and {phrases[-1]}"
 
 
-def stopped_report(steps: Sequence[TrajectoryStep], cut: int) -> str:
+def stopped_report(part: Part, cut: int) -> str:
     """The specialist's own report when it stopped after `cut` steps: the first step it did not do."""
-    return f"I could not finish the task: I stopped before {phrase(steps[cut], 'its last action')}."
+    return f"I could not finish the task: I stopped before {_undone(part, cut)[0]}."
 
 
-def stopped_instruction(steps: Sequence[TrajectoryStep], cut: int, instruction: str) -> str:
+def stopped_instruction(part: Part, cut: int) -> str:
     """The corrective instruction after a stop at `cut`: every step left undone, then the task."""
-    undone = _joined([phrase(s, "its last action") for s in steps[cut:]])
-    return f"The previous attempt stopped before {undone}; finish it: {instruction}"
+    undone = _joined(_undone(part, cut))
+    return f"The previous attempt stopped before {undone}; finish it: {part['task']['instruction']}"
 
 
 def settings(part: Part) -> list[Setting]:
@@ -81,6 +97,16 @@ def _label(elements: list[ElementDescriptor], index: int | None) -> str:
     if index is None or not 0 <= index < len(elements):
         return ""
     return " ".join(str(elements[index].get("label") or "").split())
+
+
+def _range_name(part: Part) -> str:
+    """A date range's name: its inputs are labelled From and To, so the name is read from the recorded start
+    step ('Entering "2026-04-02" as the start of Date.'); 'date' when the step says none."""
+    for s in part["traj"]["steps"]:
+        m = _START_OF.search(str(s["memory"]))
+        if m:
+            return m.group(1)
+    return "date"
 
 
 def _form_name(part: Part) -> str:
@@ -121,7 +147,7 @@ def wrong_instruction(part: Part, sibling: Part) -> str:
     instruction = part["task"]["instruction"]
     if not right or len(right) != len(wrong) or right == wrong:
         return instruction  # the page shows the value; the plain instruction says the right one
-    if part["task"]["check"].get("kind") == "answer":  # a question: say what the wrong answer was made with
+    if answers(part):  # a question: say what the wrong answer was made with
         if len(right) == 1:
             return (
                 f'That answer was made with {_quoted(wrong[0])} instead of "{right[0].value}". {instruction}'
@@ -139,7 +165,7 @@ def wrong_instruction(part: Part, sibling: Part) -> str:
         name = f"The {label} slider" if label else "The slider"
         return f"{name} is at {w[0]}; set it to {r[0]}."
     if role == "date_range" and len(r) == 2:
-        return f'The date filter is set from "{w[0]}" to "{w[1]}"; set it from "{r[0]}" to "{r[1]}".'
+        return f'The {_range_name(part)} filter is set from "{w[0]}" to "{w[1]}"; set it from "{r[0]}" to "{r[1]}".'
     if role == "search" and len(r) == 1:
         return f'The search is for "{w[0]}"; search for "{r[0]}" instead.'
     if role == "sort" and len(r) == 2:

@@ -86,16 +86,16 @@ def plan_failure(failure: ChainFailure, part: Part, sibling: Part | None, key: s
     chain's `key` when the line names none); FailureError when the part's recording cannot make it (no
     action to stop before, a cut that is not honest, no form to leave, no sibling)."""
     kind, traj, elements = failure["kind"], part["traj"], part["elements"]
-    steps, instruction = list(traj["steps"]), part["task"]["instruction"]
+    steps = list(traj["steps"])
     if kind == "stopped_short":
-        cut = choose_cut(failure, steps, key)
+        cut = choose_cut(failure, part, key)
         return FailurePlan(
             kind,
             failure["part"],
             _trajectory(traj, steps[:cut]),
             elements,
-            words.stopped_report(steps, cut),
-            words.stopped_instruction(steps, cut, instruction),
+            words.stopped_report(part, cut),
+            words.stopped_instruction(part, cut),
             {**traj, "steps": steps[cut:]},
             elements,
             {**failure, "cut": cut},
@@ -128,10 +128,10 @@ def plan_failure(failure: ChainFailure, part: Part, sibling: Part | None, key: s
     )
 
 
-def choose_cut(failure: ChainFailure, steps: list[TrajectoryStep], key: str) -> int:
+def choose_cut(failure: ChainFailure, part: Part, key: str) -> int:
     """A stopped_short failure's cut: the line's own `cut` when it is an honest one, else one of the honest
     cuts (`corrective.cut_points`) drawn with the chain's key, so a chain stops at the same place every run."""
-    points = words.cut_points(steps)
+    points = words.cut_points(part["traj"]["steps"], words.answers(part))
     if not points:
         raise FailureError("stopped_short: the part has no action to stop before")
     cut = failure.get("cut")
@@ -213,7 +213,7 @@ def failure_problems(label: str, failure: Any, n_parts: int) -> list[str]:
 
 def cut_problems(label: str, part: Part, cut: int) -> list[str]:
     """A stopped_short line's own `cut` must leave the part's last acting step undone."""
-    points = words.cut_points(part["traj"]["steps"])
+    points = words.cut_points(part["traj"]["steps"], words.answers(part))
     if cut in points:
         return []
     return [f"{label}: failure.cut {cut} leaves nothing undone in {part['id']!r} (honest cuts: {points})"]
