@@ -81,7 +81,7 @@ class FailingReplayer(Replayer):
         return reply
 
 
-def plan_failure(failure: ChainFailure, part: Part, sibling: Part | None, key: str = "") -> FailurePlan:
+def plan_failure(failure: ChainFailure, part: Part, sibling: Part | None, key: str) -> FailurePlan:
     """The failed attempt and the recovery of `part` as `failure` says (a `stopped_short` cut drawn from the
     chain's `key` when the line names none); FailureError when the part's recording cannot make it (no
     action to stop before, a cut that is not honest, no form to leave, no sibling)."""
