@@ -15,7 +15,12 @@ chain do not depend on what else runs; chains per minute and the wall-clock rati
 shared machine compare the CPU columns, or configurations measured side by side in one run
 (`--baseline REV` runs another revision's run-chains, e.g. `main`, interleaved with this one's).
 
-    python bench/run_bench.py [--chains 48] [--seed 3] [--workers 1,2] [--baseline main]
+`--recovery SHARE` (`make bench RECOVERY=0.2`) also runs the same chains with a SHARE of them made recovery
+chains (`plandvc.chains.recovery.assign_failures`, seeded like chain-specs), interleaved with the run
+without: the two columns differ only by the failures, so their CPU-seconds per chain give what recovery
+costs, and their chains per minute compare because they ran side by side.
+
+    python bench/run_bench.py [--chains 48] [--seed 3] [--workers 1,2] [--baseline main] [--recovery 0.2]
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from accounting import Measure, measure  # noqa: E402
 from plandvc import io  # noqa: E402
 from plandvc.browser.chromium import chromium_path  # noqa: E402
 from plandvc.chains.items import pool_items  # noqa: E402
+from plandvc.chains.recovery import assign_failures, count_failures  # noqa: E402
 from plandvc.chains.walk import chain_specs  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
@@ -71,11 +77,11 @@ def export_rev(rev: str) -> Path:
 
 
 def run_chains(
-    chains: Path, pool: Path, sites: Path, workers: int, code: Path | None = None
+    chains: Path, pool: Path, sites: Path, workers: int, code: Path | None = None, recovery: float = 0.0
 ) -> dict[str, Any]:
     """run-chains on `chains` with a fresh cache; `code` = another revision's exported package (else this
-    tree's)."""
-    tag = f"w{workers}" + (f"-{code.name}" if code else "")
+    tree's); `recovery`: the recovery share the chains were made with (a label and a folder of its own)."""
+    tag = f"w{workers}" + (f"-{code.name}" if code else "") + (f"-rec{recovery}" if recovery else "")
     cache, out, log = OUT / f"cache_{tag}", OUT / f"raw_{tag}", OUT / f"log_{tag}.json"
     shutil.rmtree(cache, ignore_errors=True)
     args = ["--chains", chains, "--pool", pool, "--sites", sites, "--out", out, "--workers", workers]
@@ -96,18 +102,23 @@ def run_chains(
     busy = sum(c["seconds"] for c in data["chains"])
     n, kept = s["chains"], s["ok"]
     env = next((io.read_json(e)["env"] for e in sorted(out.glob("*/episode.json"))), {})
+    results = io.read_jsonl(out / "results.jsonl")
     return {
         "code": code.name if code else "this tree",
+        "recovery": recovery,
         "browser": env.get("chromium_binary") or "chromium",
         "workers": workers,
         "chains": n,
         "kept": kept,
+        "recovery_chains": sum(1 for r in results if r.get("failure")),
+        "recovery_kept": sum(1 for r in results if r.get("failure") and r["ok"]),
         "method": m.method,
         "kept_per_min": round(kept / m.wall_s * 60, 1),
         "kept_per_min_steady": round(kept / s["wall_s"] * 60, 1),
         "wall_s": m.wall_s,
         "cpu_s": m.cpu_s,
         "cpu_s_per_kept": round(m.cpu_s / max(kept, 1), 2),
+        "cpu_s_per_chain": round(m.cpu_s / max(n, 1), 2),
         "peak_mb": m.peak_mb,
         "left_behind": m.left_behind,
         "cpu_s_per_kept_by_kind": {k: round(v / max(kept, 1), 3) for k, v in m.by_kind.items()},
@@ -148,11 +159,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", default="1,2")
     ap.add_argument("--baseline", metavar="REV", help="also run git revision REV's run-chains, side by side")
     ap.add_argument("--skip-stages", action="store_true", help="leave out the pool-items/chain-specs timing")
+    ap.add_argument(
+        "--recovery",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="also run the chains with this share made recovery chains, side by side with the plain run",
+    )
     args = ap.parse_args(argv)
+    if not 0.0 <= args.recovery <= 1.0:
+        raise SystemExit(f"bench: --recovery: must be in [0, 1], got {args.recovery}")
     OUT.mkdir(parents=True, exist_ok=True)
     records, _ = pool_items(args.pool, args.sites)
     chains_file = OUT / "chains.jsonl"
-    io.write_jsonl(chains_file, chain_specs(records, args.chains, seed=args.seed))
+    chains = chain_specs(records, args.chains, seed=args.seed)
+    io.write_jsonl(chains_file, chains)
+    recovery_file = OUT / "chains_recovery.jsonl"
+    if args.recovery:
+        failing = assign_failures(chains, records, args.recovery, seed=args.seed)
+        io.write_jsonl(recovery_file, failing)
     baseline = export_rev(args.baseline) if args.baseline else None
     results: dict[str, Any] = {
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
@@ -162,12 +187,21 @@ def main(argv: list[str] | None = None) -> int:
         "run_chains": [],
         "raw_bound": [],
     }
+    if args.recovery:
+        results["recovery"] = {"share": args.recovery, "by_kind": count_failures(failing)}
     for w in (int(x) for x in args.workers.split(",")):
         if baseline is not None:
             print(f"bench: run-chains of {args.baseline}, {w} worker(s)...", file=sys.stderr, flush=True)
             results["run_chains"].append(run_chains(chains_file, args.pool, args.sites, w, baseline))
         print(f"bench: run-chains, {w} worker(s)...", file=sys.stderr, flush=True)
         results["run_chains"].append(run_chains(chains_file, args.pool, args.sites, w))
+        if args.recovery:
+            print(
+                f"bench: run-chains, recovery {args.recovery}, {w} worker(s)...", file=sys.stderr, flush=True
+            )
+            results["run_chains"].append(
+                run_chains(recovery_file, args.pool, args.sites, w, None, args.recovery)
+            )
         print(f"bench: raw-browser bound, {w} worker(s)...", file=sys.stderr, flush=True)
         results["raw_bound"].append(raw_bound(chains_file, args.pool, args.sites, w))
     bounds = {rb["workers"]: rb for rb in results["raw_bound"]}
@@ -195,6 +229,11 @@ METHODS = {
 }
 
 
+def label(x: dict[str, Any]) -> str:
+    """A run-chains column's name: whose code, the workers, and the recovery share when it had one."""
+    return f"{x['code'][:10]} w={x['workers']}" + (f" rec={x['recovery']}" if x.get("recovery") else "")
+
+
 def print_table(r: dict[str, Any]) -> None:
     rcs = r["run_chains"]
     bounds = {rb["workers"]: rb for rb in r["raw_bound"]}
@@ -202,13 +241,18 @@ def print_table(r: dict[str, Any]) -> None:
     print(f"\nrun-chains on {r['chains']} chains (seed {r['seed']}), {r['machine']['cpus']} CPUs")
     for m in methods:
         print(f"method: {METHODS[m]}")
-    head = [f"{x['code'][:10]} w={x['workers']}" for x in rcs]
-    print(f"\n{'':30}" + "".join(f"{h:>18}" for h in head))
+    if "recovery" in r:
+        kinds = ", ".join(f"{k} {n}" for k, n in r["recovery"]["by_kind"].items())
+        print(f"recovery share {r['recovery']['share']}: {kinds} (the columns marked rec=)")
+    head = [label(x) for x in rcs]
+    print(f"\n{'':30}" + "".join(f"{h:>22}" for h in head))
     rows = [
         ("browser", [x["browser"][-17:] for x in rcs]),
         ("kept chains / min", [x["kept_per_min"] for x in rcs]),
         ("  (steady, after start-up)", [x["kept_per_min_steady"] for x in rcs]),
         ("CPU s / kept chain", [x["cpu_s_per_kept"] for x in rcs]),
+        ("CPU s / chain", [x["cpu_s_per_chain"] for x in rcs]),
+        ("recovery chains kept / run", [f"{x['recovery_kept']}/{x['recovery_chains']}" for x in rcs]),
         ("raw bound chains / min", [bounds[x["workers"]]["chains_per_min"] for x in rcs]),
         ("raw bound CPU s / chain", [bounds[x["workers"]]["cpu_s_per_chain"] for x in rcs]),
         ("ratio to the bound (wall)", [x["ratio_to_bound"] for x in rcs]),
@@ -221,7 +265,7 @@ def print_table(r: dict[str, Any]) -> None:
         ("processes left behind", [x["left_behind"] for x in rcs]),
     ]
     for name, vals in rows:
-        print(f"{name:30}" + "".join(f"{v!s:>18}" for v in vals))
+        print(f"{name:30}" + "".join(f"{v!s:>22}" for v in vals))
     print(
         "\ngoals (2 workers, default chain mix): >= 60 kept chains/min, <= 1.8 CPU s per kept chain, >= 0.8 of"
         " the bound;\nwall-clock figures are only meaningful on an otherwise idle machine, CPU figures always."
@@ -229,13 +273,10 @@ def print_table(r: dict[str, Any]) -> None:
     print("\nwhose CPU it is (CPU s per kept chain, by process kind; cgroup only):")
     for x in rcs:
         kinds = x["cpu_s_per_kept_by_kind"]
-        print(f"  {x['code']} w={x['workers']}: " + ", ".join(f"{k} {v}" for k, v in kinds.items()))
+        print(f"  {label(x)}: " + ", ".join(f"{k} {v}" for k, v in kinds.items()))
     print("\nwhere run-chains' time goes (s per chain, summed over workers):")
     for x in rcs:
-        print(
-            f"  {x['code']} w={x['workers']}: "
-            + ", ".join(f"{k} {v}" for k, v in x["phases_s_per_chain"].items())
-        )
+        print(f"  {label(x)}: " + ", ".join(f"{k} {v}" for k, v in x["phases_s_per_chain"].items()))
     if "stages" in r:
         print(f"\npool-items + chain-specs: {json.dumps(r['stages'])}")
 

@@ -182,11 +182,14 @@ class ChainPart(TypedDict):
 
 class ChainFailure(TypedDict):
     """A chain's planned failure: part `part`'s first attempt fails in the way `kind` says; a `wrong_value`
-    attempt replays `sibling`, a kept trajectory of the same macro and control with another value."""
+    attempt replays `sibling`, a kept trajectory of the same macro and control with another value; a
+    `stopped_short` attempt replays the part's first `cut` steps (drawn by the run when the line has none;
+    the episode records it)."""
 
     part: int
     kind: FailureKind
     sibling: NotRequired[str]
+    cut: NotRequired[int]
 
 
 class ChainSpec(TypedDict):

@@ -130,3 +130,39 @@ def test_teacher_metrics_count_by_group() -> None:
     }
     assert list(m["by_turn"]) == ["0", "1", "2"]
     assert m["by_macro"]["filter_by_slider"]["correct"] == 0
+
+
+def test_a_recovery_turn_needs_the_right_value_not_the_wrong_one(tmp_path: Path) -> None:
+    """An after_failure turn (as load_held_out reads it: its task is the failed turn's instruction) is right
+    when the delegation keeps the task's values: the corrective's wrong value need not be repeated, and a
+    delegation that names only the wrong value, or leaves out the right one, is wrong."""
+    from plandvc.eval.specs import load_held_out
+
+    line = {
+        "key": "plan-school-r",
+        "site": "school",
+        "parts": ["a"],
+        "via": [None],
+        "request": FILTER.instruction,
+        "answer": None,
+        "failure": {"part": 0, "kind": "wrong_value", "sibling": "b"},
+        "turns": [
+            {**FILTER.__dict__, "role": "normal", "fails": "wrong_value"},
+            {
+                **FILTER.__dict__,
+                "role": "after_failure",
+                "instruction": 'The Department filter shows "Chemistry"; set it to "Physics".',
+            },
+            {"kind": "done", "family": None, "instruction": None, "macro": None, "role": "normal"},
+        ],
+    }
+    (tmp_path / "specs.jsonl").write_text(json.dumps(line) + "\n")
+    held = load_held_out(tmp_path)[0]
+    redo = held.turns[1]
+    assert redo.task == FILTER.instruction and held.turns[0].task is None
+    assert score_reply(delegate("Filter", 'Set the Department filter to "Physics".'), redo, held).correct
+    said = 'The Department filter shows "Chemistry"; set it to "Physics".'
+    assert score_reply(delegate("Filter", said), redo, held).correct  # the oracle's own words
+    wrong = score_reply(delegate("Filter", 'Set the Department filter to "Chemistry".'), redo, held)
+    assert not wrong.correct and wrong.problems == ["instruction leaves out 'Physics'"]
+    assert delegation_problems("Filter", said, FILTER) == []

@@ -28,6 +28,7 @@ from plandvc.pool.store import Pool
 from plandvc.records import ChainSpec, ItemRecord, Part
 from plandvc.rows.manifest import VersionError, parse_manifest
 from plandvc.run.chain import ChainOutput, RunParams, SiteInfo, run_chain
+from plandvc.run.corrective import cut_points, settings
 from plandvc.run.recovery import failure_problems
 from plandvc.run.runner import load_parts
 from plandvc.run.script import template_memory
@@ -203,10 +204,14 @@ def pick(items: list[ItemRecord], macro: str, sibling: bool = False) -> tuple[It
     raise LookupError(macro)
 
 
-def chain_of(r: ItemRecord, kind: str, sibling: ItemRecord | None = None) -> ChainSpec:
+def chain_of(
+    r: ItemRecord, kind: str, sibling: ItemRecord | None = None, cut: int | None = None
+) -> ChainSpec:
     failure: Any = {"part": 0, "kind": kind}
     if sibling is not None:
         failure["sibling"] = sibling["id"]
+    if cut is not None:
+        failure["cut"] = cut
     return {
         "key": f"rec-{r['id']}",
         "site": r["site"],
@@ -295,11 +300,60 @@ async def test_each_failure_fails_its_gate_then_the_redelegation_passes(
     assert again["action"][0]["delegate"]["family"] == r["family"]
     assert again["memory"].startswith(f"The {r['family']} step is not done")
     assert out.episode is not None and out.episode["failure"]["kind"] == kind
-    if kind == "wrong_value" and macro != "count_entries":
-        assert again["action"][0]["delegate"]["instruction"] == r["instruction"]  # the plain instruction
-    else:
-        assert again["action"][0]["delegate"]["instruction"] != r["instruction"]  # says what is wrong
-        assert again["action"][0]["delegate"]["instruction"].endswith(r["instruction"])
+    said = again["action"][0]["delegate"]["instruction"]
+    assert said == orjson.loads(rows[1]["target"])["action"][0]["delegate"]["instruction"]
+    if kind == "wrong_value":  # the value the page holds (the sibling's) and the one it needs
+        assert sibling is not None
+        wrong, right = (settings(Pool.open(POOL_DIR).part(x["id"]))[0].value for x in (sibling, r))
+        assert f'"{wrong}"' in said and f'"{right}"' in said and wrong != right
+    else:  # what was left undone, or the form left unsaved, then the task
+        assert said != r["instruction"] and said.endswith(r["instruction"])
+
+
+CUT_PARTS = [  # a recording of each kind of check, with steps before its last one
+    "clinic-filter_by_dropdown-0001",  # query: open the page, choose, apply
+    "clinic-sort_by_form-0000",  # query: two choices, apply
+    "clinic-search_by_text-0000",  # visited: open the page, type, search
+    "clinic-count_entries-0000",  # answer: choose, apply, count
+    "clinic-open_entry-0000",  # visited: open the list, open the entry
+    "clinic-edit_entry-0000",  # entry_updated: open the form, set, save
+    "clinic-create_entry-0000",  # entry_created: open the form, six fields, submit
+]
+CUTS = [
+    (pid, cut)
+    for pid in CUT_PARTS
+    if HAS_POOL
+    for cut in cut_points(
+        Pool.open(POOL_DIR).part(pid)["traj"]["steps"], pid.split("-")[1] == "count_entries"
+    )
+]
+
+
+@needs_pool
+@pytest.mark.slow
+@pytest.mark.asyncio(loop_scope="module")
+@pytest.mark.parametrize(("pid", "cut"), CUTS, ids=[f"{p}-cut{c}" for p, c in CUTS])
+async def test_every_honest_cut_fails_its_gate_then_the_redelegation_passes(
+    chromium: Browser, base: str, items: list[ItemRecord], pid: str, cut: int
+) -> None:
+    """stopped_short at every honest cut of a recording of each kind of check: the failed attempt's own gate
+    fails right after it, the re-delegation does the steps left and the part's gate passes at the end, and
+    the episode records the cut."""
+    r = next(x for x in items if x["id"] == pid)
+    out = await run(chromium, base, chain_of(r, "stopped_short", cut=cut))
+    res = out.result
+    assert res["ok"] and res["error"] is None, res
+    assert res["failed_gate"] and " ok" not in res["failed_gate"], res["failed_gate"]
+    assert " ok" in res["detail"]
+    assert out.episode is not None and out.episode["failure"] == {
+        "part": 0,
+        "kind": "stopped_short",
+        "cut": cut,
+    }
+    steps = Pool.open(POOL_DIR).part(pid)["traj"]["steps"]
+    said = orjson.loads(out.rows[1]["target"])["action"][0]["delegate"]["instruction"]
+    first = steps[cut]["memory"] if cut < len(steps) else "reporting the answer"  # a question's last act
+    assert said.startswith(f"The previous attempt stopped before {first[:1].lower()}{first[1:].rstrip('.')}")
 
 
 @needs_pool
@@ -308,14 +362,15 @@ async def test_each_failure_fails_its_gate_then_the_redelegation_passes(
 async def test_a_failure_that_passes_its_gate_drops_the_chain(
     chromium: Browser, base: str, items: list[ItemRecord]
 ) -> None:
-    """The part's recording gets a harmless last action (a scroll): stopping before it leaves the part done,
-    so the 'failure' passes its gate and the chain is dropped, though every gate passes at the end."""
+    """The part's recording gets a harmless last action (applying the filter again): stopping before it
+    leaves the part done, so the 'failure' passes its gate and the chain is dropped, though every gate passes
+    at the end. (A cut before a trailing scroll is never drawn: a scroll does not act.)"""
     r, _ = pick(items, "filter_by_dropdown")
-    chain = chain_of(r, "stopped_short")
-    parts, _ = load_parts(Pool.open(POOL_DIR), chain)
+    parts, _ = load_parts(Pool.open(POOL_DIR), chain_of(r, "stopped_short"))
     traj = parts[0]["traj"]
-    scroll = {"action": "scroll", "element": None, "value": 100, "memory": "Scrolling down."}
-    parts[0] = {**parts[0], "traj": {**traj, "steps": [*traj["steps"], scroll]}}
+    again = {**traj["steps"][-1], "memory": "Applying the filter again."}
+    parts[0] = {**parts[0], "traj": {**traj, "steps": [*traj["steps"], again]}}
+    chain = chain_of(r, "stopped_short", cut=len(traj["steps"]))
     res = (await run(chromium, base, chain, parts)).result
     assert not res["ok"]
     assert res["error"].startswith("the failure passed its gate: query: /sites/")
@@ -576,3 +631,40 @@ def test_held_out_recovery_turns_are_scored_apart_and_the_oracle_recovers(tmp_pa
     assert oracle["closed_loop"]["success_rate"] == 1.0
     done = run("always-done", "teacher-forced")["teacher_forced"]
     assert done["by_role"]["after_failure"]["correct"] == 0
+
+
+@needs_pool
+@pytest.mark.slow
+def test_the_docs_examples_are_read_from_the_runs_output(sample: Sample, tmp_path: Path) -> None:
+    """plandvc.view.shoot's example of a chain is its run's own text: the request, the failed attempt's
+    report as the recovery turn's prompt shows it, the failed gate and the recovery target; the doc part is
+    replaced between its markers only, and a doc without them is refused in one line."""
+    from plandvc.view.shoot import BEGIN, END, example_of, examples_md, write_doc
+
+    kept = {c["key"] for c in io.read_json(sample.rows / "manifest.json")["chains"]}
+    for chain in sample.chains:
+        e = example_of(chain, sample.raw, kept)
+        episode = io.read_json(sample.raw / chain["key"] / "episode.json")
+        redo = next(t for t, x in enumerate(episode["turns"]) if x.get("role") == "after_failure")
+        row = io.read_jsonl(sample.raw / chain["key"] / "rows.jsonl")[redo]
+        assert (e.kind, e.request) == (chain["failure"]["kind"], episode["instruction"])
+        assert (
+            e.target
+            == episode["turns"][redo]["instruction"]
+            == orjson.loads(row["target"])["action"][0]["delegate"]["instruction"]
+        )
+        assert e.report.startswith(f"The {e.family} specialist") and e.report in text_of(row)
+        assert e.failed_gate and " ok" not in e.failed_gate
+        assert e.cut == episode["failure"].get("cut") and (e.cut is None) == (e.kind != "stopped_short")
+    doc = tmp_path / "doc.md"
+    doc.write_text(f"before\n{BEGIN}\nold\n{END}\nafter\n")
+    examples = [example_of(c, sample.raw, kept) for c in sample.chains[::PER_KIND]]
+    write_doc(doc, examples_md(examples, "recovery/wrong_value.jpg", 0))
+    text = doc.read_text()
+    assert text.startswith(f"before\n{BEGIN}\n") and text.endswith(f"{END}\nafter\n") and "old" not in text
+    assert all(e.target in text for e in examples)
+    doc.write_text("no markers\n")
+    with pytest.raises(
+        io.InputError, match=r"doc.md: no <!-- recovery:begin --> \.\.\. <!-- recovery:end -->"
+    ):
+        write_doc(doc, "x")

@@ -5,7 +5,8 @@ done again after the planner's next turn re-delegates it (`plandvc.run.recovery`
 for a kind only when that failure can be recognised (the part's own gate fails on the session right after
 the attempt) and undone by the re-delegation (the final state carries nothing of it):
 
-- `stopped_short` — the specialist stops before the part's last action and reports it could not finish.
+- `stopped_short` — the specialist stops at a cut before the part's last acting step and reports it could
+  not finish (run-chains draws the cut among the honest ones with the chain's key: `plandvc.run.corrective`).
   Every part qualifies: the last recorded action is the one that applies, submits, opens, copies or answers,
   so without it the part's check fails, and the re-delegation does the actions left on the page as it is.
 - `wrong_value` — the specialist does the same macro on the same control with another value (a `sibling`:

@@ -126,7 +126,7 @@ async def run_episode(
     }
     failure = None
     if chain.failure is not None:  # the specialist fails on cue; the planner under test must re-delegate
-        failure = plan_failure(chain.failure, parts[chain.failure["part"]], sibling)
+        failure = plan_failure(chain.failure, parts[chain.failure["part"]], sibling, chain.key)
     steps = build_steps(spec, parts, site, failure)
     team = EvalTeam(session, steps, [t for t in chain.turns if t.kind == "delegate"], budget)
     planner = Planner(

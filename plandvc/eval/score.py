@@ -5,7 +5,8 @@ A reply is right when all of these hold:
 - its action kind is the turn's (a delegation, or `done`);
 - a delegation names the turn's family, and its instruction keeps every value of the turn's instruction
   (names, labels, numbers, dates, quoted values: the same check the memory model's merge must pass,
-  `plandvc.memory.text.missing_values`);
+  `plandvc.memory.text.missing_values`); on a recovery turn (`after_failure`), every value of the failed
+  part's own instruction: the right values, not the wrong one its corrective instruction also names;
 - a `done` says success true and, when the chain asks a question, holds the answer verbatim (a whole-word
   match, case aside, so "12" is not kept by "120").
 
@@ -63,11 +64,12 @@ def read_action(text: str | None) -> tuple[Action | None, list[str]]:
 
 
 def delegation_problems(family: str, instruction: str, turn: Turn) -> list[str]:
-    """Why a delegation is not `turn` (a delegation turn): the wrong family, or values of it left out."""
+    """Why a delegation is not `turn` (a delegation turn): the wrong family, or values of it left out (of a
+    recovery turn: the values of its task, so the right value is needed and the wrong one is not)."""
     out = []
     if family != turn.family:
         out.append(f"family {family} is not {turn.family}")
-    missing = missing_values(instruction, [turn.instruction or ""])
+    missing = missing_values(instruction, [turn.needs])
     if missing:
         out.append("instruction leaves out " + ", ".join(repr(v) for v in missing))
     return out

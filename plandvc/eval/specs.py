@@ -44,6 +44,14 @@ class Turn:
     macro: str | None
     answer: Any = None
     role: str | None = None  # in a recovery chain: "normal" or "after_failure"
+    # an after_failure turn's task: the failed turn's own instruction, whose values a recovery must keep (the
+    # right ones; the corrective instruction also names the wrong one, which a planner need not repeat)
+    task: str | None = None
+
+    @property
+    def needs(self) -> str:
+        """The text whose values a delegation for this turn must keep."""
+        return self.task if self.task is not None else self.instruction or ""
 
     @property
     def group(self) -> str:
@@ -199,17 +207,21 @@ def load_held_out(specs: Path) -> list[HeldOut]:
     out = []
     for n, line in enumerate(io.read_jsonl(path), 1):
         try:
-            turns = [
-                Turn(
-                    t["kind"],
-                    t.get("family"),
-                    t.get("instruction"),
-                    t.get("macro"),
-                    t.get("answer"),
-                    t.get("role"),
+            turns: list[Turn] = []
+            for t in line["turns"]:
+                after = t.get("role") == "after_failure" and turns
+                task = turns[-1].instruction if after else None
+                turns.append(
+                    Turn(
+                        t["kind"],
+                        t.get("family"),
+                        t.get("instruction"),
+                        t.get("macro"),
+                        t.get("answer"),
+                        t.get("role"),
+                        task,
+                    )
                 )
-                for t in line["turns"]
-            ]
             held = HeldOut(
                 key=check_key(line["key"], f"{path}:{n}"),
                 site=line["site"],

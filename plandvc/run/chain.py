@@ -379,7 +379,8 @@ async def run_chain(
         failure = None
         if "failure" in chain:
             res["failure"] = chain["failure"]["kind"]
-            failure = plan_failure(chain["failure"], parts[chain["failure"]["part"]], sibling)
+            failure = plan_failure(chain["failure"], parts[chain["failure"]["part"]], sibling, chain["key"])
+            chain = {**chain, "failure": failure.line}  # the episode records the failure as made (its cut)
         plan = await plan_turns(chain, parts, site, memory, failure)
         res["turns"], res["steps"], res["instruction_by"] = (
             len(plan.turns),

@@ -24,7 +24,7 @@ from plandvc import io
 from plandvc.pool.store import Pool
 from plandvc.records import ChainSpec, Part
 from plandvc.run.chain import SiteInfo
-from plandvc.run.recovery import failure_problems, sibling_problems
+from plandvc.run.recovery import cut_problems, failure_problems, sibling_problems
 
 VIAS_AFTER_FIRST = ("page", "home")
 KEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
@@ -158,6 +158,12 @@ def load_jobs(
             if near:
                 continue
             files += store.part_files(sib)
+        cut = (chain.get("failure") or {}).get("cut")
+        if not bad and isinstance(cut, int):
+            near = cut_problems(label, parts[chain["failure"]["part"]], cut)
+            problems += near
+            if near:
+                continue
         if not bad:
             jobs.append(ChainJob(chain, parts, files, sites[site], sibling))
     io.raise_problems(problems)

@@ -1,16 +1,18 @@
 """A recovery chain's failed attempt and the planner's recovery turn, made by construction.
 
-The chain line's `failure` {part, kind, sibling?} (chosen by `plandvc.chains.recovery`) says which part's first
-attempt fails and how. `plan_failure` makes, from the part's own recorded trajectory (or its sibling's):
+The chain line's `failure` {part, kind, sibling?, cut?} (chosen by `plandvc.chains.recovery`) says which
+part's first attempt fails and how. `plan_failure` makes, from the part's own recorded trajectory (or its
+sibling's):
 
-- the failed attempt's replay and the report its specialist gives:
-  `stopped_short` replays every action but the last and says "I could not finish the task: I stopped before
-  applying the filter."; `wrong_value` replays the sibling (same macro and control, another value) and
-  reports what it did, as a finished step; `lost_work` fills the form, goes back without submitting it and
-  says that nothing was saved;
-- the recovery turn's instruction to the same family, naming what is wrong ("The previous attempt stopped
-  before applying the filter; finish it: ..."), or for a wrong value on a filter, sort or search the plain
-  instruction again, and the replay that recovers (the actions left on the page, or the whole trajectory).
+- the failed attempt's replay and the report its specialist gives: `stopped_short` replays the steps before
+  its cut (an honest cut, `corrective.cut_points`: the part's last acting step is left undone, so its gate
+  fails; drawn with the chain's key unless the line names one) and says "I could not finish the task: I
+  stopped before applying the filter."; `wrong_value` replays the sibling (same macro and control, another
+  value) and reports what it did, as a finished step; `lost_work` fills the form, goes back without
+  submitting it and says that nothing was saved;
+- the recovery turn's instruction to the same family, naming what is wrong and what is right
+  (`plandvc.run.corrective`: "The Doctor filter shows "Dr. Moreau"; set it to "Dr. Okafor"."), and the
+  replay that recovers (the actions left on the page, or the whole trajectory).
 
 While the chain runs, `observe_failure` reads the backend before and after the failed attempt and gates the
 part right then: the failure counts only when that gate fails and the attempt changed nothing on the backend
@@ -19,12 +21,12 @@ or the clipboard (no leftover). `verdict` states why a recovery chain is dropped
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
 from plandvc.browser.protocol import SessionRecord
 from plandvc.checks import gate
-from plandvc.macros import REGISTRY
 from plandvc.records import (
     ChainFailure,
     ElementDescriptor,
@@ -36,9 +38,9 @@ from plandvc.records import (
     TrajectoryStep,
 )
 from plandvc.replay import LivePage, Replayer
+from plandvc.run import corrective as words
 
 KINDS: tuple[FailureKind, ...] = ("stopped_short", "wrong_value", "lost_work")
-_VALUE_ACTIONS = ("input", "select", "set_range")
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,7 @@ class FailurePlan:
     instruction: str
     recovery: Trajectory
     recovery_elements: list[ElementDescriptor]
+    line: ChainFailure  # the chain line's failure as it was made (a stopped_short one with its `cut`)
 
 
 class FailureError(Exception):
@@ -78,45 +81,28 @@ class FailingReplayer(Replayer):
         return reply
 
 
-def _phrase(step: TrajectoryStep | None, fallback: str) -> str:
-    """A step's memory as a phrase inside a sentence: 'Applying the filter.' -> 'applying the filter'."""
-    text = " ".join(str(step["memory"] if step else "").split()).rstrip(".")
-    return text[:1].lower() + text[1:] if text else fallback
-
-
-def _value_change(own: Trajectory, sibling: Trajectory) -> tuple[str, str] | None:
-    """(the sibling's value, the part's value) of the first value step where they differ, else None."""
-    for a, b in zip(own["steps"], sibling["steps"], strict=False):
-        if a["action"] == b["action"] in _VALUE_ACTIONS and a.get("value") != b.get("value"):
-            return str(b.get("value")), str(a.get("value"))
-    return None
-
-
-def plan_failure(failure: ChainFailure, part: Part, sibling: Part | None) -> FailurePlan:
-    """The failed attempt and the recovery of `part` as `failure` says; FailureError when the part's
-    recording cannot make it (no action to stop before, no form to leave, no sibling)."""
+def plan_failure(failure: ChainFailure, part: Part, sibling: Part | None, key: str) -> FailurePlan:
+    """The failed attempt and the recovery of `part` as `failure` says (a `stopped_short` cut drawn from the
+    chain's `key` when the line names none); FailureError when the part's recording cannot make it (no
+    action to stop before, a cut that is not honest, no form to leave, no sibling)."""
     kind, traj, elements = failure["kind"], part["traj"], part["elements"]
-    steps, instruction = list(traj["steps"]), part["task"]["instruction"]
+    steps = list(traj["steps"])
     if kind == "stopped_short":
-        if not steps:
-            raise FailureError("stopped_short: the part has no action to stop before")
-        undone = _phrase(steps[-1], "its last action")
-        failed = _trajectory(traj, steps[:-1])
-        rest: Trajectory = {**traj, "steps": steps[-1:]}
+        cut = choose_cut(failure, part, key)
         return FailurePlan(
             kind,
             failure["part"],
-            failed,
+            _trajectory(traj, steps[:cut]),
             elements,
-            f"I could not finish the task: I stopped before {undone}.",
-            f"The previous attempt stopped before {undone}; finish it: {instruction}",
-            rest,
+            words.stopped_report(part, cut),
+            words.stopped_instruction(part, cut),
+            {**traj, "steps": steps[cut:]},
             elements,
+            {**failure, "cut": cut},
         )
     if kind == "lost_work":
         if len(steps) < 2:
             raise FailureError("lost_work: the part has no form to fill before it is submitted")
-        submit = _phrase(steps[-1], "submitting the form")
         back: TrajectoryStep = {
             "action": "back",
             "element": None,
@@ -128,23 +114,32 @@ def plan_failure(failure: ChainFailure, part: Part, sibling: Part | None) -> Fai
             failure["part"],
             _trajectory(traj, [*steps[:-1], back]),
             elements,
-            f"I filled in the form but went back without {submit}, so nothing was saved.",
-            f"Nothing was saved: the form was left without {submit}. Do it again: {instruction}",
+            words.lost_report(part),
+            words.lost_instruction(part),
             traj,
             elements,
+            failure,
         )
     if sibling is None:
         raise FailureError("wrong_value: no sibling trajectory")
-    change = _value_change(traj, sibling["traj"])
-    macro = REGISTRY.get(traj["macro"])
-    if macro is not None and macro.check == "answer" and change is not None:
-        # a question: say which value the wrong answer was made with
-        again = f'That answer was made with "{change[0]}", not "{change[1]}". {instruction}'
-    else:
-        again = instruction  # a filter, sort or search: the plain instruction, the page shows the value
+    again = words.wrong_instruction(part, sibling)
     return FailurePlan(
-        kind, failure["part"], sibling["traj"], sibling["elements"], None, again, traj, elements
+        kind, failure["part"], sibling["traj"], sibling["elements"], None, again, traj, elements, failure
     )
+
+
+def choose_cut(failure: ChainFailure, part: Part, key: str) -> int:
+    """A stopped_short failure's cut: the line's own `cut` when it is an honest one, else one of the honest
+    cuts (`corrective.cut_points`) drawn with the chain's key, so a chain stops at the same place every run."""
+    points = words.cut_points(part["traj"]["steps"], words.answers(part))
+    if not points:
+        raise FailureError("stopped_short: the part has no action to stop before")
+    cut = failure.get("cut")
+    if cut is None:
+        return random.Random(f"cut:{key}:{failure['part']}").choice(points)
+    if cut not in points:
+        raise FailureError(f"stopped_short: cut {cut} leaves nothing undone (honest cuts: 0..{points[-1]})")
+    return cut
 
 
 def _trajectory(traj: Trajectory, steps: list[TrajectoryStep]) -> Trajectory:
@@ -196,7 +191,7 @@ def verdict(seen: FailureSeen | None) -> str | None:
 def failure_problems(label: str, failure: Any, n_parts: int) -> list[str]:
     """The shape problems of a chain line's `failure`; [] when it is well formed."""
     if not isinstance(failure, dict):
-        return [f"{label}: failure {failure!r} is not an object {{part, kind, sibling?}}"]
+        return [f"{label}: failure {failure!r} is not an object {{part, kind, sibling?, cut?}}"]
     out = []
     part, kind = failure.get("part"), failure.get("kind")
     if not isinstance(part, int) or isinstance(part, bool) or not 0 <= part < n_parts:
@@ -208,7 +203,20 @@ def failure_problems(label: str, failure: Any, n_parts: int) -> list[str]:
         out.append(f"{label}: failure.sibling {sib!r}: a wrong_value failure names a sibling trajectory")
     if kind != "wrong_value" and sib is not None:
         out.append(f"{label}: failure.sibling is only for a wrong_value failure")
+    cut = failure.get("cut")
+    if cut is not None and (not isinstance(cut, int) or isinstance(cut, bool) or cut < 0):
+        out.append(f"{label}: failure.cut {cut!r} is not a number of steps (0 or more)")
+    if kind != "stopped_short" and cut is not None:
+        out.append(f"{label}: failure.cut is only for a stopped_short failure")
     return out
+
+
+def cut_problems(label: str, part: Part, cut: int) -> list[str]:
+    """A stopped_short line's own `cut` must leave the part's last acting step undone."""
+    points = words.cut_points(part["traj"]["steps"], words.answers(part))
+    if cut in points:
+        return []
+    return [f"{label}: failure.cut {cut} leaves nothing undone in {part['id']!r} (honest cuts: {points})"]
 
 
 def sibling_problems(label: str, part: Part, sibling: Part) -> list[str]:
