@@ -31,6 +31,7 @@ POOL_CODE: tuple[str, ...] = (
     "plandvc/records.py",
     "plandvc/sites/__init__.py",
     "plandvc/sites/art.py",
+    "plandvc/sites/controls.py",
     "plandvc/sites/model.py",
     "plandvc/sites/query.py",
     "plandvc/sites/render.py",

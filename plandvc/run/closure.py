@@ -43,6 +43,7 @@ RUN_CODE: tuple[str, ...] = (
     "plandvc/run",
     "plandvc/sites/__init__.py",
     "plandvc/sites/art.py",
+    "plandvc/sites/controls.py",
     "plandvc/sites/model.py",
     "plandvc/sites/query.py",
     "plandvc/sites/render.py",
