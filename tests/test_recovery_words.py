@@ -110,9 +110,9 @@ def test_lost_work_names_the_unsaved_form_and_what_it_held() -> None:
         f"submitting the new appointment. Do it again: {task}"
     )
     assert create.report == (
-        "I filled in the form but went back without submitting the new appointment, so nothing was saved."
+        "I filled in the form but left it without submitting the new appointment, so nothing was saved."
     )
-    assert [s["action"] for s in create.failed["steps"]][-1] == "back"
+    assert [s["action"] for s in create.failed["steps"]][-1] == "go_to"
     edit = plan("clinic-edit_entry-0000", "lost_work")
     assert edit.instruction == (
         'Nothing was saved: the edit form of appointment was filled in (Duration "57") but left without saving '

@@ -125,7 +125,7 @@ def _quoted(s: Setting) -> str:
 def lost_report(part: Part) -> str:
     """The specialist's report after it left the form without submitting it."""
     submit = phrase(part["traj"]["steps"][-1], "submitting the form")
-    return f"I filled in the form but went back without {submit}, so nothing was saved."
+    return f"I filled in the form but left it without {submit}, so nothing was saved."
 
 
 def lost_instruction(part: Part) -> str:

@@ -8,7 +8,7 @@ sibling's):
   its cut (an honest cut, `corrective.cut_points`: the part's last acting step is left undone, so its gate
   fails; drawn with the chain's key unless the line names one) and says "I could not finish the task: I
   stopped before applying the filter."; `wrong_value` replays the sibling (same macro and control, another
-  value) and reports what it did, as a finished step; `lost_work` fills the form, goes back without
+  value) and reports what it did, as a finished step; `lost_work` fills the form, leaves it for the page it started on without
   submitting it and says that nothing was saved;
 - the recovery turn's instruction to the same family, naming what is wrong and what is right
   (`plandvc.run.corrective`: "The Doctor filter shows "Dr. Moreau"; set it to "Dr. Okafor"."), and the
@@ -24,7 +24,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
+from plandvc.browser.actions import reply_action
 from plandvc.browser.protocol import SessionRecord
 from plandvc.checks import gate
 from plandvc.records import (
@@ -63,6 +65,12 @@ class FailureError(Exception):
     """A planned failure that cannot be made from this part (the chain's result, never a crash)."""
 
 
+# a lost_work attempt's last step goes to the page the attempt started on (`go_to` with this value): the
+# recovery then replays the whole recording from where it was recorded. Not `back`: a form in a modal or a
+# wizard has no page of its own, so `back` left the page the part started on (to about:blank on a first part)
+LEAVE_TO_START = "<the page the attempt started on>"
+
+
 class FailingReplayer(Replayer):
     """A replay whose specialist ends with `done` and no success, saying `report` (how it failed)."""
 
@@ -71,8 +79,17 @@ class FailingReplayer(Replayer):
     ) -> None:
         super().__init__(traj, elements, session)
         self.report = report
+        self.start_url: str | None = None  # path?query of the page the attempt started on
+
+    def _action(self, step: TrajectoryStep, n: int, snapshot: LivePage) -> dict[str, dict[str, ParamValue]]:
+        if step["action"] == "go_to" and step.get("value") == LEAVE_TO_START and self.start_url is not None:
+            return reply_action("go_to", self.start_url, None)
+        return super()._action(step, n, snapshot)
 
     def next_action(self, snapshot: LivePage) -> ReplyRecord:
+        if self.start_url is None:
+            u = urlsplit(snapshot.url)
+            self.start_url = u.path + (f"?{u.query}" if u.query else "")
         reply = super().next_action(snapshot)
         if self.finished:
             self.answer = None
@@ -104,10 +121,10 @@ def plan_failure(failure: ChainFailure, part: Part, sibling: Part | None, key: s
         if len(steps) < 2:
             raise FailureError("lost_work: the part has no form to fill before it is submitted")
         back: TrajectoryStep = {
-            "action": "back",
+            "action": "go_to",
             "element": None,
-            "value": None,
-            "memory": "Going back without submitting the form.",
+            "value": LEAVE_TO_START,
+            "memory": "Leaving the form without submitting it.",
         }
         return FailurePlan(
             kind,
