@@ -22,7 +22,7 @@ from typing import Any, cast
 
 from plandvc import io
 from plandvc.pool.store import Pool
-from plandvc.records import ChainSpec, Part
+from plandvc.records import ChainFailure, ChainSpec, Part
 from plandvc.run.chain import SiteInfo
 from plandvc.run.recovery import failure_problems, sibling_problems
 
@@ -101,6 +101,45 @@ def _load_one(store: Pool, loaded: dict[str, Part | str], pid: str) -> tuple[Par
     return (None, f": {got}") if isinstance(got, str) else (got, "")
 
 
+def _load_parts(
+    store: Pool, loaded: dict[str, Part | str], label: str, chain: ChainSpec
+) -> tuple[list[Part], list[Path], list[str]]:
+    """A chain's parts and their files, or the problems that keep them from loading (a missing part, a part of
+    another site)."""
+    site = chain["site"]
+    parts: list[Part] = []
+    files: list[Path] = []
+    problems: list[str] = []
+    for i, p in enumerate(chain["parts"]):
+        pid = p["id"]
+        part, why = _load_one(store, loaded, pid)
+        if part is None:
+            problems.append(f"{label}: parts[{i}].id {pid!r}{why}")
+            continue
+        psites = {part["task"]["site"], part["traj"]["site"]}
+        if psites != {site}:
+            problems.append(
+                f"{label}: parts[{i}].id {pid!r} is of site {sorted(psites - {site})[0]!r}, not the chain's {site!r}"
+            )
+            continue
+        parts.append(part)
+        files += store.part_files(pid)
+    return parts, files, problems
+
+
+def _load_sibling(
+    store: Pool, loaded: dict[str, Part | str], label: str, failure: ChainFailure, parts: list[Part]
+) -> tuple[Part | None, list[str]]:
+    """A wrong_value failure's sibling trajectory (None when the failure has none), or the problems with it."""
+    sib = failure.get("sibling")
+    if sib is None:
+        return None, []
+    sibling, problem = _load_one(store, loaded, sib)
+    if sibling is None:
+        return None, [f"{label}: failure.sibling {sib!r}{problem}"]
+    return sibling, sibling_problems(label, parts[failure["part"]], sibling)
+
+
 def load_jobs(
     chains_path: Path, chains: list[Any], pool: Path, sites: dict[str, SiteInfo], allow_empty: bool = False
 ) -> list[ChainJob]:
@@ -118,7 +157,8 @@ def load_jobs(
         if shape := chain_problems(where, chain):
             problems += shape
             continue
-        key, site = chain["key"], chain["site"]
+        spec = cast(ChainSpec, chain)
+        key, site = spec["key"], spec["site"]
         label = f"{where}: key {key!r}"
         if key in seen:
             problems.append(f"{label}: duplicate key (first on line {seen[key]})")
@@ -127,38 +167,18 @@ def load_jobs(
         if site not in sites:
             problems.append(f"{label}: site {site!r} is not a site of the sites folder")
             continue
-        parts: list[Part] = []
-        files: list[Path] = []
-        bad = False
-        for i, p in enumerate(chain["parts"]):
-            pid = p["id"]
-            part, why = _load_one(store, loaded, pid)
-            if part is None:
-                problems.append(f"{label}: parts[{i}].id {pid!r}{why}")
-                bad = True
-                continue
-            psites = {part["task"]["site"], part["traj"]["site"]}
-            if psites != {site}:
-                problems.append(
-                    f"{label}: parts[{i}].id {pid!r} is of site {sorted(psites - {site})[0]!r}, not the chain's {site!r}"
-                )
-                bad = True
-                continue
-            parts.append(part)
-            files += store.part_files(pid)
-        sibling = None
-        sib = (chain.get("failure") or {}).get("sibling")
-        if not bad and sib is not None:
-            sibling, problem = _load_one(store, loaded, sib)
-            if sibling is None:
-                problems.append(f"{label}: failure.sibling {sib!r}{problem}")
-                continue
-            near = sibling_problems(label, parts[chain["failure"]["part"]], sibling)
-            problems += near
-            if near:
-                continue
-            files += store.part_files(sib)
-        if not bad:
-            jobs.append(ChainJob(chain, parts, files, sites[site], sibling))
+        parts, files, bad = _load_parts(store, loaded, label, spec)
+        problems += bad
+        if bad:
+            continue
+        sibling, near = (
+            _load_sibling(store, loaded, label, spec["failure"], parts) if "failure" in spec else (None, [])
+        )
+        problems += near
+        if near:
+            continue
+        if sibling is not None:
+            files += store.part_files(sibling["id"])
+        jobs.append(ChainJob(chain, parts, files, sites[site], sibling))
     io.raise_problems(problems)
     return jobs
