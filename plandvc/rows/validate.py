@@ -68,7 +68,7 @@ class _Drop(Exception):
         self.reason = Reason(kind, detail)
 
 
-def _normal(text: str) -> str:
+def _normal(text: str | int | float) -> str:
     return " ".join(str(text).split()).casefold()
 
 

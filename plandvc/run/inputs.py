@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 from plandvc import io
 from plandvc.pool.store import Pool
@@ -34,7 +34,7 @@ KEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
 class ChainJob:
     """One validated chain and what it runs on: its parts ({id, task, traj, elements}) and their files."""
 
-    chain: dict[str, Any]  # the checked line as read (the Ray engine's dispatch reads it so); `spec` types it
+    chain: ChainSpec  # the checked line as read (the Ray engine's dispatch reads it so)
     parts: list[Part]
     files: list[Path]
     site: SiteInfo
@@ -42,20 +42,20 @@ class ChainJob:
 
     @property
     def key(self) -> str:
-        return str(self.chain["key"])
+        return self.chain["key"]
 
     @property
     def spec(self) -> ChainSpec:
-        """The chain line, checked by `chain_problems` when the job was made: a ChainSpec."""
-        return cast(ChainSpec, self.chain)
+        """The chain line, checked by `chain_problems` when the job was made."""
+        return self.chain
 
 
-def safe_key(key: Any) -> bool:
+def safe_key(key: object) -> bool:
     """Whether `key` can name a chain's folder inside OUT (never `..`, a path, or a hidden/reserved name)."""
     return isinstance(key, str) and bool(KEY_RE.match(key)) and key not in (".", "..")
 
 
-def chain_problems(where: str, chain: Any) -> list[str]:
+def chain_problems(where: str, chain: object) -> list[str]:
     """The shape problems of one chain line (key, site, parts, via); [] when it is well formed."""
     if not isinstance(chain, dict):
         return [f"{where}: expected an object {{key, site, parts}}"]
@@ -141,7 +141,7 @@ def _load_sibling(
 
 
 def load_jobs(
-    chains_path: Path, chains: list[Any], pool: Path, sites: dict[str, SiteInfo], allow_empty: bool = False
+    chains_path: Path, chains: list[object], pool: Path, sites: dict[str, SiteInfo], allow_empty: bool = False
 ) -> list[ChainJob]:
     """Check every chain (numbered as lines of `chains_path`) against the pool and sites; the jobs, or one
     InputError naming every problem."""
@@ -179,6 +179,6 @@ def load_jobs(
             continue
         if sibling is not None:
             files += store.part_files(sibling["id"])
-        jobs.append(ChainJob(chain, parts, files, sites[site], sibling))
+        jobs.append(ChainJob(spec, parts, files, sites[site], sibling))
     io.raise_problems(problems)
     return jobs
