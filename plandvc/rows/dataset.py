@@ -170,7 +170,7 @@ def select(
         checked = list(pool.map(lambda r: _check_result(raw, r, image_size), ok))
     kept: list[Chain] = []
     dropped: list[Dropped] = []
-    by_parts: dict[tuple, str] = {}
+    by_parts: dict[tuple[str, ...], str] = {}
     by_content: dict[str, str] = {}
     for r, got in zip(ok, checked, strict=True):
         key = r["key"]

@@ -264,7 +264,8 @@ async def _run(cfg: RunConfig, plan: RunPlan, engine: Engine) -> RunSummary:
         errors=dict(Counter(str(r.get("error")).split(":")[0] for r in results if not r["ok"])),
     )
     if cfg.log:
-        io.write_json(cfg.log, {"summary": summary, "chains": sorted(run.timings, key=lambda t: t["key"])})
+        timings = sorted(run.timings, key=lambda t: t["key"])
+        io.write_json(cfg.log, {"summary": summary, "chains": timings})
     return summary
 
 
