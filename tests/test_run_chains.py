@@ -15,7 +15,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from run_helpers import finished, subset, tree, wait_for
+from run_helpers import finished, plandvc, subset, tree, wait_for
 
 from plandvc import io
 from plandvc.agent.schema import errors, key_order_errors, schema_of
@@ -31,13 +31,7 @@ pytestmark = pytest.mark.slow
 
 
 def run_cli(*args: str | Path, check: bool = True) -> subprocess.CompletedProcess[str]:
-    p = subprocess.run(
-        [*PLANDVC, "run-chains", *map(str, args), "--no-progress"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=900,
-    )
+    p = plandvc("run-chains", *args, "--no-progress", timeout=900)
     if check and p.returncode != 0:
         raise AssertionError(f"run-chains failed ({p.returncode}): {p.stderr[-2000:]}")
     return p
