@@ -278,6 +278,6 @@ class Episode(TypedDict):
     executor: str
     budget: int
     planner_turns: int
-    response_format: dict[str, Any] | None  # the planner's JSON schema as it asked (None: never asked)
+    response_format: dict[str, object] | None  # the planner's JSON schema as it asked (None: never asked)
     failure: NotRequired[ChainFailure]  # a recovery chain's planned failure
     env: NotRequired[Environment]  # versions of the code, Chromium, Playwright (left out when not known)
