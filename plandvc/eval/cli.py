@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from plandvc.chains.cli import parse_sizes
+from plandvc.eval.client import Asking
 from plandvc.eval.closed import LoopConfig
 from plandvc.eval.metrics import table
 from plandvc.eval.reference import REFERENCES
@@ -167,8 +168,10 @@ def eval_planner_cmd(
     if planner_url and not planner_model:
         raise click.BadParameter("--planner-model is needed with --planner-url", param_hint="--planner-model")
     loop = LoopConfig(pool=pool, sites=sites, budget=budget, planner_turns=planner_turns, images=images)
-    cfg = EvalConfig(specs, out, metrics, loop, planner_url, planner_model, reference, seed, mode, limit,
-                     timeout, retries, concurrency, max_tokens)  # fmt: skip
+    asking = Asking(timeout=timeout, retries=retries, concurrency=concurrency, max_tokens=max_tokens)
+    cfg = EvalConfig(
+        specs, out, metrics, loop, planner_url, planner_model, reference, seed, mode, limit, asking
+    )
     m = evaluate(cfg)
     if "skipped" in m:
         click.echo(

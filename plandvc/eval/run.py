@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from plandvc import io
-from plandvc.eval.client import PlannerClient, planner_base
+from plandvc.eval.client import Asking, PlannerClient, planner_base
 from plandvc.eval.closed import LoopConfig, closed_loop
 from plandvc.eval.metrics import (
     EvalMetrics,
@@ -65,10 +65,9 @@ class EvalConfig:
     seed: int = 0
     mode: str = "both"
     limit: int = 0
-    timeout: float = 120.0
-    retries: int = 2
-    concurrency: int = 2
-    max_tokens: int = 512
+    asking: Asking = field(
+        default_factory=Asking
+    )  # how each reply is asked (seconds, retries, replies at once, tokens)
     timings: dict[str, float] = field(default_factory=dict)  # seconds by phase, for stderr only
 
 
@@ -121,14 +120,7 @@ async def _evaluate(cfg: EvalConfig, chains: list[HeldOut], url: str, model: str
     from plandvc.ports import free_ports
     from plandvc.sites.servers import Servers
 
-    client = await PlannerClient.connect(
-        url,
-        model,
-        timeout=cfg.timeout,
-        retries=cfg.retries,
-        concurrency=cfg.concurrency,
-        max_tokens=cfg.max_tokens,
-    )
+    client = await PlannerClient.connect(url, model, cfg.asking)
     metrics = EvalMetrics(planner=planner_name(cfg), chains=len(chains), images=cfg.loop.images)
     tmp = io.staging(cfg.out)
     try:
