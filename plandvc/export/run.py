@@ -20,15 +20,17 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypedDict, cast
+from typing import TYPE_CHECKING, TypedDict, cast
 
 from plandvc import io
 from plandvc.export import hf, llamafactory, openai_jsonl, wds
 from plandvc.export.card import Provenance, card
 from plandvc.export.common import FORMATS, ExportError, ExportParams, FormatReport
-from plandvc.rows.dataset import FilterMetrics
 from plandvc.rows.split import SPLITS, Leaks, leak_check
 from plandvc.rows.version import DatasetVersion
+
+if TYPE_CHECKING:  # the type only: export runs none of filter-rows' code
+    from plandvc.rows.dataset import FilterMetrics
 
 WRITERS: dict[str, Callable[[DatasetVersion, Path, ExportParams], FormatReport]] = {
     "hf": hf.write,
@@ -191,7 +193,7 @@ def _filter_metrics(path: Path) -> FilterMetrics:
     found = io.read_json(path)
     if not isinstance(found, dict):
         raise io.InputError(f"{path}: expected filter-rows' metrics object")
-    return cast(FilterMetrics, found)
+    return cast("FilterMetrics", found)
 
 
 def _provenance(
