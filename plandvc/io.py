@@ -113,7 +113,7 @@ def write_bytes(path: str | Path, data: bytes) -> None:
         raise
 
 
-def write_json(path: str | Path, obj: Any, *, sort_keys: bool = True, indent: bool = True) -> None:
+def write_json(path: str | Path, obj: object, *, sort_keys: bool = True, indent: bool = True) -> None:
     write_bytes(path, dumps(obj, sort_keys=sort_keys, indent=indent) + b"\n")
 
 

@@ -1,11 +1,16 @@
 """Loopback ports: free ones for servers the run starts itself, and the one parser of a `--ports` list
-(comma-separated numbers 1-65535, no duplicates) that every command shares as a click type."""
+(comma-separated numbers 1-65535, no duplicates) that every command shares as a click type, and the `--ports`
+option itself (`ports_option`), declared once for the commands that start site servers."""
 
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable
+from typing import TypeVar
 
 import click
+
+F = TypeVar("F", bound=Callable[..., object])
 
 
 def free_ports(n: int) -> list[int]:
@@ -49,3 +54,8 @@ class PortList(click.ParamType):
 
 
 PORTS = PortList()
+
+
+def ports_option(help: str) -> Callable[[F], F]:
+    """`--ports` (PLANDVC_PORTS): the site servers' ports, parsed by `PORTS`; `help` says the command's default."""
+    return click.option("--ports", type=PORTS, envvar="PLANDVC_PORTS", default=None, help=help)

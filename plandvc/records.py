@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any, Literal, NotRequired, TypedDict
 
 from plandvc.checks import Check
+from plandvc.io import JSONObject
 
 Via = Literal["page", "home"] | None
 # how a chain's failed attempt fails (plandvc.chains.recovery chooses one, plandvc.run.recovery makes it)
@@ -30,6 +31,18 @@ class Start(TypedDict):
 
 
 Answer = str | int | float | None  # a question's answer: text, or a number
+
+# what the rows were made with (recorded in each episode and fingerprinted): name -> version or None
+Environment = dict[str, str | None]
+
+
+class BackendState(TypedDict):
+    """A session's state on the sites' server (`Session.backend_state`): its rows by table, its changes, and
+    what it copied to the clipboard."""
+
+    entries: dict[str, list[JSONObject]]
+    changes: list[JSONObject]
+    clipboard: list[str]
 
 
 class Control(TypedDict):
@@ -263,11 +276,11 @@ class Episode(TypedDict):
     via: list[Via]
     macros: list[str]
     turns: list[Turn]
-    answer: Any
+    answer: Answer
     version: str
     executor: str
     budget: int
     planner_turns: int
-    response_format: dict[str, Any] | None  # the planner's JSON schema as it asked (None: never asked)
+    response_format: dict[str, object] | None  # the planner's JSON schema as it asked (None: never asked)
     failure: NotRequired[ChainFailure]  # a recovery chain's planned failure
-    env: NotRequired[dict[str, Any]]  # versions of the code, Chromium, Playwright (left out when not known)
+    env: NotRequired[Environment]  # versions of the code, Chromium, Playwright (left out when not known)

@@ -28,7 +28,7 @@ pytest.register_assert_rewrite(
     "bundled", "sites_http", "agent_doubles", "chain_pools", "raw_chains", "view_pages"
 )
 
-# the viewer's Playwright fixtures (file_browser, file_page) live beside its page helpers
+# the plain Playwright fixtures (pw_browser, and the viewer's file_page) live beside the viewer's page helpers
 pytest_plugins = ["view_pages"]
 
 from bundled import SITES_DIR  # noqa: E402

@@ -20,6 +20,21 @@ import orjson
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def walk_chains(folder: Path, n: int, seed: int, **subsets: slice) -> Path:
+    """`folder` with chains.jsonl, `n` chains walked (seed `seed`) from the sample pool, and `<name>.jsonl`
+    for each of `subsets`, a slice of them (e.g. `few=slice(6)`)."""
+    from plandvc import io
+    from plandvc.chains.items import pool_items
+    from plandvc.chains.walk import chain_specs
+
+    records, _ = pool_items(ROOT / "data" / "pool", ROOT / "data" / "sites")
+    chains = chain_specs(records, n, seed=seed)
+    io.write_jsonl(folder / "chains.jsonl", chains)
+    for name, part in subsets.items():
+        io.write_jsonl(folder / f"{name}.jsonl", chains[part])
+    return folder
+
+
 def plandvc(
     *args: str | Path, env: dict[str, str] | None = None, timeout: float = 600
 ) -> subprocess.CompletedProcess[str]:

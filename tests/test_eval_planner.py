@@ -21,7 +21,7 @@ from openai_double import HANG, Hold, OpenAIDouble
 
 from plandvc import io
 from plandvc.agent.schema import RESPONSE_FORMAT, SCHEMA
-from plandvc.eval.client import PlannerClient, PlannerUnavailable
+from plandvc.eval.client import Asking, PlannerClient, PlannerUnavailable
 from plandvc.eval.closed import LoopConfig
 from plandvc.eval.reference import Oracle, PlannerServer
 from plandvc.eval.run import EvalConfig, evaluate
@@ -173,7 +173,7 @@ def test_no_planner_writes_skipped_outputs(specs: Path, tmp_path: Path) -> None:
 
 async def test_retries_timeouts_and_a_refused_response_format_are_counted() -> None:
     with OpenAIDouble(models=("m",)) as api:
-        client = await PlannerClient.connect(api.url, "m", timeout=0.5, retries=1, backoff=0.01)
+        client = await PlannerClient.connect(api.url, "m", Asking(timeout=0.5, retries=1, backoff=0.01))
         try:
             api.script(500, "first")  # a passing 500 is retried in the same form
             assert await client.reply([{"role": "user", "content": "x"}]) == ("first", None)
@@ -204,7 +204,7 @@ def like_llama_cpp_python(body: dict[str, Any]) -> str | int:
 async def test_a_server_that_refuses_json_schema_with_a_500_gets_json_object_with_the_schema() -> None:
     x = [{"role": "user", "content": "x"}]
     with OpenAIDouble(models=("m",)) as api:
-        client = await PlannerClient.connect(api.url, "m", retries=1, backoff=0.01)
+        client = await PlannerClient.connect(api.url, "m", Asking(retries=1, backoff=0.01))
         try:
             api.script(*[like_llama_cpp_python] * 4)
             assert await client.reply(x) == ("form json_object", None)
@@ -226,7 +226,7 @@ async def test_replies_sent_together_find_the_form_once() -> None:
     """Many replies at once (teacher-forced turns): one finds the form, none of the others is sent in a refused
     form, and after it they go in parallel again."""
     with OpenAIDouble(models=("m",)) as api:
-        client = await PlannerClient.connect(api.url, "m", retries=1, backoff=0.01, concurrency=4)
+        client = await PlannerClient.connect(api.url, "m", Asking(retries=1, backoff=0.01, concurrency=4))
         try:
             api.script(*[like_llama_cpp_python] * 3, *[Hold("held")] * 5)
             sent = asyncio.gather(*(client.reply([{"role": "user", "content": f"{i}"}]) for i in range(6)))

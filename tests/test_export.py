@@ -425,6 +425,15 @@ def test_roles_that_do_not_alternate_are_refused_for_llamafactory(made):
     assert hf.record(version, example)["id"] == example.id
 
 
+def test_filter_metrics_that_are_not_an_object_are_one_line(rows_copy, exported, tmp_path):
+    """The card reads filter-rows' filter.json typed: a file that is not its object is named before any work."""
+    bad = tmp_path / "filter.json"
+    bad.write_text("[1, 2]\n")
+    _fails_and_keeps(
+        rows_copy, exported, "filter.json: expected filter-rows' metrics object", filter_metrics=bad
+    )
+
+
 def test_cli_exports_and_bad_input_is_one_line(made, tmp_path):
     rows, _ = made
     result = CliRunner().invoke(

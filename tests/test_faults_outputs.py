@@ -25,7 +25,7 @@ import pytest
 from raw_chains import make_version, png_bytes, write_results
 from run_helpers import ROOT, one_line, plandvc
 
-from plandvc.eval.client import PlannerClient, PlannerUnavailable
+from plandvc.eval.client import Asking, PlannerClient, PlannerUnavailable
 from plandvc.eval.metrics import reply_record
 from plandvc.eval.score import score_reply
 from plandvc.eval.specs import HeldOut, Turn
@@ -246,7 +246,7 @@ def chat_with(body: bytes) -> Callable[[str], tuple[int, bytes]]:
 
 def ask(url: str, timeout: float = 5.0) -> tuple[str | None, str | None]:
     async def go() -> tuple[str | None, str | None]:
-        client = await PlannerClient.connect(url, "m", timeout=timeout, retries=0, backoff=0.01)
+        client = await PlannerClient.connect(url, "m", Asking(timeout=timeout, retries=0, backoff=0.01))
         try:
             return await client.reply([{"role": "user", "content": "x"}])
         finally:
@@ -283,7 +283,7 @@ def test_a_reply_trickling_one_byte_a_second_ends_at_the_timeout(serve) -> None:
     s = serve(chat_with(body), pace=1.0)
 
     async def go() -> tuple[float, tuple[str | None, str | None]]:
-        client = await PlannerClient.connect(s.url, "m", timeout=2, retries=0, backoff=0.01)
+        client = await PlannerClient.connect(s.url, "m", Asking(timeout=2, retries=0, backoff=0.01))
         try:
             t0 = time.monotonic()
             got = await client.reply([{"role": "user", "content": "x"}])

@@ -194,6 +194,16 @@ def store_config(repo: Path, level: str, **settings: str) -> None:
     (repo / ".dvc" / level).write_text(core + section)
 
 
+def s3_env(
+    tmp_path: Path, work: Path, s3: S3Store, prefix: str, with_dvc: bool = False
+) -> tuple[Path, dict[str, str]]:
+    """A test's HOME and environment on the S3 remote, the project set up to use it (`use_s3`)."""
+    home = home_with(tmp_path)
+    env = env_for(home)
+    use_s3(work, s3, env, prefix, with_dvc)
+    return home, env
+
+
 def use_s3(work: Path, s3: S3Store, env: dict[str, str], prefix: str, with_dvc: bool = False) -> None:
     """The S3 remote as a project sets it up: url and endpoint in .dvc/config (committed, pushed to origin),
     the key in .dvc/config.local (never committed); with_dvc: by `dvc remote` commands, as the docs say."""
@@ -256,9 +266,7 @@ def test_s3_round_trip_with_credentials_outside_the_committed_config(
     project, s3: S3Store, tmp_path: Path
 ) -> None:
     work, origin = project
-    home = home_with(tmp_path)
-    env = env_for(home)
-    use_s3(work, s3, env, "roundtrip", with_dvc=True)
+    home, env = s3_env(tmp_path, work, s3, "roundtrip", with_dvc=True)
     config = (work / ".dvc" / "config").read_text()
     assert "endpointurl" in config and f"s3://{s3.bucket}/roundtrip" in config
     assert committed_secrets(work, env) == [], "the key must never be in the committed .dvc/config"
@@ -377,9 +385,7 @@ def test_a_trainer_gets_each_tag_from_the_remote_as_the_readme_says(
     empty folder the README's `dvc get` and python lines load rows-v1 with `datasets` (as many rows as the
     manifest, no warning); the example script does the same for rows-v2: each tag gets its own bytes."""
     work, origin = project
-    home = home_with(tmp_path)
-    env = env_for(home)
-    use_s3(work, s3, env, "trainer")
+    home, env = s3_env(tmp_path, work, s3, "trainer")
     v1 = tag_version(work, "rows-v1", env)
     add_chains(work, [("library", ["a3", "c2"], 7), ("fleet", ["b2", "e2"], 9)])
     run(work, "dvc", "add", "-q", "data/raw", env=env)
@@ -467,9 +473,7 @@ def test_s3_unreachable_refused_and_missing_bucket_are_one_line_each(
     project, s3: S3Store, tmp_path: Path
 ) -> None:
     work, origin = project
-    home = home_with(tmp_path)
-    env = env_for(home)
-    use_s3(work, s3, env, "failures")
+    home, env = s3_env(tmp_path, work, s3, "failures")
     make(work, "push", env)
     clone = fresh_clone(origin, tmp_path / "clone", env)
     good = env_for(home, s3.env)
@@ -517,9 +521,7 @@ def test_s3_push_killed_then_rerun_ends_complete(project, s3: S3Store, tmp_path:
     """`make push` (one transfer at a time) is killed with SIGKILL, process group and all, once some of
     the objects are on the remote; the rerun pushes the rest and a fresh clone pulls every byte."""
     work, origin = project
-    home = home_with(tmp_path)
-    env = env_for(home)
-    use_s3(work, s3, env, "killed")
+    home, env = s3_env(tmp_path, work, s3, "killed")
     want = outputs(work)
     cmd = ["make", "--no-print-directory", "-o", f"{VENV}/.plandvc-setup", "push", f"VENV={VENV}", "JOBS=1"]
     proc = subprocess.Popen(
@@ -563,9 +565,7 @@ def test_a_pull_onto_a_full_disk_is_one_line_and_leaves_nothing_half_written(
     """The clone's DVC cache is a 64 KiB tmpfs (a mount namespace of the test's own, no root needed): the pull
     fails with one line, every output file it left is whole, and a pull with room restores every byte."""
     work, origin = project
-    home = home_with(tmp_path)
-    env = env_for(home)
-    use_s3(work, s3, env, "diskfull")
+    home, env = s3_env(tmp_path, work, s3, "diskfull")
     make(work, "push", env)
     want = outputs(work)
     clone = fresh_clone(origin, tmp_path / "clone", env)

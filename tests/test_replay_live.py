@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from bundled import POOL_DIR, kept, sample
 
+from plandvc.browser import Session
 from plandvc.checks import gate
 from plandvc.pool.prep import prepare
 from plandvc.pool.store import Pool
@@ -126,28 +127,19 @@ async def test_a_trajectory_still_finds_its_elements_after_another_part_changed_
         await session.close()
 
 
-async def test_home_trajectory_replays_from_a_detail_page(browser: Any, base: str) -> None:
+async def test_home_trajectory_replays_from_a_detail_page(session: Session) -> None:
     p = next(part(r) for r in kept() if r["macro"] == "copy_value")
-    session = await browser.new_session(base)
-    try:
-        await prepare(session, p["task"])
-        h = home_trajectory(p["task"]["site"])
-        rp = Replayer(h["trajectory"], h["elements"], session)
-        await replay(rp, session)
-        assert session.url == f"/sites/{p['task']['site']}" and rp.seen == [session.url]
-    finally:
-        await session.close()
+    await prepare(session, p["task"])
+    h = home_trajectory(p["task"]["site"])
+    rp = Replayer(h["trajectory"], h["elements"], session)
+    await replay(rp, session)
+    assert session.url == f"/sites/{p['task']['site']}" and rp.seen == [session.url]
 
 
-async def test_a_missing_element_is_reported_with_its_step(browser: Any, base: str) -> None:
+async def test_a_missing_element_is_reported_with_its_step(session: Session) -> None:
     """A copy trajectory replayed on a list page that has no copy button: ElementNotFound names the step."""
     p = next(part(r) for r in kept() if r["macro"] == "copy_value")
-    session = await browser.new_session(base)
-    try:
-        site = p["task"]["site"]
-        await session.goto(f"/sites/{site}")
-        rp = Replayer(p["traj"], p["elements"], session)
-        with pytest.raises(ElementNotFound, match=r"^step 1: no element like <"):
-            await replay(rp, session)
-    finally:
-        await session.close()
+    await session.goto(f"/sites/{p['task']['site']}")
+    rp = Replayer(p["traj"], p["elements"], session)
+    with pytest.raises(ElementNotFound, match=r"^step 1: no element like <"):
+        await replay(rp, session)

@@ -15,12 +15,10 @@ from pathlib import Path
 
 import orjson
 import pytest
-from run_helpers import finished, subset, tree, wait_for
+from run_helpers import finished, plandvc, subset, tree, wait_for, walk_chains
 
 from plandvc import io
 from plandvc.agent.schema import errors, key_order_errors, schema_of
-from plandvc.chains.items import pool_items
-from plandvc.chains.walk import chain_specs
 from plandvc.rows.png import read_png_info
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,13 +29,7 @@ pytestmark = pytest.mark.slow
 
 
 def run_cli(*args: str | Path, check: bool = True) -> subprocess.CompletedProcess[str]:
-    p = subprocess.run(
-        [*PLANDVC, "run-chains", *map(str, args), "--no-progress"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=900,
-    )
+    p = plandvc("run-chains", *args, "--no-progress", timeout=900)
     if check and p.returncode != 0:
         raise AssertionError(f"run-chains failed ({p.returncode}): {p.stderr[-2000:]}")
     return p
@@ -65,12 +57,7 @@ REFERENCE_FAILURES: dict[str, str] = {}
 
 @pytest.fixture(scope="module")
 def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    d = tmp_path_factory.mktemp("run")
-    records, _ = pool_items(POOL, SITES)
-    chains = chain_specs(records, 20, seed=11)
-    io.write_jsonl(d / "chains.jsonl", chains)
-    io.write_jsonl(d / "few.jsonl", chains[:6])
-    return d
+    return walk_chains(tmp_path_factory.mktemp("run"), 20, seed=11, few=slice(6))
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import pytest_asyncio
 from bundled import SPECS
-from playwright.async_api import Browser, BrowserContext, Page, async_playwright
+from playwright.async_api import Browser, BrowserContext, Page
 
 from plandvc.sites.query import select_rows
 from plandvc.sites.spec import Control
@@ -19,21 +19,11 @@ from plandvc.sites.spec import Page as SitePage
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-CHROMIUM = "/usr/bin/chromium"
 # record clipboard writes per page, as the harness does (the OS clipboard is shared by all contexts)
 CLIPBOARD_SPY = """
 window.__copied = [];
 navigator.clipboard.writeText = async (text) => { window.__copied.push(String(text)); };
 """
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def pw_browser() -> AsyncIterator[Browser]:
-    """A plain Playwright Chromium (not the harness's Browser): the sites are tested on their own."""
-    async with async_playwright() as p:
-        b = await p.chromium.launch(executable_path=CHROMIUM, headless=True)
-        yield b
-        await b.close()
 
 
 async def new_context(browser: Browser, base: str) -> BrowserContext:

@@ -34,7 +34,9 @@ class Watch:
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def file_browser() -> AsyncIterator[Browser]:
+async def pw_browser() -> AsyncIterator[Browser]:
+    """A plain Playwright Chromium (not the harness's Browser), for pages tested on their own: the viewer's
+    from file://, the sites' over HTTP."""
     async with async_playwright() as p:
         b = await p.chromium.launch(executable_path=CHROMIUM, headless=True)
         yield b
@@ -42,8 +44,8 @@ async def file_browser() -> AsyncIterator[Browser]:
 
 
 @pytest_asyncio.fixture(loop_scope="module")
-async def file_page(file_browser: Browser) -> AsyncIterator[tuple[Page, Watch]]:
-    ctx = await file_browser.new_context(viewport={"width": 1400, "height": 900})
+async def file_page(pw_browser: Browser) -> AsyncIterator[tuple[Page, Watch]]:
+    ctx = await pw_browser.new_context(viewport={"width": 1400, "height": 900})
     pg = await ctx.new_page()
     watch = Watch(pg)
     yield pg, watch

@@ -51,48 +51,43 @@ def _read(schema: Mapping[str, object]) -> _Schema:
     return cast(_Schema, schema)
 
 
-_DELEGATE = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["delegate"],
-    "properties": {
-        "delegate": {
-            "type": "object",
-            "additionalProperties": False,
-            "required": ["family", "instruction"],
-            "properties": {
+def closed_object(properties: dict[str, JSONSchema]) -> JSONSchema:
+    """An object schema with exactly `properties`, every one required (in their order, the order a reply's keys
+    follow)."""
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": list(properties),
+        "properties": properties,
+    }
+
+
+def reply_schema(actions: list[JSONSchema]) -> JSONSchema:
+    """A model's reply: its memory and exactly one action, one of `actions`."""
+    one = {"type": "array", "minItems": 1, "maxItems": 1, "items": {"anyOf": actions}}
+    return closed_object({"memory": {"type": "string"}, "action": one})
+
+
+def json_schema_format(name: str, schema: JSONSchema) -> dict[str, object]:
+    """The OpenAI-style `response_format` that constrains a reply to `schema`."""
+    return {"type": "json_schema", "json_schema": {"name": name, "strict": True, "schema": schema}}
+
+
+_DELEGATE = closed_object(
+    {
+        "delegate": closed_object(
+            {
                 "family": {"type": "string", "enum": list(FAMILIES)},
                 "instruction": {"type": "string", "minLength": 1},
-            },
-        }
-    },
-}
-_DONE = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["done"],
-    "properties": {
-        "done": {
-            "type": "object",
-            "additionalProperties": False,
-            "required": ["text", "success"],
-            "properties": {"text": {"type": "string", "minLength": 1}, "success": {"type": "boolean"}},
-        }
-    },
-}
-SCHEMA: JSONSchema = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["memory", "action"],
-    "properties": {
-        "memory": {"type": "string"},
-        "action": {"type": "array", "minItems": 1, "maxItems": 1, "items": {"anyOf": [_DELEGATE, _DONE]}},
-    },
-}
-RESPONSE_FORMAT: dict[str, object] = {
-    "type": "json_schema",
-    "json_schema": {"name": "planner_output", "strict": True, "schema": SCHEMA},
-}
+            }
+        )
+    }
+)
+_DONE = closed_object(
+    {"done": closed_object({"text": {"type": "string", "minLength": 1}, "success": {"type": "boolean"}})}
+)
+SCHEMA: JSONSchema = reply_schema([_DELEGATE, _DONE])
+RESPONSE_FORMAT = json_schema_format("planner_output", SCHEMA)
 
 _TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
 
@@ -196,30 +191,8 @@ SPECIALIST_ACTIONS: dict[str, dict[str, JSONSchema]] = {n: dict(a.params) for n,
 
 
 def _action_schema(name: str, params: dict[str, JSONSchema]) -> JSONSchema:
-    body = {"type": "object", "additionalProperties": False, "required": list(params), "properties": params}
-    return {
-        "type": "object",
-        "additionalProperties": False,
-        "required": [name],
-        "properties": {name: body},
-    }
+    return closed_object({name: closed_object(params)})
 
 
-SPECIALIST_SCHEMA: JSONSchema = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["memory", "action"],
-    "properties": {
-        "memory": {"type": "string"},
-        "action": {
-            "type": "array",
-            "minItems": 1,
-            "maxItems": 1,
-            "items": {"anyOf": [_action_schema(n, p) for n, p in SPECIALIST_ACTIONS.items()]},
-        },
-    },
-}
-SPECIALIST_RESPONSE_FORMAT: dict[str, object] = {
-    "type": "json_schema",
-    "json_schema": {"name": "specialist_output", "strict": True, "schema": SPECIALIST_SCHEMA},
-}
+SPECIALIST_SCHEMA: JSONSchema = reply_schema([_action_schema(n, p) for n, p in SPECIALIST_ACTIONS.items()])
+SPECIALIST_RESPONSE_FORMAT = json_schema_format("specialist_output", SPECIALIST_SCHEMA)

@@ -8,10 +8,10 @@ what a planner turn, a replay and a gate read.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from plandvc.browser.snapshot import Snapshot
-from plandvc.records import Event
+from plandvc.records import BackendState, Event
 
 
 class ActionSession(Protocol):
@@ -50,5 +50,5 @@ class SessionProtocol(ActionSession, SessionRecord, Protocol):
     async def snapshot(self) -> Snapshot: ...
     async def screenshot(self) -> bytes: ...
     async def goto(self, path_or_url: str) -> int | None: ...
-    async def backend_state(self, site: str | None = None) -> dict[str, Any]: ...
+    async def backend_state(self, site: str | None = None) -> BackendState: ...
     async def close(self) -> None: ...

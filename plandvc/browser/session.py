@@ -11,7 +11,7 @@ import base64
 import re
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TypedDict, cast
+from typing import TypedDict, cast
 from urllib.parse import urljoin
 
 from playwright.async_api import BrowserContext, CDPSession, Frame, Locator, Page, Request
@@ -20,7 +20,7 @@ from playwright.async_api import Error as PlaywrightError
 from plandvc.browser.errors import ActionError, BrowserError, ServerDownError, StaleIndexError
 from plandvc.browser.snapshot import SNAPSHOT_JS, Element, Snapshot, relative_url
 from plandvc.io import JSONObject
-from plandvc.records import Event
+from plandvc.records import BackendState, Event
 
 CLIPBOARD_JS = Path(__file__).with_name("clipboard.js").read_text()
 # the viewport as PNG, encoded for speed (see Session.screenshot)
@@ -373,7 +373,7 @@ class Session:
             await self.page.wait_for_load_state("load")
             await self.page.evaluate("() => window.__plandvcClipFlush ? window.__plandvcClipFlush() : null")
 
-    async def backend_state(self, site: str | None = None) -> dict[str, Any]:
+    async def backend_state(self, site: str | None = None) -> BackendState:
         """`{"entries", "changes"}` of this session on the server (`GET /_state/<site>`) + `"clipboard"`."""
         site = site or self.site or (min(self.sites) if len(self.sites) == 1 else None)
         if site is None:

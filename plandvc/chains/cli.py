@@ -31,7 +31,7 @@ ITEM_KEYS: dict[str, type | tuple[type, ...]] = {
 }
 
 
-def _counts(d: Mapping[str, int]) -> str:
+def _counts(d: Mapping[str, int] | Mapping[int, int]) -> str:
     return ", ".join(f"{k} {v}" for k, v in d.items()) or "none"
 
 

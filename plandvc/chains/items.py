@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from plandvc.io import InputError
 from plandvc.macros import FLAGGED_ROLES, REGISTRY
@@ -36,36 +36,18 @@ def read_site_split(sites: str | Path) -> tuple[set[str], set[str]]:
     return set(split["train"]), set(split["test"])
 
 
-def _get(obj: Any, dotted: str, file: str, kind: type | tuple[type, ...] | None = None) -> Any:
-    """obj[a][b]... for 'a.b', or an InputError naming the file and key."""
-    cur = obj
-    for key in dotted.split("."):
-        if not isinstance(cur, dict) or key not in cur:
-            raise InputError(f"{file}: missing key {dotted!r}")
-        cur = cur[key]
-    if kind is not None and not isinstance(cur, kind):
-        raise InputError(f"{file}: key {dotted!r} has the wrong type ({type(cur).__name__})")
-    return cur
-
-
 def make_record(
     tid: str, run: str, rel: str, task: Task, traj: Trajectory, train: set[str], test: set[str]
 ) -> Record:
-    """The record of one trajectory; raises Dropped (a rule) or InputError (bad content)."""
-    tf, jf = f"{rel}/task.json", f"{rel}/trajectory.json"
-    site = _get(traj, "site", jf, str)
-    macro = _get(traj, "macro", jf, str)
-    start_kind = _get(task, "start.kind", tf, str)
-    start = url_path(_get(task, "start.url", tf, str))
+    """The record of one trajectory (its files checked against the pool's schemas); raises Dropped (a rule)
+    or InputError (bad content)."""
+    site, macro = traj["site"], traj["macro"]
+    start_kind = task["start"]["kind"]
+    start = url_path(task["start"]["url"])
     keep = bool(task["start"].get("keep"))
-    ctrl = _get(task, "control", tf, dict)
-    scope = _get(task, "scope", tf, list)
-    check_kind = _get(task, "check.kind", tf, str)
-    instruction = _get(task, "instruction", tf, str)
-    if not all(isinstance(s, str) for s in scope):
-        raise InputError(f"{tf}: key 'scope' must be a list of strings")
-    if task.get("task_id", tid) != tid:
-        raise InputError(f"{tf}: task_id {task.get('task_id')!r} is not the kept id {tid!r}")
+    ctrl = task["control"]
+    if task["task_id"] != tid:
+        raise InputError(f"{rel}/task.json: task_id {task['task_id']!r} is not the kept id {tid!r}")
     if macro not in REGISTRY:
         raise Dropped("unknown_macro")
     if site in test:
@@ -85,8 +67,8 @@ def make_record(
         "family": REGISTRY[macro].family,
         "start": start,
         "control": ctrl.get("control_id"),
-        "scope": sorted(set(scope)),
-        "answers": traj.get("answer") not in (None, "") or check_kind == "answer",
+        "scope": sorted(set(task["scope"])),
+        "answers": traj.get("answer") not in (None, "") or task["check"]["kind"] == "answer",
         "fresh": traj.get("start_kind") == "fresh" and not keep,
         "stays": url_path(traj.get("end") or "") == start,
         "home_start": (
@@ -96,7 +78,7 @@ def make_record(
             and ctrl.get("role") not in FLAGGED_ROLES
             and not (ctrl.get("prep") or {})
         ),
-        "instruction": instruction,
+        "instruction": task["instruction"],
     }
 
 
@@ -106,13 +88,33 @@ def _question(name: str | None) -> bool:
     return m is not None and m.question
 
 
+class Unreadable(TypedDict):
+    """A kept part whose files cannot be read or break the pool contract, and why."""
+
+    file: str
+    error: str
+
+
+class ItemsReport(TypedDict):
+    """What pool-items found: kept, chosen, made into records (by site and macro), dropped by reason, unreadable."""
+
+    kept: int
+    chosen: int
+    records: int
+    by_site: dict[str, int]
+    by_macro: dict[str, int]
+    dropped: dict[str, int]
+    unreadable: list[Unreadable]
+    unknown_macros: list[str]
+
+
 @dataclass
 class _Tally:
     """What reading the chosen parts found besides records: drops by reason, unreadable files, unknown macros."""
 
     chosen: int = 0
     dropped: Counter[str] = field(default_factory=Counter)
-    unreadable: list[dict[str, str]] = field(default_factory=list)
+    unreadable: list[Unreadable] = field(default_factory=list)
     unknown_macros: list[str] = field(default_factory=list)
 
 
@@ -158,7 +160,7 @@ def pool_items(
     ids: str | Path | None = None,
     qa: bool = True,
     held_out: bool = False,
-) -> tuple[list[Record], dict[str, Any]]:
+) -> tuple[list[Record], ItemsReport]:
     """(records sorted by id, report) of a pool: what was chosen, kept, dropped by reason, and unreadable.
 
     `held_out` swaps the split's roles: the records of the test sites, for the evaluation's held-out chains
@@ -184,7 +186,7 @@ def pool_items(
         if record is not None:
             records.append(record)
     records.sort(key=lambda r: r["id"])
-    report = {
+    report: ItemsReport = {
         "kept": len(kept) + len(by_line),
         "chosen": tally.chosen,
         "records": len(records),

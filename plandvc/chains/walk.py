@@ -27,7 +27,7 @@ import heapq
 import random
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TypedDict
 
 from plandvc.io import InputError
 from plandvc.macros import REGISTRY
@@ -213,7 +213,18 @@ def chain_specs(
     ]
 
 
-def summarise(chains: list[Chain], answering: set[str] | frozenset[str] = frozenset()) -> dict[str, Any]:
+class WalkSummary(TypedDict):
+    """chain-specs' counts: chains by size and site, trips home, pages continued, chains ending on a question."""
+
+    chains: int
+    by_size: dict[int, int]
+    home_steps: int
+    page_steps: int
+    answers: int
+    by_site: dict[str, int]
+
+
+def summarise(chains: list[Chain], answering: set[str] | frozenset[str] = frozenset()) -> WalkSummary:
     """Counts for the stage's summary: chains by size and site, trips home, pages continued, ending on a question
     (`answering`: the ids of records that answer)."""
     return {

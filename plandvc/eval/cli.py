@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from plandvc.chains.cli import parse_sizes
+from plandvc.eval.client import Asking
 from plandvc.eval.closed import LoopConfig
 from plandvc.eval.metrics import table
 from plandvc.eval.reference import REFERENCES
@@ -31,19 +32,11 @@ from plandvc.run.chain import RunParams
 @click.option(
     "--tries", type=click.IntRange(1), default=40, show_default=True, help="attempts per site per round"
 )
-@click.option(
-    "--answer-share",
-    type=click.FloatRange(0, 1),
-    default=0.5,
-    show_default=True,
-    help="P(end on a question when one can)",
-)
-@click.option(
+@options.share("--answer-share", 0.5, "P(end on a question when one can)")
+@options.share(
     "--recovery-share",
-    type=click.FloatRange(0, 1),
-    default=0.0,
-    show_default=True,
-    help="share of held-out chains whose one part fails at its first attempt (recovery turns are scored apart)",
+    0.0,
+    "share of held-out chains whose one part fails at its first attempt (recovery turns are scored apart)",
 )
 @options.run_params("--budget", "--planner-turns")
 @options.workers(default=1)
@@ -131,21 +124,9 @@ def eval_specs_cmd(
     help="send the screenshot as an image part (false for a text-only model)",
 )
 @click.option("--limit", type=click.IntRange(0), default=0, help="only the first N held-out chains")
-@click.option(
-    "--timeout",
-    type=click.FloatRange(0.1),
-    default=120.0,
-    show_default=True,
-    help="seconds per reply before it is retried",
-)
-@click.option("--retries", type=click.IntRange(0), default=2, show_default=True, help="retries per reply")
-@click.option(
-    "--concurrency",
-    type=click.IntRange(1),
-    default=2,
-    show_default=True,
-    help="replies asked at once (teacher-forced)",
-)
+@options.shown("--timeout", click.FloatRange(0.1), 120.0, "seconds per reply before it is retried")
+@options.shown("--retries", click.IntRange(0), 2, "retries per reply")
+@options.shown("--concurrency", click.IntRange(1), 2, "replies asked at once (teacher-forced)")
 @click.option("--max-tokens", type=click.IntRange(16), default=512, show_default=True)
 @options.run_params("--budget", "--planner-turns")
 def eval_planner_cmd(
@@ -187,8 +168,10 @@ def eval_planner_cmd(
     if planner_url and not planner_model:
         raise click.BadParameter("--planner-model is needed with --planner-url", param_hint="--planner-model")
     loop = LoopConfig(pool=pool, sites=sites, budget=budget, planner_turns=planner_turns, images=images)
-    cfg = EvalConfig(specs, out, metrics, loop, planner_url, planner_model, reference, seed, mode, limit,
-                     timeout, retries, concurrency, max_tokens)  # fmt: skip
+    asking = Asking(timeout=timeout, retries=retries, concurrency=concurrency, max_tokens=max_tokens)
+    cfg = EvalConfig(
+        specs, out, metrics, loop, planner_url, planner_model, reference, seed, mode, limit, asking
+    )
     m = evaluate(cfg)
     if "skipped" in m:
         click.echo(

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import openai
@@ -109,43 +110,36 @@ def completion_text(body: bytes) -> str:
     return (choices[0]["message"].get("content") or "") if choices else ""
 
 
+@dataclass(frozen=True)
+class Asking:
+    """How the planner is asked: seconds a reply may take, retries after a transient error (waiting `backoff`
+    x 1, 2, 4, ... seconds), replies asked at once, and the reply's token cap."""
+
+    timeout: float = 120.0
+    retries: int = 2
+    backoff: float = 0.5
+    concurrency: int = 2
+    max_tokens: int = 512
+
+
 class PlannerClient:
     """A connected planner; make one with `await PlannerClient.connect(url, model)`."""
 
-    def __init__(
-        self,
-        client: openai.AsyncOpenAI,
-        model: str,
-        *,
-        retries: int = 2,
-        backoff: float = 0.5,
-        concurrency: int = 2,
-        max_tokens: int = 512,
-        timeout: float = 120.0,
-    ) -> None:
-        self.client, self.model, self.timeout = client, model, timeout
-        self.retries, self.backoff, self.max_tokens = retries, backoff, max_tokens
+    def __init__(self, client: openai.AsyncOpenAI, model: str, asking: Asking = Asking()) -> None:
+        self.client, self.model, self.timeout = client, model, asking.timeout
+        self.retries, self.backoff, self.max_tokens = asking.retries, asking.backoff, asking.max_tokens
         self.format = FORMATS[0]
         self._settled = False  # a reply has been answered, so the form is known
         self._first = asyncio.Lock()
         self.traffic: Counter[str] = Counter()
-        self._slots = asyncio.Semaphore(concurrency)
+        self._slots = asyncio.Semaphore(asking.concurrency)
 
     @classmethod
-    async def connect(
-        cls,
-        url: str,
-        model: str,
-        *,
-        timeout: float = 120.0,
-        retries: int = 2,
-        backoff: float = 0.5,
-        concurrency: int = 2,
-        max_tokens: int = 512,
-    ) -> PlannerClient:
+    async def connect(cls, url: str, model: str, asking: Asking = Asking()) -> PlannerClient:
         """Connect and check that the server lists `model`, else PlannerUnavailable (each try of `GET /models`
-        has `timeout` seconds for its whole reply)."""
+        has `asking.timeout` seconds for its whole reply)."""
         base = planner_base(url)
+        timeout, retries, backoff = asking.timeout, asking.retries, asking.backoff
         whole = timeout * (retries + 1) + backoff * (2 ** (retries + 1))
         try:
             client, _ = await asyncio.wait_for(
@@ -159,15 +153,7 @@ class PlannerClient:
             raise PlannerUnavailable(
                 f"planner: no OpenAI-compatible server answers at {base} (GET /models: not a model list)"
             ) from None
-        return cls(
-            client,
-            model,
-            retries=retries,
-            backoff=backoff,
-            concurrency=concurrency,
-            max_tokens=max_tokens,
-            timeout=timeout,
-        )
+        return cls(client, model, asking)
 
     async def close(self) -> None:
         await self.client.close()

@@ -9,10 +9,121 @@ here depends on time or on the order replies came in.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import Any
+from typing import NotRequired, TypedDict, final
 
 from plandvc.eval.closed import ENDS, Episode
 from plandvc.eval.teacher import TurnReply
+from plandvc.records import Answer
+
+
+class GroupScore(TypedDict):
+    """A group's counts (by family, macro, turn or role) and its accuracy."""
+
+    turns: int
+    correct: int
+    accuracy: float | None
+
+
+class ExpectedStep(TypedDict):
+    """What a teacher-forced turn should be: its kind, the delegation's family, instruction and macro, or the
+    done's answer."""
+
+    kind: str
+    family: str | None
+    instruction: str | None
+    macro: str | None
+    answer: Answer
+
+
+class ReplyScore(TypedDict):
+    """A reply's score as replies.jsonl stores it (`plandvc.eval.score.Score`)."""
+
+    correct: bool
+    valid: bool
+    kind: bool
+    family: bool | None
+    values: bool | None
+    answer: bool | None
+    problems: list[str]
+    extra_values: list[str]
+
+
+class ReplyLine(TypedDict):
+    """A line of replies.jsonl."""
+
+    key: str
+    turn: int
+    expected: ExpectedStep
+    reply: str | None
+    error: str | None
+    score: ReplyScore
+    reply_cut_from: NotRequired[int]
+
+
+class TeacherMetrics(TypedDict):
+    """metrics.json `teacher_forced`: accuracies over every turn, and by group."""
+
+    turns: int
+    correct: int
+    step_accuracy: float | None
+    valid: float | None
+    invalid_replies: int
+    no_reply: int
+    kind_accuracy: float | None
+    family_accuracy: float | None
+    values_kept: float | None
+    answer_kept: float | None
+    by_family: dict[str, GroupScore]
+    by_macro: dict[str, GroupScore]
+    by_turn: dict[str, GroupScore]
+    by_role: NotRequired[dict[str, GroupScore]]
+
+
+class EpisodeLine(TypedDict):
+    """A line of episodes.jsonl: how one closed-loop episode went."""
+
+    key: str
+    end: str
+    success: bool
+    turns: int
+    steps_done: int
+    steps: int
+    off_script_turn: int | None
+    gates: list[bool]
+    detail: str
+    replies: list[str | None]
+
+
+class ClosedMetrics(TypedDict):
+    """metrics.json `closed_loop`: episodes that succeeded, steps carried out, how episodes ended."""
+
+    episodes: int
+    success: int
+    success_rate: float | None
+    steps_done: int
+    steps: int
+    ends: dict[str, int]
+    off_script_at_turn: dict[str, int]
+
+
+@final  # so that `"skipped" in metrics` tells the two apart
+class EvalMetrics(TypedDict):
+    """metrics.json of eval-planner: the planner's name and the scores of the modes it ran."""
+
+    planner: str
+    chains: int
+    images: bool
+    teacher_forced: NotRequired[TeacherMetrics]
+    closed_loop: NotRequired[ClosedMetrics]
+    response_format: NotRequired[str]  # the structured-output form the server accepted
+    traffic: NotRequired[dict[str, int]]
+
+
+@final
+class SkippedMetrics(TypedDict):
+    """metrics.json of an eval-planner run with no planner configured: why it was skipped."""
+
+    skipped: str
 
 
 def rate(n: int, d: int) -> float | None:
@@ -20,13 +131,13 @@ def rate(n: int, d: int) -> float | None:
     return round(n / d, 4) if d else None
 
 
-def _group(items: list[tuple[str, bool]]) -> dict[str, dict[str, Any]]:
+def _group(items: list[tuple[str, bool]]) -> dict[str, GroupScore]:
     tally: dict[str, Counter[str]] = defaultdict(Counter)
     for key, ok in items:
         tally[key]["turns"] += 1
         tally[key]["correct"] += ok
     return {
-        k: {"turns": c["turns"], "correct": c["correct"], "accuracy": rate(c["correct"], c["turns"])}
+        k: GroupScore(turns=c["turns"], correct=c["correct"], accuracy=rate(c["correct"], c["turns"]))
         for k, c in sorted(
             tally.items(), key=lambda kv: (kv[0].isdigit(), int(kv[0]) if kv[0].isdigit() else kv[0])
         )
@@ -36,12 +147,12 @@ def _group(items: list[tuple[str, bool]]) -> dict[str, dict[str, Any]]:
 MAX_REPLY_CHARS = 100_000  # a reply is stored up to this many characters (a planner reply is ~1,000)
 
 
-def reply_record(r: TurnReply) -> dict[str, Any]:
+def reply_record(r: TurnReply) -> ReplyLine:
     """One line of replies.jsonl: the turn, the expected step, the reply and its score. A reply longer than
     MAX_REPLY_CHARS is stored cut, with `reply_cut_from` its length (it was scored whole)."""
     s = r.score
     cut = r.reply is not None and len(r.reply) > MAX_REPLY_CHARS
-    record = {
+    record: ReplyLine = {
         "key": r.chain.key,
         "turn": r.turn_index,
         "expected": {
@@ -69,12 +180,12 @@ def reply_record(r: TurnReply) -> dict[str, Any]:
     return record
 
 
-def teacher_metrics(replies: list[TurnReply]) -> dict[str, Any]:
+def teacher_metrics(replies: list[TurnReply]) -> TeacherMetrics:
     n = len(replies)
     correct = sum(r.score.correct for r in replies)
     delegations = [r for r in replies if r.turn.kind == "delegate"]
     asking = [r for r in replies if r.turn.kind == "done" and r.chain.asks]
-    return {
+    metrics: TeacherMetrics = {
         "turns": n,
         "correct": correct,
         "step_accuracy": rate(correct, n),
@@ -88,19 +199,15 @@ def teacher_metrics(replies: list[TurnReply]) -> dict[str, Any]:
         "by_family": _group([(r.turn.group, r.score.correct) for r in replies]),
         "by_macro": _group([(r.turn.macro or "done", r.score.correct) for r in replies]),
         "by_turn": _group([(str(r.turn_index), r.score.correct) for r in replies]),
-        **by_role(replies),
     }
+    # accuracy on recovery chains' turns by role (`after_failure`: the re-delegation after a failed attempt),
+    # only when the held-out chains have any
+    if any(r.turn.role for r in replies):
+        metrics["by_role"] = _group([(r.turn.role or "normal", r.score.correct) for r in replies])
+    return metrics
 
 
-def by_role(replies: list[TurnReply]) -> dict[str, Any]:
-    """Accuracy on recovery chains' turns by role (`after_failure`: the re-delegation after a failed
-    attempt), only when the held-out chains have any."""
-    if not any(r.turn.role for r in replies):
-        return {}
-    return {"by_role": _group([(r.turn.role or "normal", r.score.correct) for r in replies])}
-
-
-def episode_record(e: Episode) -> dict[str, Any]:
+def episode_record(e: Episode) -> EpisodeLine:
     return {
         "key": e.key,
         "end": e.end,
@@ -117,7 +224,7 @@ def episode_record(e: Episode) -> dict[str, Any]:
     }
 
 
-def closed_metrics(episodes: list[Episode]) -> dict[str, Any]:
+def closed_metrics(episodes: list[Episode]) -> ClosedMetrics:
     n = len(episodes)
     ok = sum(e.success for e in episodes)
     ends = Counter(e.end for e in episodes)
@@ -133,7 +240,7 @@ def closed_metrics(episodes: list[Episode]) -> dict[str, Any]:
     }
 
 
-def table(metrics: dict[str, Any]) -> str:
+def table(metrics: EvalMetrics) -> str:
     """The terminal table: overall, by family, by turn, and the closed loop."""
     lines = [f"planner {metrics['planner']}"]
 

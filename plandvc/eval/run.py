@@ -16,12 +16,18 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from plandvc import io
-from plandvc.eval.client import PlannerClient, planner_base
+from plandvc.eval.client import Asking, PlannerClient, planner_base
 from plandvc.eval.closed import LoopConfig, closed_loop
-from plandvc.eval.metrics import closed_metrics, episode_record, reply_record, teacher_metrics
+from plandvc.eval.metrics import (
+    EvalMetrics,
+    SkippedMetrics,
+    closed_metrics,
+    episode_record,
+    reply_record,
+    teacher_metrics,
+)
 from plandvc.eval.reference import PlannerServer, reference_planner
 from plandvc.eval.specs import HeldOut, load_held_out
 from plandvc.eval.teacher import teacher_forced
@@ -59,10 +65,9 @@ class EvalConfig:
     seed: int = 0
     mode: str = "both"
     limit: int = 0
-    timeout: float = 120.0
-    retries: int = 2
-    concurrency: int = 2
-    max_tokens: int = 512
+    asking: Asking = field(
+        default_factory=Asking
+    )  # how each reply is asked (seconds, retries, replies at once, tokens)
     timings: dict[str, float] = field(default_factory=dict)  # seconds by phase, for stderr only
 
 
@@ -70,9 +75,9 @@ def planner_name(cfg: EvalConfig) -> str:
     return f"reference:{cfg.reference}" if cfg.reference else cfg.planner_model
 
 
-def write_skipped(cfg: EvalConfig) -> dict[str, Any]:
+def write_skipped(cfg: EvalConfig) -> SkippedMetrics:
     """The outputs of an evaluation with no planner configured."""
-    metrics = {"skipped": SKIPPED}
+    metrics = SkippedMetrics(skipped=SKIPPED)
     tmp = io.staging(cfg.out)
     io.write_jsonl(tmp / "replies.jsonl", [])
     io.write_json(tmp / "metrics.json", metrics)
@@ -92,7 +97,7 @@ def planner_endpoint(cfg: EvalConfig, chains: list[HeldOut]) -> Iterator[tuple[s
         yield server.url, server.model
 
 
-def evaluate(cfg: EvalConfig) -> dict[str, Any]:
+def evaluate(cfg: EvalConfig) -> EvalMetrics | SkippedMetrics:
     """Run the evaluation and write its outputs; returns the metrics (also written)."""
     if cfg.planner_url.strip() and cfg.reference:
         raise io.InputError("eval: give a planner_url or a reference planner, not both")
@@ -111,19 +116,12 @@ def evaluate(cfg: EvalConfig) -> dict[str, Any]:
             return asyncio.run(_evaluate(cfg, chains, url, model))
 
 
-async def _evaluate(cfg: EvalConfig, chains: list[HeldOut], url: str, model: str) -> dict[str, Any]:
+async def _evaluate(cfg: EvalConfig, chains: list[HeldOut], url: str, model: str) -> EvalMetrics:
     from plandvc.ports import free_ports
     from plandvc.sites.servers import Servers
 
-    client = await PlannerClient.connect(
-        url,
-        model,
-        timeout=cfg.timeout,
-        retries=cfg.retries,
-        concurrency=cfg.concurrency,
-        max_tokens=cfg.max_tokens,
-    )
-    metrics: dict[str, Any] = {"planner": planner_name(cfg), "chains": len(chains), "images": cfg.loop.images}
+    client = await PlannerClient.connect(url, model, cfg.asking)
+    metrics = EvalMetrics(planner=planner_name(cfg), chains=len(chains), images=cfg.loop.images)
     tmp = io.staging(cfg.out)
     try:
         if cfg.mode in ("both", "teacher-forced"):

@@ -18,12 +18,12 @@ The closed loop carries out a delegation exactly when `delegation_problems` find
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from plandvc.agent.messages import parse_reply, read_reply
 from plandvc.agent.schema import SCHEMA
 from plandvc.eval.specs import HeldOut, Turn
 from plandvc.memory.text import answer_text, keeps, missing_values, values
+from plandvc.records import Answer
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def delegation_problems(family: str, instruction: str, turn: Turn) -> list[str]:
     return out
 
 
-def answer_kept(text: str, answer: Any) -> bool:
+def answer_kept(text: str, answer: Answer) -> bool:
     """Whether `text` holds the answer verbatim (whole, case aside)."""
     need = answer_text(answer)
     return not need or keeps(text.casefold(), need.casefold())

@@ -22,14 +22,15 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from plandvc import io
 from plandvc.chains.items import pool_items
 from plandvc.chains.recovery import assign_failures
 from plandvc.chains.walk import chain_specs
 from plandvc.memory.text import answer_text
-from plandvc.records import ChainFailure, Episode, Via
+from plandvc.records import Answer, ChainFailure, Episode, TurnRole, Via
+from plandvc.records import Turn as EpisodeTurn
 from plandvc.rows.validate import Reason, check_chain, check_key
 from plandvc.run.chain import RunParams
 
@@ -42,7 +43,7 @@ class Turn:
     family: str | None
     instruction: str | None
     macro: str | None
-    answer: Any = None
+    answer: Answer = None
     role: str | None = None  # in a recovery chain: "normal" or "after_failure"
     # an after_failure turn's task: the failed turn's own instruction, whose values a recovery must keep (the
     # right ones; the corrective instruction also names the wrong one, which a planner need not repeat)
@@ -68,7 +69,7 @@ class HeldOut:
     parts: list[str]
     via: list[Via]
     request: str
-    answer: Any
+    answer: Answer
     turns: list[Turn]
     dir: Path
     failure: ChainFailure | None = None  # a held-out recovery chain's planned failure
@@ -96,26 +97,71 @@ class SpecsConfig:
     progress: bool = False
 
 
-def spec_line(episode: Episode) -> dict[str, Any]:
+class SpecTurn(TypedDict):
+    """A turn of a specs.jsonl line (`Turn` once read)."""
+
+    kind: str
+    family: str | None
+    instruction: str | None
+    macro: str | None
+    answer: Answer
+    role: NotRequired[TurnRole]
+
+
+class SpecLine(TypedDict):
+    """A line of specs.jsonl: a held-out chain (`HeldOut` once read)."""
+
+    key: str
+    site: str
+    parts: list[str]
+    via: list[Via]
+    request: str
+    answer: Answer
+    turns: list[SpecTurn]
+    failure: NotRequired[ChainFailure]
+
+
+class SpecsSummary(TypedDict):
+    """eval-specs' summary.json: the counts of records, chains walked and held out, drops and turns."""
+
+    records: int
+    records_by_site: dict[str, int]
+    records_dropped: dict[str, int]
+    chains: int
+    held_out: int
+    dropped: dict[str, int]
+    by_size: dict[str, int]
+    asking: int
+    turns: int
+    turns_by_kind: dict[str, int]
+    seed: int
+    recovery: NotRequired[dict[str, int]]
+
+
+def spec_turn(t: EpisodeTurn) -> SpecTurn:
+    """A turn of the episode as specs.jsonl holds it (`role` only in a recovery chain)."""
+    turn: SpecTurn = {
+        "kind": t["kind"],
+        "family": t.get("family"),
+        "instruction": t.get("instruction"),
+        "macro": t.get("macro"),
+        "answer": t.get("answer"),
+    }
+    if "role" in t:
+        turn["role"] = t["role"]
+    return turn
+
+
+def spec_line(episode: Episode) -> SpecLine:
     """A held-out chain's line in specs.jsonl, from its episode.json."""
-    line: dict[str, Any] = {
+    line: SpecLine = {
         "key": episode["task_id"],
         "site": episode["site"],
         "parts": episode["parts"],
         "via": episode["via"],
         "request": episode["instruction"],
         "answer": episode["answer"],
-        "turns": [
-            {
-                "kind": t["kind"],
-                "family": t.get("family"),
-                "instruction": t.get("instruction"),
-                "macro": t.get("macro"),
-                "answer": t.get("answer"),
-                **({"role": t["role"]} if "role" in t else {}),
-            }
-            for t in episode["turns"]
-        ],
+        "turns": [spec_turn(t) for t in episode["turns"]],
     }
     if "failure" in episode:
         line["failure"] = episode["failure"]
@@ -131,7 +177,7 @@ is_specs_out = io.owned_folder(
 )
 
 
-def eval_specs(cfg: SpecsConfig) -> dict[str, Any]:
+def eval_specs(cfg: SpecsConfig) -> SpecsSummary:
     """Walk, run and check the held-out chains into `cfg.out`; returns the summary (also written). OUT is
     checked first and held (`io.exclusive`) while it is built."""
     io.check_output_dir(cfg.out, is_specs_out, COMMAND)
@@ -139,7 +185,7 @@ def eval_specs(cfg: SpecsConfig) -> dict[str, Any]:
         return _eval_specs(cfg)
 
 
-def _eval_specs(cfg: SpecsConfig) -> dict[str, Any]:
+def _eval_specs(cfg: SpecsConfig) -> SpecsSummary:
     from plandvc.run.runner import RunConfig, run_chains
 
     records, report = pool_items(cfg.pool, cfg.sites, qa=True, held_out=True)
@@ -180,7 +226,7 @@ def _eval_specs(cfg: SpecsConfig) -> dict[str, Any]:
     lines.sort(key=lambda x: x["key"])
     io.write_jsonl(tmp / "specs.jsonl", lines)
     turns = [t for x in lines for t in x["turns"]]
-    summary = {
+    summary: SpecsSummary = {
         "records": len(records),
         "records_by_site": report["by_site"],
         "records_dropped": report["dropped"],

@@ -15,8 +15,9 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 import yaml
 
@@ -25,6 +26,9 @@ from plandvc.export.recovery import card_lines
 from plandvc.macros import FAMILY_OF
 from plandvc.rows.split import Leaks
 from plandvc.rows.version import DatasetVersion
+
+if TYPE_CHECKING:  # the type only: export runs none of filter-rows' code
+    from plandvc.rows.dataset import FilterMetrics
 
 TASK = "image-text-to-text"
 HOW_TO_LOAD = {
@@ -52,7 +56,7 @@ FILES = {
     "openai": {"train": "train.jsonl", "val": "val.jsonl"},
     "wds": {"train": "train-*.tar", "val": "val-*.tar"},
 }
-HF_FEATURES_YAML: list[dict[str, Any]] = [
+HF_FEATURES_YAML: list[Mapping[str, object]] = [
     {"name": "id", "dtype": "string"},
     *(
         {
@@ -82,7 +86,7 @@ class Provenance:
     sites_hash: str | None = None
     pool_hash: str | None = None
     test_sites: list[str] = field(default_factory=list)
-    filter_metrics: dict[str, Any] | None = None
+    filter_metrics: FilterMetrics | None = None
 
 
 def size_category(n: int) -> str:
@@ -104,7 +108,7 @@ def split_bytes(report: FormatReport | None, pattern: str) -> int:
     return sum(size for path, size in report.files.items() if fnmatch.fnmatchcase(path, pattern))
 
 
-def _table(header: tuple[str, ...], rows: list[tuple[Any, ...]]) -> str:
+def _table(header: tuple[str, ...], rows: Sequence[tuple[object, ...]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows] or [
         "| none |" + " |" * (len(header) - 1)
@@ -130,12 +134,12 @@ def _env(version: DatasetVersion, key: str) -> str:
 
 def header(
     version: DatasetVersion, fmt: str | None, reports: dict[str, FormatReport], prov: Provenance
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The card's YAML header as a dict (key order kept)."""
     counts = {s: len(ex) for s, ex in version.by_split.items()}
     prefix = "" if fmt else "hf/"
     files = FILES[fmt or "hf"]
-    head: dict[str, Any] = {
+    head: dict[str, object] = {
         "pretty_name": f"plandvc planner rows {version.name}" + (f" ({fmt})" if fmt else ""),
         "license": prov.license,
         "task_categories": [TASK],
@@ -148,7 +152,7 @@ def header(
             }
         ],
     }
-    info: dict[str, Any] = {}
+    info: dict[str, object] = {}
     if fmt in (None, "hf"):
         info["features"] = HF_FEATURES_YAML
     rep = reports.get(fmt or "hf")

@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Generic, NotRequired, TypedDict, TypeVar
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from plandvc.export.common import ExportParams, FormatReport, full_messages, shards
 from plandvc.export.recovery import meta
+from plandvc.io import JSONObject
 from plandvc.rows.examples import Example, Message
 from plandvc.rows.version import DatasetVersion
 
@@ -52,18 +53,18 @@ SCHEMA = pa.schema(
 )
 
 
-def _value(dtype: str) -> dict[str, str]:
+def _value(dtype: str) -> JSONObject:
     return {"dtype": dtype, "_type": "Value"}
 
 
-_MESSAGE_FEATURE = {
+_MESSAGE_FEATURE: JSONObject = {
     "feature": {
         "role": _value("string"),
         "content": {"feature": {"type": _value("string"), "text": _value("string")}, "_type": "List"},
     },
     "_type": "List",
 }
-FEATURES: dict[str, Any] = {
+FEATURES: JSONObject = {
     "id": _value("string"),
     "prompt": _MESSAGE_FEATURE,
     "completion": _MESSAGE_FEATURE,
@@ -78,7 +79,48 @@ FEATURES: dict[str, Any] = {
 }
 
 
-def chat_messages(messages: tuple[Message, ...]) -> list[dict[str, Any]]:
+class ChatPart(TypedDict):
+    """A part of a message's content in the table: text, or an image by its place in `images`."""
+
+    type: str
+    text: str | None
+
+
+class ChatMessage(TypedDict):
+    role: str
+    content: list[ChatPart]
+
+
+class EmbeddedImage(TypedDict):
+    """An image cell of the Parquet table: the PNG's bytes and its path inside the version."""
+
+    bytes: bytes
+    path: str
+
+
+Image = TypeVar("Image", EmbeddedImage, str)
+
+
+class TrlRow(TypedDict, Generic[Image]):
+    """An example in TRL's vision layout plus the row's meta (and, in a recovery version, its role and
+    weight); `images` the format's own image column."""
+
+    id: str
+    prompt: list[ChatMessage]
+    completion: list[ChatMessage]
+    messages: list[ChatMessage]
+    images: list[Image]
+    task_id: str
+    step: int
+    site: str
+    macro: str | None
+    op: str
+    delegated: str | None
+    role: NotRequired[str]
+    weight: NotRequired[float]
+
+
+def chat_messages(messages: tuple[Message, ...]) -> list[ChatMessage]:
     return [
         {
             "role": m.role,
@@ -91,10 +133,10 @@ def chat_messages(messages: tuple[Message, ...]) -> list[dict[str, Any]]:
     ]
 
 
-def trl_columns(example: Example, images: list[Any]) -> dict[str, Any]:
+def trl_columns(example: Example, images: list[Image]) -> TrlRow[Image]:
     """An example in TRL's vision layout (prompt, completion, messages, images) plus the row's meta; `images`
     is the format's own image column (embedded bytes for Parquet, member names for WebDataset)."""
-    return {
+    row: TrlRow[Image] = {
         "id": example.id,
         "prompt": chat_messages(example.prompt),  # one image part per image, by construction
         "completion": chat_messages(full_messages(example)[-1:]),
@@ -106,11 +148,12 @@ def trl_columns(example: Example, images: list[Any]) -> dict[str, Any]:
         "macro": example.macro,
         "op": example.op,
         "delegated": example.delegated,
-        **meta(example.role),
     }
+    row.update(meta(example.role))
+    return row
 
 
-def record(version: DatasetVersion, example: Example) -> dict[str, Any]:
+def record(version: DatasetVersion, example: Example) -> TrlRow[EmbeddedImage]:
     """One example as a row of the table (images embedded)."""
     return trl_columns(
         example,
@@ -118,8 +161,10 @@ def record(version: DatasetVersion, example: Example) -> dict[str, Any]:
     )
 
 
-def _row_groups(records: list[dict[str, Any]], params: ExportParams) -> list[list[dict[str, Any]]]:
-    groups: list[list[dict[str, Any]]] = [[]]
+def _row_groups(
+    records: list[TrlRow[EmbeddedImage]], params: ExportParams
+) -> list[list[TrlRow[EmbeddedImage]]]:
+    groups: list[list[TrlRow[EmbeddedImage]]] = [[]]
     size = 0
     limit = params.row_group_mb * 1_000_000
     for r in records:

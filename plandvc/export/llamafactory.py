@@ -23,7 +23,7 @@ published.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from plandvc.export.common import ExportError, ExportParams, FormatReport, check_placeholders, full_messages
 from plandvc.io import dumps, write_bytes, write_json
@@ -51,9 +51,30 @@ def _check_roles(example: Example, roles: list[str]) -> None:
         )
 
 
-def record(example: Example) -> dict[str, Any]:
+class ShareGPTMessage(TypedDict):
+    role: str
+    content: str  # the text, an image token where each image stands
+
+
+class Line(TypedDict):
+    """A line of a split's JSONL file (the sharegpt layout): the messages and the images they name."""
+
+    messages: list[ShareGPTMessage]
+    images: list[str]
+
+
+class DatasetEntry(TypedDict):
+    """A `dataset_info.json` entry: the split's file, its layout, its columns and tags."""
+
+    file_name: str
+    formatting: str
+    columns: dict[str, str]
+    tags: dict[str, str]
+
+
+def record(example: Example) -> Line:
     """One example as a line of the JSONL file."""
-    messages = []
+    messages: list[ShareGPTMessage] = []
     for m in full_messages(example):
         text = "".join(p.value if p.kind == "text" else IMAGE_TOKEN for p in m.parts)
         messages.append({"role": m.role, "content": text})
@@ -63,7 +84,7 @@ def record(example: Example) -> dict[str, Any]:
     return {"messages": messages, "images": [f"images/{example.image_path(n)}" for n in example.images]}
 
 
-def dataset_info(splits: list[str]) -> dict[str, Any]:
+def dataset_info(splits: list[str]) -> dict[str, DatasetEntry]:
     """The `dataset_info.json` entries, one per split."""
     return {
         NAME.format(split=s): {

@@ -13,7 +13,7 @@ from __future__ import annotations
 import base64
 import struct
 from pathlib import Path
-from typing import Any
+from typing import Literal, NotRequired, TypedDict
 
 from plandvc.export.common import ExportError, ExportParams, FormatReport, full_messages
 from plandvc.export.recovery import WEIGHT
@@ -45,21 +45,47 @@ def _image(version: DatasetVersion, example: Example, name: str, params: ExportP
     return DATA_URL + base64.b64encode(data).decode()
 
 
-def record(version: DatasetVersion, example: Example, params: ExportParams) -> dict[str, Any]:
+class ImageURL(TypedDict):
+    url: str  # the PNG as a data: URL
+
+
+class ContentPart(TypedDict):
+    """A part of a user message's content: `{"type": "text", "text"}` or `{"type": "image_url", "image_url"}`."""
+
+    type: Literal["text", "image_url"]
+    text: NotRequired[str]
+    image_url: NotRequired[ImageURL]
+
+
+class ChatMessage(TypedDict):
+    """A message of a line; the assistant's last one carries the `weight` in a recovery version."""
+
+    role: str
+    content: str | list[ContentPart]
+    weight: NotRequired[int]
+
+
+class Line(TypedDict):
+    """A line of train.jsonl / val.jsonl."""
+
+    messages: list[ChatMessage]
+
+
+def record(version: DatasetVersion, example: Example, params: ExportParams) -> Line:
     """One example as a line of the JSONL file."""
     if len(example.images) > params.openai_max_images:
         raise ExportError(
             f"{example.key}/rows.jsonl row {example.step}: {len(example.images)} images, over the format's "
             f"{params.openai_max_images} per example"
         )
-    messages: list[dict[str, Any]] = []
+    messages: list[ChatMessage] = []
     for m in full_messages(example):
         if m.text_only and len(m.parts) == 1:
             messages.append({"role": m.role, "content": m.parts[0].value})
             continue
         if m.role != "user" and not m.text_only:
             raise ExportError(f"{example.key}/rows.jsonl row {example.step}: an image in a {m.role} message")
-        content: list[dict[str, Any]] = [
+        content: list[ContentPart] = [
             {"type": "text", "text": p.value}
             if p.kind == "text"
             else {"type": "image_url", "image_url": {"url": _image(version, example, p.value, params)}}

@@ -13,12 +13,19 @@ these fields: its export is what it was.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 WEIGHT = 1.0  # every planner target is trained on (module docstring)
 
 
-def meta(role: str | None) -> dict[str, Any]:
+class RoleColumns(TypedDict, total=False):
+    """The columns an example adds in hf and wds in a recovery version: its turn's role and its weight."""
+
+    role: str
+    weight: float
+
+
+def meta(role: str | None) -> RoleColumns:
     """The columns an example adds in hf and wds: {role, weight}, or {} outside a recovery version."""
     return {} if role is None else {"role": role, "weight": WEIGHT}
 

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict, cast
 
 from plandvc import io
 from plandvc.export import hf, llamafactory, openai_jsonl, wds
@@ -28,6 +28,9 @@ from plandvc.export.card import Provenance, card
 from plandvc.export.common import FORMATS, ExportError, ExportParams, FormatReport
 from plandvc.rows.split import SPLITS, Leaks, leak_check
 from plandvc.rows.version import DatasetVersion
+
+if TYPE_CHECKING:  # the type only: export runs none of filter-rows' code
+    from plandvc.rows.dataset import FilterMetrics
 
 WRITERS: dict[str, Callable[[DatasetVersion, Path, ExportParams], FormatReport]] = {
     "hf": hf.write,
@@ -39,6 +42,24 @@ README = "README.md"
 CARD_START = b"---\npretty_name: plandvc planner rows"  # how every card of `card.card` begins
 
 
+class LeakCounts(TypedDict):
+    """The leak check recomputed on export: parts and prompts shared by splits, duplicate rows."""
+
+    shared_parts: int
+    shared_prompts: int
+    duplicate_rows: int
+
+
+class ExportMetrics(TypedDict):
+    """export.json: the version, its chains and examples by split, the leak check, what each format wrote."""
+
+    version: str
+    chains: dict[str, int]
+    examples: dict[str, int]
+    leak: LeakCounts
+    formats: dict[str, dict[str, object]]
+
+
 @dataclass
 class ExportOutcome:
     """What one export did (the CLI prints it; tests read it)."""
@@ -46,7 +67,7 @@ class ExportOutcome:
     version: DatasetVersion
     reports: dict[str, FormatReport]
     leaks: Leaks
-    metrics: dict[str, Any]
+    metrics: ExportMetrics
     seconds: dict[
         str, float
     ]  # wall time per format (printed, never written: it is not a function of the input)
@@ -84,7 +105,7 @@ def _not_asked(fmt: str) -> bytes:
     ).encode()
 
 
-def _metrics(version: DatasetVersion, reports: dict[str, FormatReport], leaks: Leaks) -> dict[str, Any]:
+def _metrics(version: DatasetVersion, reports: dict[str, FormatReport], leaks: Leaks) -> ExportMetrics:
     splits = {s: 0 for s in ("train", "val", "excluded")}
     for c in version.chains:
         splits[c.split] += 1
@@ -167,6 +188,14 @@ def _publish(tmp: Path, out: Path) -> None:
     os.replace(tmp / README, out / README)
 
 
+def _filter_metrics(path: Path) -> FilterMetrics:
+    """filter-rows' filter.json (the card reads its counts); not an object is an InputError naming it."""
+    found = io.read_json(path)
+    if not isinstance(found, dict):
+        raise io.InputError(f"{path}: expected filter-rows' metrics object")
+    return cast("FilterMetrics", found)
+
+
 def _provenance(
     params: ExportParams, sites: Path | None, pool: Path | None, filter_metrics: Path | None
 ) -> Provenance:
@@ -178,7 +207,7 @@ def _provenance(
         sites_hash=tree_hash(sites) if sites else None,
         pool_hash=tree_hash(pool) if pool else None,
         test_sites=list(load_split(sites)["test"]) if sites else [],
-        filter_metrics=io.read_json(filter_metrics) if filter_metrics else None,
+        filter_metrics=_filter_metrics(filter_metrics) if filter_metrics else None,
     )
 
 

@@ -16,16 +16,15 @@ from __future__ import annotations
 import io
 import tarfile
 from pathlib import Path
-from typing import Any
 
 from plandvc.export.common import ExportParams, FormatReport, shards
-from plandvc.export.hf import trl_columns
+from plandvc.export.hf import TrlRow, trl_columns
 from plandvc.io import dumps
 from plandvc.rows.examples import Example
 from plandvc.rows.version import DatasetVersion
 
 
-def sample_json(example: Example) -> dict[str, Any]:
+def sample_json(example: Example) -> TrlRow[str]:
     """The sample's JSON member: the Parquet row's columns, with the images named by their PNG members."""
     return trl_columns(example, [f"img{k}.png" for k in range(len(example.images))])
 

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from plandvc.ports import PORTS
+from plandvc.ports import ports_option
 
 
 @click.command("make-pool")
@@ -21,13 +21,7 @@ from plandvc.ports import PORTS
     default=None,
     help="browsers in parallel [PLANDVC_WORKERS, default 2]; never changes the output",
 )
-@click.option(
-    "--ports",
-    type=PORTS,
-    envvar="PLANDVC_PORTS",
-    default=None,
-    help="server ports, e.g. 8350,8351 [PLANDVC_PORTS, default: a free one]",
-)
+@ports_option("server ports, e.g. 8350,8351 [PLANDVC_PORTS, default: a free one]")
 @click.option("--limit", type=click.IntRange(0), default=0, help="record only the first N tasks (by id)")
 @click.option("--only-site", default=None, help="record only this site's tasks")
 @click.option(

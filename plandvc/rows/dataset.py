@@ -17,11 +17,12 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from plandvc.io import InputError, dumps, publish_built, read_jsonl, write_json
 from plandvc.macros import FAMILIES, FAMILY_OF
 from plandvc.records import ChainResult
+from plandvc.rows.recovery import RecoveryRecord
 from plandvc.rows.validate import DEFAULT_IMAGE_SIZE, KINDS, Chain, Reason, check_chain
 from plandvc.rows.version import Dropped, Manifest, write_version
 
@@ -34,6 +35,59 @@ METRIC_FILES = (
     "by_family.json",
     "plot_by_site.json",
 )
+
+
+class GroupTally(TypedDict):
+    """A group's chains (by site or by part count): in the raw output, ok there, kept, their rows."""
+
+    chains_raw: int
+    ok_raw: int
+    kept: int
+    rows: int
+    kept_rate: NotRequired[float]
+
+
+class MacroTally(TypedDict):
+    """by_macro.json: a macro's family, its parts in kept chains and the kept chains that play it."""
+
+    family: str | None
+    parts: int
+    chains: int
+
+
+class FamilyTally(TypedDict):
+    """by_family.json: a family's delegations in kept chains and the kept chains that delegate to it."""
+
+    delegations: int
+    chains: int
+
+
+class FilterMetrics(TypedDict):
+    """filter.json: the chains of the raw output, kept and dropped by reason, the rows and the split."""
+
+    chains_raw: int
+    ok_raw: int
+    failed_raw: int
+    kept: int
+    kept_rate: float
+    kept_of_ok: float
+    rows: int
+    train: int
+    val: int
+    excluded: int
+    leak: object  # the leak check as the manifest keeps it
+    dropped: dict[str, int]
+    failures_raw: dict[str, int]
+    recovery: NotRequired[RecoveryRecord]
+
+
+class SitePlot(TypedDict):
+    """A point of plot_by_site.json."""
+
+    site: str
+    chains_raw: int
+    kept: int
+    kept_rate: float
 
 
 @dataclass
@@ -116,7 +170,7 @@ def select(
         checked = list(pool.map(lambda r: _check_result(raw, r, image_size), ok))
     kept: list[Chain] = []
     dropped: list[Dropped] = []
-    by_parts: dict[tuple, str] = {}
+    by_parts: dict[tuple[str, ...], str] = {}
     by_content: dict[str, str] = {}
     for r, got in zip(ok, checked, strict=True):
         key = r["key"]
@@ -143,8 +197,8 @@ def _tally(
     kept_keys: set[str],
     rows_of: dict[str, int],
     group: Callable[[ChainResult], object],
-) -> dict[str, dict[str, Any]]:
-    out: dict[str, dict[str, Any]] = {}
+) -> dict[str, GroupTally]:
+    out: dict[str, GroupTally] = {}
     for r in results:
         g = out.setdefault(str(group(r)), {"chains_raw": 0, "ok_raw": 0, "kept": 0, "rows": 0})
         g["chains_raw"] += 1
@@ -159,13 +213,13 @@ def _tally(
 
 def metrics(
     results: list[ChainResult], kept: list[Chain], dropped: list[Dropped], manifest: Manifest
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The metric files' contents, by file name (docs/ARCHITECTURE.md, "Rows": kept rate, by site / macro / parts / family)."""
     kept_keys = {c.key for c in kept}
     rows_of = {c.key: len(c.rows) for c in kept}
     n_ok = sum(r["ok"] for r in results)
     dropped_by = Counter(d.kind for d in dropped)
-    filt = {
+    filt: FilterMetrics = {
         "chains_raw": len(results),
         "ok_raw": n_ok,
         "failed_raw": len(results) - n_ok,
@@ -184,8 +238,8 @@ def metrics(
     }
     if manifest.recovery is not None:
         filt["recovery"] = manifest.recovery
-    by_macro: dict[str, dict[str, Any]] = {}
-    by_family = {f: {"delegations": 0, "chains": 0} for f in FAMILIES}
+    by_macro: dict[str, MacroTally] = {}
+    by_family: dict[str, FamilyTally] = {f: {"delegations": 0, "chains": 0} for f in FAMILIES}
     for c in kept:
         macros = c.episode.get("macros") or []
         for m in macros:

@@ -26,7 +26,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from plandvc.io import dumps
 
@@ -92,10 +91,10 @@ class Leaks:
         return ""
 
 
-def prompt_fingerprint(messages: Any, image_sha: Mapping[str, str]) -> str:
+def prompt_fingerprint(messages: object, image_sha: Mapping[str, str]) -> str:
     """sha256 of a row's prompt: its messages with each image file name replaced by its bytes' sha256."""
 
-    def swap(obj: Any) -> Any:
+    def swap(obj: object) -> object:
         if isinstance(obj, dict):
             if obj.get("type") == "image_url" and isinstance(obj.get("image_url"), dict):
                 url = str(obj["image_url"].get("url"))

@@ -12,11 +12,11 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 import orjson
 
-from plandvc.agent.schema import SCHEMA, errors, key_order_errors, schema_of
+from plandvc.agent.schema import SCHEMA, JSONSchema, errors, key_order_errors, schema_of
 from plandvc.io import InputError
 from plandvc.records import Episode, Row, Turn
 from plandvc.rows.png import PngError, read_png_info
@@ -68,7 +68,7 @@ class _Drop(Exception):
         self.reason = Reason(kind, detail)
 
 
-def _normal(text: str) -> str:
+def _normal(text: str | int | float) -> str:
     return " ".join(str(text).split()).casefold()
 
 
@@ -175,7 +175,7 @@ def _check_image(chain_dir: Path, name: str, step: int, size: tuple[int, int] | 
     return hashlib.sha256(data).hexdigest()
 
 
-def order_schema(schema: dict[str, Any]) -> dict[str, Any]:
+def order_schema(schema: JSONSchema) -> JSONSchema:
     """The schema whose property order targets must follow.
 
     A JSON object's key order does not survive every writer (episode.json is written with sorted keys), so
@@ -185,7 +185,7 @@ def order_schema(schema: dict[str, Any]) -> dict[str, Any]:
     return SCHEMA if orjson.dumps(schema, option=_SORTED) == orjson.dumps(SCHEMA, option=_SORTED) else schema
 
 
-def _check_target(row: Row, turn: Turn, schema: dict[str, Any]) -> str:
+def _check_target(row: Row, turn: Turn, schema: JSONSchema) -> str:
     """Check a row's target against the schema and its turn; the done text for the last turn, else ""."""
     step = row["step"]
     if not isinstance(row["target"], str):

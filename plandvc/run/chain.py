@@ -6,9 +6,8 @@ memory for the caller to write; a failure is the chain's result, never an except
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from plandvc.agent.planner import Planner
 from plandvc.agent.team import Report, Team
@@ -16,9 +15,12 @@ from plandvc.browser.protocol import SessionProtocol
 from plandvc.checks import gate
 from plandvc.macros import FAMILY_OF, HOME_STEP
 from plandvc.records import (
+    Answer,
+    BackendState,
     ChainResult,
     ChainSpec,
     ElementDescriptor,
+    Environment,
     Episode,
     FailureKind,
     Part,
@@ -110,7 +112,7 @@ class ScriptedTeam(Team):
         if failing is not None and before is not None:
             after = await self.browser.backend_state()
             state = observed(self, self.browser, after)
-            self.failure_seen = observe_failure(failing, state, before, after)
+            self.failure_seen = observe_failure(failing, state, dict(before), dict(after))
         return report
 
     def specialist_model(self, family: str, instruction: str) -> ReplayModel:
@@ -173,9 +175,8 @@ def build_steps(
     return steps
 
 
-def base_result(chain: ChainSpec | Mapping[str, Any], error: str | None = None) -> ChainResult:
-    """A chain's result before it ran: not ok until every gate passes (`chain` a ChainSpec, or a checked
-    chain line as read)."""
+def base_result(chain: ChainSpec, error: str | None = None) -> ChainResult:
+    """A chain's result before it ran: not ok until every gate passes."""
     return {
         "key": chain["key"],
         "site": chain["site"],
@@ -194,7 +195,7 @@ class Plan:
     turns: list[Turn]
     request: str
     instruction_by: str
-    answer: Any
+    answer: Answer
 
 
 @dataclass
@@ -203,7 +204,7 @@ class Played:
 
     team: ScriptedTeam
     script: PlannerScript
-    state: dict[str, Any]
+    state: BackendState
 
 
 def turn_of(step: Step) -> Turn:
@@ -264,7 +265,7 @@ async def play_turns(
         session, plan.request, script, team, version=VERSION, today=site.today, max_turns=params.planner_turns
     )
 
-    async def play() -> dict[str, Any]:
+    async def play() -> BackendState:
         await prepare(session, first)
         await planner.run()
         return await session.backend_state()
@@ -277,7 +278,7 @@ async def play_turns(
     return Played(team, script, state)
 
 
-def observed(team: ScriptedTeam, session: SessionProtocol, backend: dict[str, Any]) -> dict[str, Any]:
+def observed(team: ScriptedTeam, session: SessionProtocol, backend: BackendState) -> dict[str, object]:
     """The state the gates read: the session's pages and events, the backend state, the last answer given."""
     got = next((rp.answer for rp in reversed(team.replayers) if rp.answer is not None), None)
     return {
@@ -296,7 +297,7 @@ def gate_each(
     steps: list[Step],
     team: ScriptedTeam,
     session: SessionProtocol,
-    backend: dict[str, Any],
+    backend: BackendState,
 ) -> tuple[list[bool], str]:
     """Gate every part on what the session did and the backend state after it: (each part's verdict, the
     details joined by " | "). The run and the closed-loop evaluation gate the same way."""
@@ -331,7 +332,7 @@ def episode_of(
     plan: Plan,
     played: Played,
     params: RunParams,
-    env: dict[str, Any] | None,
+    env: Environment | None,
 ) -> Episode:
     """The chain's episode.json (key order is part of the bytes: written unsorted, `env` last)."""
     episode: Episode = {
@@ -365,7 +366,7 @@ async def run_chain(
     site: SiteInfo,
     params: RunParams,
     memory: MemoryModel | None,
-    env: dict[str, Any] | None = None,
+    env: Environment | None = None,
     sibling: Part | None = None,
 ) -> ChainOutput:
     """Run one chain on a fresh `session`: plan the turns, play them, gate the parts, write the episode.

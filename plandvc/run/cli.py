@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from plandvc.ports import PORTS
+from plandvc.ports import ports_option
 from plandvc.run import options
 from plandvc.run.chain import RunParams
 from plandvc.run.runner import RunConfig, RunSummary
@@ -32,13 +32,7 @@ def _shard(value: str | None) -> tuple[int, int] | None:
 @click.option("--sites", type=options.DIR, required=True, help="the sites folder")
 @click.option("--out", type=options.DIR, required=True, help="raw output folder")
 @options.workers(default=2)
-@click.option(
-    "--ports",
-    type=PORTS,
-    envvar="PLANDVC_PORTS",
-    default=None,
-    help="server ports, e.g. 8320,8321 (PLANDVC_PORTS; default: free ports)",
-)
+@ports_option("server ports, e.g. 8320,8321 (PLANDVC_PORTS; default: free ports)")
 @click.option(
     "--engine",
     type=click.Choice(["local", "ray"]),

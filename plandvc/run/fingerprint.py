@@ -7,12 +7,13 @@ import hashlib
 import importlib.metadata
 import os
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 import orjson
 
 import plandvc
 from plandvc.io import files_hash
+from plandvc.records import ChainSpec, Environment
 from plandvc.run.closure import run_files
 
 
@@ -23,8 +24,14 @@ def code_hash(root: Path | None = None) -> str:
     return files_hash(root, run_files(root))
 
 
-# what the rows were made with (recorded in each episode and fingerprinted): name -> version or None
-Environment = dict[str, str | None]
+class RunInputs(TypedDict):
+    """What every chain of a run is made with besides its own line and parts: the params, the hash of the
+    code and of the sites, the environment."""
+
+    params: dict[str, object]
+    code: str
+    sites: str
+    env: Environment
 
 
 def environment(chromium_version: str | None, chromium_binary: str | None = None) -> Environment:
@@ -39,7 +46,7 @@ def environment(chromium_version: str | None, chromium_binary: str | None = None
     }
 
 
-def chain_fingerprint(chain: dict[str, Any], parts_hash: str, run_inputs: dict[str, Any]) -> str:
+def chain_fingerprint(chain: ChainSpec, parts_hash: str, run_inputs: RunInputs) -> str:
     """The fingerprint of one chain's output: its spec, its parts' files and the run-wide inputs."""
     blob = orjson.dumps({"chain": chain, "parts": parts_hash, "run": run_inputs}, option=orjson.OPT_SORT_KEYS)
     return hashlib.sha256(blob).hexdigest()[:32]

@@ -18,15 +18,26 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 from plandvc import io
 from plandvc.pool.store import Pool
-from plandvc.records import ChainSpec, Part
+from plandvc.records import ChainFailure, ChainSpec, Part
 from plandvc.run.chain import SiteInfo
 from plandvc.run.recovery import cut_problems, failure_problems, sibling_problems
 
 VIAS_AFTER_FIRST = ("page", "home")
+
+
+def _cut_problems(label: str, spec: ChainSpec, parts: list[Part]) -> list[str]:
+    """What is wrong with the `stopped_short` cut a chain line names (none when it names none)."""
+    failure = spec.get("failure")
+    cut = failure.get("cut") if failure else None
+    if failure is None or not isinstance(cut, int):
+        return []
+    return cut_problems(label, parts[failure["part"]], cut)
+
+
 KEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
 
 
@@ -34,7 +45,7 @@ KEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
 class ChainJob:
     """One validated chain and what it runs on: its parts ({id, task, traj, elements}) and their files."""
 
-    chain: dict[str, Any]  # the checked line as read (the Ray engine's dispatch reads it so); `spec` types it
+    chain: ChainSpec  # the checked line as read (the Ray engine's dispatch reads it so)
     parts: list[Part]
     files: list[Path]
     site: SiteInfo
@@ -42,20 +53,20 @@ class ChainJob:
 
     @property
     def key(self) -> str:
-        return str(self.chain["key"])
+        return self.chain["key"]
 
     @property
     def spec(self) -> ChainSpec:
-        """The chain line, checked by `chain_problems` when the job was made: a ChainSpec."""
-        return cast(ChainSpec, self.chain)
+        """The chain line, checked by `chain_problems` when the job was made."""
+        return self.chain
 
 
-def safe_key(key: Any) -> bool:
+def safe_key(key: object) -> bool:
     """Whether `key` can name a chain's folder inside OUT (never `..`, a path, or a hidden/reserved name)."""
     return isinstance(key, str) and bool(KEY_RE.match(key)) and key not in (".", "..")
 
 
-def chain_problems(where: str, chain: Any) -> list[str]:
+def chain_problems(where: str, chain: object) -> list[str]:
     """The shape problems of one chain line (key, site, parts, via); [] when it is well formed."""
     if not isinstance(chain, dict):
         return [f"{where}: expected an object {{key, site, parts}}"]
@@ -101,8 +112,47 @@ def _load_one(store: Pool, loaded: dict[str, Part | str], pid: str) -> tuple[Par
     return (None, f": {got}") if isinstance(got, str) else (got, "")
 
 
+def _load_parts(
+    store: Pool, loaded: dict[str, Part | str], label: str, chain: ChainSpec
+) -> tuple[list[Part], list[Path], list[str]]:
+    """A chain's parts and their files, or the problems that keep them from loading (a missing part, a part of
+    another site)."""
+    site = chain["site"]
+    parts: list[Part] = []
+    files: list[Path] = []
+    problems: list[str] = []
+    for i, p in enumerate(chain["parts"]):
+        pid = p["id"]
+        part, why = _load_one(store, loaded, pid)
+        if part is None:
+            problems.append(f"{label}: parts[{i}].id {pid!r}{why}")
+            continue
+        psites = {part["task"]["site"], part["traj"]["site"]}
+        if psites != {site}:
+            problems.append(
+                f"{label}: parts[{i}].id {pid!r} is of site {sorted(psites - {site})[0]!r}, not the chain's {site!r}"
+            )
+            continue
+        parts.append(part)
+        files += store.part_files(pid)
+    return parts, files, problems
+
+
+def _load_sibling(
+    store: Pool, loaded: dict[str, Part | str], label: str, failure: ChainFailure, parts: list[Part]
+) -> tuple[Part | None, list[str]]:
+    """A wrong_value failure's sibling trajectory (None when the failure has none), or the problems with it."""
+    sib = failure.get("sibling")
+    if sib is None:
+        return None, []
+    sibling, problem = _load_one(store, loaded, sib)
+    if sibling is None:
+        return None, [f"{label}: failure.sibling {sib!r}{problem}"]
+    return sibling, sibling_problems(label, parts[failure["part"]], sibling)
+
+
 def load_jobs(
-    chains_path: Path, chains: list[Any], pool: Path, sites: dict[str, SiteInfo], allow_empty: bool = False
+    chains_path: Path, chains: list[object], pool: Path, sites: dict[str, SiteInfo], allow_empty: bool = False
 ) -> list[ChainJob]:
     """Check every chain (numbered as lines of `chains_path`) against the pool and sites; the jobs, or one
     InputError naming every problem."""
@@ -118,7 +168,8 @@ def load_jobs(
         if shape := chain_problems(where, chain):
             problems += shape
             continue
-        key, site = chain["key"], chain["site"]
+        spec = cast(ChainSpec, chain)
+        key, site = spec["key"], spec["site"]
         label = f"{where}: key {key!r}"
         if key in seen:
             problems.append(f"{label}: duplicate key (first on line {seen[key]})")
@@ -127,44 +178,22 @@ def load_jobs(
         if site not in sites:
             problems.append(f"{label}: site {site!r} is not a site of the sites folder")
             continue
-        parts: list[Part] = []
-        files: list[Path] = []
-        bad = False
-        for i, p in enumerate(chain["parts"]):
-            pid = p["id"]
-            part, why = _load_one(store, loaded, pid)
-            if part is None:
-                problems.append(f"{label}: parts[{i}].id {pid!r}{why}")
-                bad = True
-                continue
-            psites = {part["task"]["site"], part["traj"]["site"]}
-            if psites != {site}:
-                problems.append(
-                    f"{label}: parts[{i}].id {pid!r} is of site {sorted(psites - {site})[0]!r}, not the chain's {site!r}"
-                )
-                bad = True
-                continue
-            parts.append(part)
-            files += store.part_files(pid)
-        sibling = None
-        sib = (chain.get("failure") or {}).get("sibling")
-        if not bad and sib is not None:
-            sibling, problem = _load_one(store, loaded, sib)
-            if sibling is None:
-                problems.append(f"{label}: failure.sibling {sib!r}{problem}")
-                continue
-            near = sibling_problems(label, parts[chain["failure"]["part"]], sibling)
-            problems += near
-            if near:
-                continue
-            files += store.part_files(sib)
-        cut = (chain.get("failure") or {}).get("cut")
-        if not bad and isinstance(cut, int):
-            near = cut_problems(label, parts[chain["failure"]["part"]], cut)
-            problems += near
-            if near:
-                continue
-        if not bad:
-            jobs.append(ChainJob(chain, parts, files, sites[site], sibling))
+        parts, files, bad = _load_parts(store, loaded, label, spec)
+        problems += bad
+        if bad:
+            continue
+        sibling, near = (
+            _load_sibling(store, loaded, label, spec["failure"], parts) if "failure" in spec else (None, [])
+        )
+        problems += near
+        if near:
+            continue
+        if sibling is not None:
+            files += store.part_files(sibling["id"])
+        near = _cut_problems(label, spec, parts)
+        problems += near
+        if near:
+            continue
+        jobs.append(ChainJob(spec, parts, files, sites[site], sibling))
     io.raise_problems(problems)
     return jobs

@@ -52,6 +52,16 @@ def workers(default: int) -> Callable[[F], F]:
     )
 
 
+def shown(name: str, kind: click.ParamType, default: float, help: str) -> Callable[[F], F]:
+    """An option whose default `--help` shows."""
+    return click.option(name, type=kind, default=default, show_default=True, help=help)
+
+
+def share(name: str, default: float, help: str) -> Callable[[F], F]:
+    """An option that is a share of the chains (0 to 1), e.g. --answer-share."""
+    return shown(name, click.FloatRange(0, 1), default, help)
+
+
 def cache(default: str, help: str, envvar: str | None = None) -> Callable[[F], F]:
     """--cache: the folder of finished chains a rerun resumes from."""
     return click.option(

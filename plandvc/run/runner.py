@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from plandvc import io
 from plandvc.errors import InfrastructureError
@@ -34,7 +34,7 @@ from plandvc.run import process
 from plandvc.run.cache import Cache
 from plandvc.run.chain import ChainOutput, RunParams, SiteInfo
 from plandvc.run.engine import Attempt, Engine, EngineConfig, Verdict
-from plandvc.run.fingerprint import chain_fingerprint, code_hash
+from plandvc.run.fingerprint import RunInputs, chain_fingerprint, code_hash
 from plandvc.run.inputs import ChainJob, load_jobs
 from plandvc.run.local import LocalEngine
 from plandvc.run.progress import Progress
@@ -126,7 +126,7 @@ class Ledger:
     """Where each chain's outcome goes: a finished chain into the cache (verified on reuse), a hang into the
     output only, a chain whose machinery was lost nowhere; `publish` writes OUT at the end."""
 
-    def __init__(self, cache: Cache, jobs: list[ChainJob], run_inputs: dict[str, Any]) -> None:
+    def __init__(self, cache: Cache, jobs: list[ChainJob], run_inputs: RunInputs) -> None:
         self.cache = cache
         self.entries = {
             j.key: cache.entry(chain_fingerprint(j.chain, hash_files(j.files), run_inputs)) for j in jobs
@@ -231,7 +231,7 @@ async def _run(cfg: RunConfig, plan: RunPlan, engine: Engine) -> RunSummary:
     progress = Progress(len(plan.jobs), cfg.progress)
     try:
         env = await engine.start(progress)
-        run_inputs = {
+        run_inputs: RunInputs = {
             "params": asdict(cfg.params),
             "code": code_hash(),
             "sites": tree_hash(cfg.sites),
@@ -265,7 +265,8 @@ async def _run(cfg: RunConfig, plan: RunPlan, engine: Engine) -> RunSummary:
         errors=dict(Counter(str(r.get("error")).split(":")[0] for r in results if not r["ok"])),
     )
     if cfg.log:
-        io.write_json(cfg.log, {"summary": summary, "chains": sorted(run.timings, key=lambda t: t["key"])})
+        timings = sorted(run.timings, key=lambda t: t["key"])
+        io.write_json(cfg.log, {"summary": summary, "chains": timings})
     return summary
 
 

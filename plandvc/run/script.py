@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import re
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 import orjson
 
@@ -103,16 +103,16 @@ class PlannerScript:
     t: int = 0
     rows: list[Row] = field(default_factory=list)
     images: dict[str, bytes] = field(default_factory=dict)
-    response_format: dict[str, Any] | None = None
+    response_format: dict[str, object] | None = None
     final_by: str | None = None
 
-    async def respond(self, messages: list[dict], response_format: dict[str, Any]) -> str:
+    async def respond(self, messages: list[dict], response_format: dict[str, object]) -> str:
         self.response_format = response_format
         if self.t >= len(self.turns):
             raise RuntimeError("script exhausted but the planner asked for another turn")
         turn = self.turns[self.t]
         if turn["kind"] == "delegate":
-            action: dict[str, Any] = {
+            action: dict[str, dict[str, object]] = {
                 "delegate": {"family": turn["family"], "instruction": turn["instruction"]}
             }
         else:

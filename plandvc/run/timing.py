@@ -9,12 +9,11 @@ import time
 from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
-from plandvc.browser.actions import perform
+from plandvc.browser.actions import Params, perform
 from plandvc.browser.protocol import SessionProtocol
 from plandvc.browser.snapshot import Snapshot
-from plandvc.records import Event
+from plandvc.records import BackendState, Event
 
 
 class Clock:
@@ -74,7 +73,7 @@ class TimedSession:
         with self._clock.phase("planner_capture"):
             return await self._session.screenshot()
 
-    async def backend_state(self, site: str | None = None) -> dict[str, Any]:
+    async def backend_state(self, site: str | None = None) -> BackendState:
         with self._clock.phase("gates"):
             return await self._session.backend_state(site)
 
@@ -85,7 +84,7 @@ class TimedSession:
     async def close(self) -> None:
         await self._session.close()
 
-    async def _act(self, name: str, params: dict[str, Any]) -> None:
+    async def _act(self, name: str, params: Params) -> None:
         with self._clock.phase("specialist_actions"):
             await perform(self._session, name, params)
 

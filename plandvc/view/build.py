@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
+from plandvc.io import JSONObject
 from plandvc.macros import FAMILY_OF
 from plandvc.rows.manifest import SplitInfo
 from plandvc.rows.version import DatasetVersion
@@ -106,11 +106,15 @@ class Recovery:
     redo: int
 
 
-def recovery_of(episode: dict[str, Any]) -> Recovery | None:
+def recovery_of(episode: JSONObject) -> Recovery | None:
     """The failure of a recovery chain's episode (the turn that `fails` and the next), or None."""
-    turns = episode.get("turns") if isinstance(episode.get("turns"), list) else []
+    turns = episode.get("turns")
     failure = episode.get("failure")
-    at = [t for t, x in enumerate(turns or []) if isinstance(x, dict) and "fails" in x]
+    at = [
+        t
+        for t, x in enumerate(turns if isinstance(turns, list) else [])
+        if isinstance(x, dict) and "fails" in x
+    ]
     if not isinstance(failure, dict) or len(at) != 1:
         return None
     return Recovery(str(failure.get("kind")), at[0], at[0] + 1)
@@ -197,10 +201,11 @@ def part_of_turns(via: list[str | None], n_turns: int, redo: int | None = None) 
     return out + [None] * (n_turns - len(out))
 
 
-def _part_views(src: ChainSource, ep: dict[str, Any], plays: list[int | None]) -> list[PartView]:
+def _part_views(src: ChainSource, ep: JSONObject, plays: list[int | None]) -> list[PartView]:
     """The chain's parts: macro (from the episode, else the part id), family, the instruction of its turn."""
-    turns: list[Any] = ep["turns"] if isinstance(ep.get("turns"), list) else []
-    macros: list[Any] | None = ep["macros"] if isinstance(ep.get("macros"), list) else None
+    found_turns, found_macros = ep.get("turns"), ep.get("macros")
+    turns = found_turns if isinstance(found_turns, list) else []
+    macros = found_macros if isinstance(found_macros, list) else None
     instructions: dict[int, str] = {}
     for turn, plays_part in zip(turns, plays, strict=False):
         # a redo's corrective text is not the part's: the first turn that plays a part names it
@@ -276,9 +281,10 @@ def _steps(
 def chain_view(src: ChainSource, out: Path, prompts: dict[str, Prompt]) -> ChainView:
     """The chain page's data (see the module doc); `prompts` collects the distinct system prompts."""
     ep = src.episode or {}
-    turns = ep["turns"] if isinstance(ep.get("turns"), list) else []
+    turns = ep.get("turns")
     recovery = recovery_of(ep)
-    plays = part_of_turns(src.via, max(len(turns), len(src.rows or [])), recovery.redo if recovery else None)
+    n_turns = len(turns) if isinstance(turns, list) else 0
+    plays = part_of_turns(src.via, max(n_turns, len(src.rows or [])), recovery.redo if recovery else None)
     version = str(ep.get("version")) if ep.get("version") else None
     steps, used = _steps(src, out, plays, version, prompts)
     request = str(ep.get("instruction") or "")

@@ -10,15 +10,14 @@ from it, an ok chain neither kept nor dropped) is bad input, not a quietly wrong
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import cast
 
-from plandvc.io import InputError, read_json, read_jsonl
+from plandvc.io import InputError, JSONObject, read_json, read_jsonl
 from plandvc.records import ChainResult
 from plandvc.rows.dataset import error_kind, read_results
-from plandvc.rows.examples import row_problem
+from plandvc.rows.examples import RowRecord, row_problem
 from plandvc.rows.manifest import ChainEntry, DroppedEntry
 from plandvc.rows.version import DatasetVersion
 
@@ -40,8 +39,8 @@ class ChainSource:
     reason: str | None = None  # dropped: "kind: detail"; failed: the run's error
     reason_kind: str | None = None
     failed_part: int | None = None  # index into parts of the part whose gate failed, when known
-    episode: dict[str, Any] | None = None
-    rows: list[dict[str, Any]] | None = None
+    episode: JSONObject | None = None
+    rows: list[RowRecord] | None = None  # checked by `row_problem` when read
     problem: str | None = None  # why episode/rows could not be read (dropped or failed chains only)
 
 
@@ -51,7 +50,7 @@ def site_of_key(key: str) -> str:
     return site if key.startswith("plan-") and site else "?"
 
 
-def failed_part(result: Mapping[str, Any]) -> int | None:
+def failed_part(result: ChainResult) -> int | None:
     """The index of the first part whose gate failed, from the result's per-part details (None if unknown).
 
     run-chains joins one detail per part with " | "; a passing gate's detail ends with "ok" (or
@@ -75,10 +74,11 @@ def _load(src: ChainSource, required: bool) -> None:
         if (src.dir / "episode.json").is_file():
             src.episode = read_json(src.dir / "episode.json")
         if (src.dir / "rows.jsonl").is_file():
-            src.rows = read_jsonl(src.dir / "rows.jsonl")
-        for n, row in enumerate(src.rows or [], 1):
-            if (problem := row_problem(row)) is not None:
-                raise InputError(f"{src.dir / 'rows.jsonl'}:{n}: not a planner row ({problem})")
+            rows = read_jsonl(src.dir / "rows.jsonl")
+            for n, row in enumerate(rows, 1):
+                if (problem := row_problem(row)) is not None:
+                    raise InputError(f"{src.dir / 'rows.jsonl'}:{n}: not a planner row ({problem})")
+            src.rows = cast(list[RowRecord], rows)
         if src.episode is not None and not isinstance(src.episode, dict):
             raise InputError(f"{src.dir / 'episode.json'}: not a JSON object")
     except InputError as e:
@@ -126,7 +126,7 @@ def _dropped(
 
 
 def _failed(
-    key: str, r: Mapping[str, Any], site: str, parts: list[str], via: list[str | None], raw: Path | None
+    key: str, r: ChainResult | None, site: str, parts: list[str], via: list[str | None], raw: Path | None
 ) -> ChainSource:
     folder = raw / "_failed" / key if raw is not None else None
     return ChainSource(
@@ -135,9 +135,9 @@ def _failed(
         parts,
         via,
         FAILED,
-        reason=str(r.get("error") or "unknown error"),
-        reason_kind=error_kind(r.get("error")),
-        failed_part=failed_part(r),
+        reason=str((r and r["error"]) or "unknown error"),
+        reason_kind=error_kind(r and r["error"]),
+        failed_part=failed_part(r) if r is not None else None,
         dir=folder if folder is not None and folder.is_dir() else None,
     )
 
@@ -152,10 +152,12 @@ def read_chains(version: DatasetVersion, raw: Path | None) -> list[ChainSource]:
     by_key = {r["key"]: r for r in results}
     out: list[ChainSource] = []
     for key in sorted(set(kept) | set(dropped) | set(by_key)):
-        r: Mapping[str, Any] = by_key.get(key) or {}
-        parts = [str(p) for p in r.get("parts") or (kept[key].parts if key in kept else ())]
-        via = list(r.get("via") or [None] * len(parts))
-        site = str(r.get("site") or site_of_key(key))  # a chain that was not kept: its result's, or its key's
+        r = by_key.get(key)
+        parts = list(r["parts"] if r and r["parts"] else kept[key].parts if key in kept else ())
+        via: list[str | None] = list(r["via"] if r and r["via"] else [None] * len(parts))
+        site = (
+            r["site"] if r and r["site"] else site_of_key(key)
+        )  # a chain not kept: its result's, or its key's  # a chain that was not kept: its result's, or its key's
         if key in kept:
             src = _kept(version, kept[key], parts, via)
         elif key in dropped:

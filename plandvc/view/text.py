@@ -11,10 +11,11 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
 import orjson
+
+from plandvc.rows.examples import ContentRecord, RowRecord
 
 SECTIONS = ("user_request", "agent_history", "browser_state", "step_info")
 _SECTION = re.compile(r"<(user_request|agent_history|browser_state|step_info)>\n?(.*?)\n?</\1>", re.S)
@@ -25,23 +26,24 @@ def sha256(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def sections(row: dict[str, Any]) -> tuple[dict[str, str], str | None, str | None, int]:
+def sections(row: RowRecord) -> tuple[dict[str, str], str | None, str | None, int]:
     """(the user message's sections, the screenshot file name, the system prompt, the prompt's characters)."""
-    system, texts, image = None, [], None
+    system: str | None = None
+    texts: list[str] = []
+    image: str | None = None
     for msg in row.get("messages") or []:
-        content = msg.get("content")
-        if msg.get("role") == "system":
+        content = msg["content"]
+        if msg["role"] == "system":
             system = content if isinstance(content, str) else None
             continue
-        parts = [{"type": "text", "text": content}] if isinstance(content, str) else content or []
+        parts: list[ContentRecord] = (
+            [{"type": "text", "text": content}] if isinstance(content, str) else content
+        )
         for p in parts:
-            if not isinstance(p, dict):
-                continue
-            if p.get("type") == "text":
-                texts.append(str(p.get("text") or ""))
-            elif p.get("type") == "image_url" and image is None:
-                ref = p.get("image_url")
-                image = str(ref.get("url") or "") or None if isinstance(ref, dict) else None
+            if p["type"] == "text":
+                texts.append(p.get("text") or "")
+            elif p["type"] == "image_url" and image is None:
+                image = p["image_url"]["url"] or None
     found = {m[1]: m[2] for m in _SECTION.finditer("\n".join(texts))}
     chars = len(system or "") + sum(len(t) for t in texts)
     return {s: found.get(s, "") for s in SECTIONS}, image, system, chars
@@ -57,7 +59,7 @@ def report_of(history: str, n: int) -> str | None:
     return "\n".join(lines[at:]).strip() or None
 
 
-def split_target(target: str) -> tuple[list[str], str, str, Any]:
+def split_target(target: str) -> tuple[list[str], str, str, object]:
     """([before, action, after], one-line action, memory, the action object) of a target text."""
     try:
         obj = orjson.loads(target)

@@ -20,14 +20,13 @@ from __future__ import annotations
 from dataclasses import asdict
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 import orjson
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from plandvc.io import dumps, owned_folder, publish_built, write_bytes
-from plandvc.view.build import ChainView, IndexEntry, Site
+from plandvc.view.build import ChainView, IndexEntry, Prompt, Site
 from plandvc.view.read import STATUSES
 
 PAGE_SIZE = 100  # index rows in the DOM at once, whatever the number of chains
@@ -37,7 +36,7 @@ PAGES = ("index.html", "stats.html", "prompts.html", "view.json", "chains", "ass
 _ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
-def embed_json(obj: Any) -> Markup:
+def embed_json(obj: object) -> Markup:
     """JSON safe inside `<script type="application/json">`: no `</script>`, `<!--` or line separator survives."""
     text = dumps(obj).decode()
     for ch, esc in _ESCAPES.items():
@@ -68,7 +67,12 @@ def index_page(
     raw_given: bool,
     failures: dict[str, str] | None = None,
 ) -> str:
-    data: dict[str, Any] = {"version": version, "page_size": PAGE_SIZE, "facets": facets, "chains": entries}
+    data: dict[str, object] = {
+        "version": version,
+        "page_size": PAGE_SIZE,
+        "facets": facets,
+        "chains": entries,
+    }
     if (
         failures
     ):  # the recovery chains' failure kinds by key, for the failure filter (only when there are any)
@@ -78,8 +82,8 @@ def index_page(
     )
 
 
-def chain_page(env: Environment, version: str, chain: ChainView, prompts: dict[str, Any]) -> str:
-    data: dict[str, Any] = {
+def chain_page(env: Environment, version: str, chain: ChainView, prompts: dict[str, Prompt]) -> str:
+    data: dict[str, object] = {
         "key": chain.key,
         "status": chain.status,
         "parts": chain.parts,
