@@ -184,6 +184,10 @@ class ItemRecord(TypedDict):
     stays: bool
     home_start: bool
     instruction: str
+    # set (true) only when the part's control answers a step by the state it is in: a calendar opens at the
+    # month of its current date, a sort header flips the direction it shows. Its recorded steps then redo the
+    # part only from the state they were recorded in, so no `wrong_value` failure is made of it
+    stateful: NotRequired[bool]
 
 
 class ChainPart(TypedDict):

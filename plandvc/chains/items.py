@@ -20,7 +20,7 @@ from plandvc.io import InputError
 from plandvc.macros import FLAGGED_ROLES, REGISTRY
 from plandvc.pool.store import Pool, read_ids
 from plandvc.records import ItemRecord, Task, Trajectory
-from plandvc.sites.spec import read_split
+from plandvc.sites.spec import load_sites, read_split
 from plandvc.urls import url_path
 
 Record = ItemRecord
@@ -36,8 +36,32 @@ def read_site_split(sites: str | Path) -> tuple[set[str], set[str]]:
     return set(split["train"]), set(split["test"])
 
 
+# control implementations whose steps depend on the state they meet (a calendar's month, a header's direction)
+STATEFUL_IMPLS = frozenset({"calendar", "headers"})
+
+
+def stateful_controls(sites: str | Path) -> set[tuple[str, str]]:
+    """(site, control id) of every control drawn in a `STATEFUL_IMPLS` implementation (none when the folder holds
+    only the site split, as a pool's records need no more)."""
+    if not any(Path(sites).glob("*/site.json")):
+        return set()
+    return {
+        (name, c.control_id)
+        for name, spec in load_sites(sites).items()
+        for _, c in spec.controls
+        if c.impl in STATEFUL_IMPLS
+    }
+
+
 def make_record(
-    tid: str, run: str, rel: str, task: Task, traj: Trajectory, train: set[str], test: set[str]
+    tid: str,
+    run: str,
+    rel: str,
+    task: Task,
+    traj: Trajectory,
+    train: set[str],
+    test: set[str],
+    stateful: set[tuple[str, str]] | None = None,
 ) -> Record:
     """The record of one trajectory (its files checked against the pool's schemas); raises Dropped (a rule)
     or InputError (bad content)."""
@@ -58,7 +82,7 @@ def make_record(
         raise Dropped("mid_chain")
     if traj.get("history_macro"):
         raise Dropped("history_macro")
-    return {
+    record: Record = {
         "id": tid,
         "run": run,
         "dir": rel,
@@ -80,6 +104,9 @@ def make_record(
         ),
         "instruction": task["instruction"],
     }
+    if (site, ctrl.get("control_id")) in (stateful or set()):
+        record["stateful"] = True
+    return record
 
 
 def _question(name: str | None) -> bool:
@@ -126,6 +153,7 @@ def _read_part(
     split: tuple[set[str], set[str]],
     held_out: bool,
     tally: _Tally,
+    stateful: set[tuple[str, str]],
 ) -> Record | None:
     """The record of one chosen kept part, or None (counted in `tally` as dropped or unreadable)."""
     part = store.check(tid)
@@ -146,7 +174,7 @@ def _read_part(
         tally.unreadable.append({"file": rel, "error": "; ".join(p.line() for p in part.problems)})
         return None
     try:
-        return make_record(tid, run, rel, good["task"], good["traj"], *split)
+        return make_record(tid, run, rel, good["task"], good["traj"], *split, stateful)
     except Dropped as d:
         tally.dropped["train_site" if held_out and str(d) == "test_site" else str(d)] += 1
     except InputError as e:
@@ -168,6 +196,7 @@ def pool_items(
     pool = Path(pool)
     train, test = read_site_split(sites)
     split = (test, train) if held_out else (train, test)
+    stateful = stateful_controls(sites)
     chosen_ids = set(read_ids(ids if ids is not None else pool / "pool_ids.txt"))
     if not (pool / "kept.jsonl").is_file():
         raise InputError(f"{pool / 'kept.jsonl'}: file not found")
@@ -182,7 +211,7 @@ def pool_items(
         if not (row["id"] in chosen_ids or (qa and _question(row.get("macro")))):
             continue
         tally.chosen += 1
-        record = _read_part(store, pool, row["id"], row["run"], split, held_out, tally)
+        record = _read_part(store, pool, row["id"], row["run"], split, held_out, tally, stateful)
         if record is not None:
             records.append(record)
     records.sort(key=lambda r: r["id"])

@@ -15,7 +15,8 @@ the attempt) and undone by the re-delegation (the final state carries nothing of
   page's query holds the value), a search (a new search replaces the text) and a count over a filter
   (a question that keeps no state). Not chosen: option checkboxes (`TOGGLES`: ticking the right option on
   top of the wrong one selects both), a created or edited entry (the site deletes nothing, so a wrong entry
-  or a wrong field stays), a copy (the clipboard keeps the wrong value), opening or reading an entry (the
+  or a wrong field stays), a part on a stateful control (`stateful`: a calendar opens at the wrong date's
+  month, a sort header flips the wrong direction, so the recorded steps do not redo the part), a copy (the clipboard keeps the wrong value), opening or reading an entry (the
   wrong entry's page is not where the part's own actions start) and plain navigation (it has no value).
 - `lost_work` — the specialist fills the part's form and leaves the page without submitting it, and says
   so; the backend shows no change. Only parts that save a form (`entry_created`, `entry_updated` checks).
@@ -80,7 +81,7 @@ def candidates(
 ) -> list[tuple[FailureKind, list[str]]]:
     """The kinds of failure part `r` qualifies for, each with its siblings' ids (only `wrong_value` has any)."""
     out: list[tuple[FailureKind, list[str]]] = [("stopped_short", [])]
-    if redo_replaces(r["macro"]):
+    if redo_replaces(r["macro"]) and not r.get("stateful"):
         others = [
             s["id"]
             for s in siblings.get(sibling_key(r), [])
