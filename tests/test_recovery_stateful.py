@@ -36,6 +36,6 @@ def test_pool_items_marks_exactly_the_calendar_and_header_controls(tmp_path: Pat
         (s, c.control_id) for s, spec in specs.items() for _, c in spec.controls if c.impl in STATEFUL_IMPLS
     }
     assert marked == want and {
-        impl for s, spec in specs.items() for _, c in spec.controls if (s, c.control_id) in marked
+        c.impl for s, spec in specs.items() for _, c in spec.controls if (s, c.control_id) in marked
     } == {"calendar", "headers"}
     assert stateful_controls(ROOT / "data" / "sites") == set()  # the hand-written sites: plain controls only
