@@ -51,14 +51,22 @@ async def _create(session: SessionProtocol, site: str, spec: Mapping[str, object
         raise InputError(f"task {task_id}: control.prep: /sites/{site}/{page}/new answered {status}")
     form_id = f"{page}-create"
     await _press(session, BANNER_BUTTONS)
-    for name, value in fields.items():
-        el = await _shown(session, f"{form_id}-{name}")
-        if el is None:
-            raise InputError(f"task {task_id}: control.prep: the {page} form has no field {name!r}")
-        if el.tag == "select":
-            await session.select(el.index, fmt(value))
-        else:
-            await session.input(el.index, fmt(value))
+    left = dict(fields)
+    for _ in range(MAX_STEPS):  # fill what the form (or a wizard's step) shows, in any order, then "Next"
+        snap = await session.snapshot()
+        shown = {
+            str(e.attrs.get("data-control-id")): e for e in snap.elements if e.attrs.get("data-control-id")
+        }
+        for name in [n for n in left if f"{form_id}-{n}" in shown]:
+            el = shown[f"{form_id}-{name}"]
+            if el.tag == "select":
+                await session.select(el.index, fmt(left.pop(name)))
+            else:
+                await session.input(el.index, fmt(left.pop(name)))
+        if not left or f"{form_id}-apply" in shown or not await _press(session, ("Next",)):
+            break
+    if left:
+        raise InputError(f"task {task_id}: control.prep: the {page} form has no field {next(iter(left))!r}")
     button = await _shown(session, f"{form_id}-apply")
     if button is None:
         raise InputError(f"task {task_id}: control.prep: the {page} form has no submit button")

@@ -19,7 +19,7 @@ from plandvc.io import InputError, publish_built, write_bytes, write_json
 from plandvc.sites.spec import parse_spec
 from plandvc.world.build import SitePlan, build_site
 from plandvc.world.domains import DOMAINS
-from plandvc.world.themes import Chooser
+from plandvc.world.themes import Chooser, restyle
 
 SITES_PER_DOMAIN = 2
 HELD_OUT_DOMAINS = 3
@@ -58,11 +58,14 @@ def _manifest_entry(site: dict[str, Any]) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _write(out: Path, seed: int, per_domain: int) -> WorldSummary:
+def _write(out: Path, seed: int, per_domain: int, theme_seed: int | None) -> WorldSummary:
     chooser = Chooser(seed)
     sites = []
     for plan in plan_world(seed, per_domain):
-        site = build_site(plan, chooser.look(plan.domain_index, plan.j, plan.index), chooser, seed)
+        look = chooser.look(plan.domain_index, plan.j, plan.index)
+        if theme_seed is not None:
+            look = restyle(look, theme_seed, plan.slug)
+        site = build_site(plan, look, chooser, seed)
         path = out / plan.slug / "site.json"
         parse_spec(
             site, path
@@ -79,11 +82,18 @@ def _write(out: Path, seed: int, per_domain: int) -> WorldSummary:
     }
     write_json(out / "site_split.json", split)
     entries = [_manifest_entry(s) for s in sites]
-    write_json(out / "world.json", {"seed": seed, "test_domains": test, "sites": entries})
+    manifest: dict[str, Any] = {"seed": seed, "test_domains": test, "sites": entries}
+    if theme_seed is not None:
+        manifest["theme_seed"] = theme_seed
+    write_json(out / "world.json", manifest)
     rows = sum(int(e["rows"]) for e in entries)
     return WorldSummary(len(sites), len(DOMAINS), tuple(test), rows)
 
 
-def make_world(out: str | Path, seed: int = 0, per_domain: int = SITES_PER_DOMAIN) -> WorldSummary:
-    """Write the world's sites folder at `out` (replacing a previous one atomically)."""
-    return publish_built(out, lambda tmp: _write(tmp, seed, per_domain))
+def make_world(
+    out: str | Path, seed: int = 0, per_domain: int = SITES_PER_DOMAIN, theme_seed: int | None = None
+) -> WorldSummary:
+    """Write the world's sites folder at `out` (replacing a previous one atomically). A `theme_seed`
+    re-themes every site (`themes.restyle`: palette, font, corners, navigation) and keeps its data, layout
+    family and controls; None keeps the world's own looks."""
+    return publish_built(out, lambda tmp: _write(tmp, seed, per_domain, theme_seed))
