@@ -3,7 +3,9 @@
 Each recorded step names an element by its descriptor (elements.json). On the live page the element is found
 again by what is stable about it — its control id, copy value, home mark, link path, name/id, tag and role,
 text and label — never by its raw index, and never by its box alone (the box only breaks ties), so a replay
-works on a page that an earlier part filtered or sorted. The last answer is the recorded `done`.
+works on a page that an earlier part filtered or sorted. A recorded click that closed a site's banner (a
+cookie notice, a newsletter pop-up) is skipped when the live page shows no such button: an earlier part of the
+chain closed it already. The last answer is the recorded `done`.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Protocol
 from plandvc.browser.actions import ACTIONS, perform, reply_action
 from plandvc.browser.protocol import SessionProtocol, SessionRecord
 from plandvc.macros import home_trajectory as home_trajectory  # run-chains takes the trip home from here
+from plandvc.macros.widgets import DISMISS_BUTTONS
 from plandvc.records import (
     Answer,
     ElementDescriptor,
@@ -65,6 +68,11 @@ class ElementNotFound(Exception):
         self.step, self.descriptor, self.url = step, descriptor, url
         want = describe(descriptor) if descriptor is not None else "a recorded element"
         super().__init__(f"step {step}: no element like {want} on {url}" + (f" ({why})" if why else ""))
+
+
+def closes_banner(d: Descriptor) -> bool:
+    """Whether a recorded element is a banner's close button (optional in a replay: the banner may be gone)."""
+    return d.get("tag") == "button" and _norm(d.get("text")) in {_norm(t) for t in DISMISS_BUTTONS.values()}
 
 
 def describe(d: Descriptor) -> str:
@@ -140,6 +148,7 @@ class Replayer:
         self.traj, self.elements, self.session = traj, elements, session
         self.steps: list[TrajectoryStep] = list(traj.get("steps") or [])
         self.cursor = 0
+        self.skipped = 0  # banner-closing steps skipped (their banner was gone)
         self.finished = False
         self.answer: Answer = None
         self._marks: tuple[int, int] | None = None
@@ -179,7 +188,14 @@ class Replayer:
             }
             return {"memory": "The task is done.", "action": [{"done": done}]}
         step = self.steps[self.cursor]
-        action = self._action(step, self.cursor + 1, snapshot)
+        try:
+            action = self._action(step, self.cursor + 1, snapshot)
+        except ElementNotFound as e:
+            if e.descriptor is None or not closes_banner(e.descriptor):
+                raise
+            self.cursor += 1  # the banner this step closed is gone: the next step answers instead
+            self.skipped += 1
+            return self.next_action(snapshot)
         self.cursor += 1
         return {"memory": str(step.get("memory") or ""), "action": [action]}
 

@@ -196,3 +196,27 @@ def test_home_trajectory_clicks_the_home_link() -> None:
     no_home = [p for p in PAGE if "data-home" not in p["attrs"]]
     with pytest.raises(ElementNotFound):
         Replayer(h["trajectory"], h["elements"], None).next_action(_snap(no_home))
+
+
+BANNER_TRAJ = {
+    "task_id": "shop-navigate_to_page-0001", "answer": None, "done": "I opened the orders.",
+    "steps": [
+        {"action": "click", "element": 0, "value": None, "memory": "Closing the newsletter pop-up."},
+        {"action": "click", "element": 1, "value": None, "memory": "Opening the orders."},
+    ],
+}  # fmt: skip
+NO_THANKS = el("button", "No thanks", type="button", box=(446, 463, 77, 30))
+
+
+def test_a_banner_closing_step_is_skipped_when_the_banner_is_gone_and_no_other_step_is() -> None:
+    """A later part of a chain was recorded on a fresh page with a banner an earlier part closed already."""
+    rp = Replayer(BANNER_TRAJ, [NO_THANKS, PAGE[1]], FakeSession())
+    assert rp.next_action(_snap(PAGE))["action"] == [{"click": {"index": 1}}]
+    assert rp.skipped == 1 and rp.next_action(_snap(PAGE))["action"][0]["done"]["success"] is True
+    # while the banner shows, its step is answered
+    rp = Replayer(BANNER_TRAJ, [NO_THANKS, PAGE[1]], FakeSession())
+    assert rp.next_action(_snap([*PAGE, NO_THANKS]))["action"] == [{"click": {"index": len(PAGE)}}]
+    # any other missing element still stops the replay
+    rp = Replayer(BANNER_TRAJ, [NO_THANKS, el("a", "Refunds", href="/sites/shop/refunds")], FakeSession())
+    with pytest.raises(ElementNotFound, match=r"^step 2:"):
+        rp.next_action(_snap(PAGE))

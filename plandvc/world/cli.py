@@ -40,7 +40,7 @@ def make_sites(seed: int, out: Path, per_domain: int, theme_seed: int | None) ->
     \b
     Example:
         plandvc make-sites --seed 0 --out data/world
-        plandvc make-sites --seed 0 --theme-seed 1 --out /tmp/world-rethemed
+        plandvc make-sites --seed 0 --theme-seed 1 --out data/world-rethemed
         plandvc serve --sites data/world --ports 8320
     """
     from plandvc.world.make import make_world

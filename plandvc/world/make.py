@@ -11,6 +11,7 @@ same seed writes the same bytes.
 from __future__ import annotations
 
 import random
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -97,3 +98,20 @@ def make_world(
     re-themes every site (`themes.restyle`: palette, font, corners, navigation) and keeps its data, layout
     family and controls; None keeps the world's own looks."""
     return publish_built(out, lambda tmp: _write(tmp, seed, per_domain, theme_seed))
+
+
+def sub_world(world: str | Path, sites: list[str], out: str | Path) -> Path:
+    """A sites folder at `out` with only `sites` of `world` (all on the training side): a small world to record
+    or bench on. Replaces a previous `out` atomically."""
+    src = Path(world)
+    missing = [s for s in sites if not (src / s / "site.json").is_file()]
+    if missing:
+        raise InputError(f"{src}: no site {missing[0]!r}")
+
+    def build(tmp: Path) -> None:
+        for s in sites:
+            shutil.copytree(src / s, tmp / s)
+        write_json(tmp / "site_split.json", {"train": sorted(sites), "test": []})
+
+    publish_built(out, build)
+    return Path(out)

@@ -2,7 +2,7 @@
 
     plandvc make-sites --seed 0 --out /tmp/w && plandvc make-pool --sites /tmp/w --out /tmp/pool --per-macro 1
     plandvc make-sites --seed 0 --theme-seed 1 --out /tmp/w-rethemed
-    python -m plandvc.world.retheme --pool /tmp/pool --sites /tmp/w-rethemed
+    python -m plandvc.contract.retheme --pool /tmp/pool --sites /tmp/w-rethemed
 
 Each kept trajectory is replayed in a fresh session on the re-themed site (its task's prep, then the replayer
 alone, `plandvc.replay`) and gated on what the replay caused, as make-pool gated the recording. A re-theme
