@@ -117,23 +117,20 @@ def _pages(sites: Path) -> list[str]:
 
 
 async def _shots(base: str, paths: list[str]) -> list[tuple[int, int]]:
-    """(screenshot bytes, page height) of each path, captured as run-chains captures (one DevTools call)."""
-    import base64
-
-    from plandvc.browser.chromium import Browser
-    from plandvc.browser.session import SCREENSHOT_PARAMS
+    """(screenshot bytes, page height) of each path, captured by the harness's session as run-chains does."""
+    from plandvc.browser import Browser
 
     out = []
     async with Browser() as browser:
-        ctx = await browser.new_context()
-        page = await ctx.new_page()
-        cdp = await ctx.new_cdp_session(page)
-        for p in paths:
-            await page.goto(base + p)
-            shot = await cdp.send("Page.captureScreenshot", SCREENSHOT_PARAMS)
-            height = await page.evaluate("document.documentElement.scrollHeight")
-            out.append((len(base64.b64decode(shot["data"])), int(height)))
-        await ctx.close()
+        session = await browser.new_session(base)
+        try:
+            for p in paths:
+                await session.goto(p)
+                shot = await session.screenshot()
+                height = await session.page.evaluate("document.documentElement.scrollHeight")
+                out.append((len(shot), int(height)))
+        finally:
+            await session.close()
     return out
 
 
