@@ -61,8 +61,8 @@ view: setup ## the static viewer of the dataset version (dvc repro view); prints
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro view
 	@echo "$(CURDIR)/data/view/$(VERSION)/index.html"
 
-bench: setup ## throughput and CPU (by cgroup) of run-chains vs the raw-browser bound; BASELINE=main adds main's code
-	$(BIN)/python bench/run_bench.py $(if $(BASELINE),--baseline $(BASELINE))
+bench: setup ## throughput and CPU (by cgroup) of run-chains vs the raw-browser bound, and of make-pool and run-chains on the generated world; BASELINE=main adds main's code, BENCH_ARGS sizes it
+	$(BIN)/python bench/run_bench.py $(if $(BASELINE),--baseline $(BASELINE)) $(BENCH_ARGS)
 
 bench-view: setup ## time the viewer: write it for 300 chains, open its pages and an index of 10,000 in Chromium
 	$(BIN)/python bench/view_bench.py $(BENCH_ARGS)
