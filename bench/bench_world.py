@@ -125,8 +125,14 @@ async def _shots(base: str, paths: list[str]) -> list[tuple[int, int]]:
         session = await browser.new_session(base)
         try:
             for p in paths:
-                await session.goto(p)
-                shot = await session.screenshot()
+                for attempt in range(3):  # a loaded machine sometimes answers "Unable to capture screenshot"
+                    try:
+                        await session.goto(p)
+                        shot = await session.screenshot()
+                        break
+                    except Exception:
+                        if attempt == 2:
+                            raise
                 height = await session.page.evaluate("document.documentElement.scrollHeight")
                 out.append((len(shot), int(height)))
         finally:

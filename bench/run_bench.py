@@ -185,6 +185,11 @@ def main(argv: list[str] | None = None) -> int:
     world_chains: Path | None = None
     if args.world:
         results["world"] = world_pools(wb, [int(x) for x in args.world_workers.split(",")])
+        print("bench: page weight of both worlds...", file=sys.stderr, flush=True)
+        results["world"]["page_weight"] = {
+            "hand-written": bench_world.page_weight(args.sites),
+            "world": bench_world.page_weight(wb.subset),
+        }
         rec_w = max(p["workers"] for p in results["world"]["pool"])
         world_chains = bench_world.world_chains(
             wb, rec_w, args.world_chains, args.seed, OUT / "chains_world.jsonl"
@@ -202,12 +207,6 @@ def main(argv: list[str] | None = None) -> int:
             print("bench: run-chains on the world, 2 workers...", file=sys.stderr, flush=True)
             pool_w = wb.pool(max(p["workers"] for p in results["world"]["pool"]))
             results["world"]["run_chains"] = run_chains(world_chains, pool_w, wb.subset, 2, world="world")
-    if args.world:
-        print("bench: page weight of both worlds...", file=sys.stderr, flush=True)
-        results["world"]["page_weight"] = {
-            "hand-written": bench_world.page_weight(args.sites),
-            "world": bench_world.page_weight(wb.subset),
-        }
     bounds = {rb["workers"]: rb for rb in results["raw_bound"]}
     for rc in results["run_chains"]:
         rb = bounds[rc["workers"]]
