@@ -6,6 +6,14 @@ it reports kept chains per minute, the CPU-seconds of everything the run caused 
 memory, and where run-chains' time goes (from its run log). Then it times pool-items and chain-specs on a
 generated 3,000-trajectory pool (bench/bench_chains.py). It prints a table and writes bench/results.json.
 
+The generated world (bench/bench_world.py): the bench writes the world, keeps `--world-sites` training sites
+(one per layout family first) and records their tasks with `plandvc make-pool` at each of `--world-workers`
+(kept trajectories per minute, CPU-seconds per kept trajectory, the same bytes at every worker count), then
+chains the pool (pool-items, chain-specs) and runs `--world-chains` chains with run-chains at 2 workers, right
+after the hand-written sites' 2-worker run, so the two are side by side in one run. What a page of each world
+weighs (HTML, pictures, screenshot bytes, page height) says why richer pages cost more. `--no-world` leaves it
+out.
+
 How CPU and memory are counted (bench/accounting.py): each measured command runs in its own cgroup (cgroup
 v1 cpuacct + memory, joined before exec), so Chromium's renderer, GPU and utility processes — which the
 command never reaps, and which the old rusage figure missed (about 70 % of the CPU) — are counted, and
@@ -21,6 +29,7 @@ without: the two columns differ only by the failures, so their CPU-seconds per c
 costs, and their chains per minute compare because they ran side by side.
 
     python bench/run_bench.py [--chains 48] [--seed 3] [--workers 1,2] [--baseline main] [--recovery 0.2]
+        [--world-sites 5] [--world-per-macro 1] [--world-chains 48] [--world-workers 1,2] [--no-world]
 """
 
 from __future__ import annotations
@@ -40,6 +49,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import bench_world  # noqa: E402
 from accounting import Measure, measure  # noqa: E402
 
 from plandvc import io  # noqa: E402
@@ -77,11 +87,23 @@ def export_rev(rev: str) -> Path:
 
 
 def run_chains(
-    chains: Path, pool: Path, sites: Path, workers: int, code: Path | None = None, recovery: float = 0.0
+    chains: Path,
+    pool: Path,
+    sites: Path,
+    workers: int,
+    code: Path | None = None,
+    recovery: float = 0.0,
+    world: str = "",
 ) -> dict[str, Any]:
     """run-chains on `chains` with a fresh cache; `code` = another revision's exported package (else this
-    tree's); `recovery`: the recovery share the chains were made with (a label and a folder of its own)."""
-    tag = f"w{workers}" + (f"-{code.name}" if code else "") + (f"-rec{recovery}" if recovery else "")
+    tree's); `recovery`: the recovery share the chains were made with (a label and a folder of its own);
+    `world` names the sites' world in the tag and the table (empty: the hand-written sites)."""
+    tag = (
+        f"w{workers}"
+        + (f"-{code.name}" if code else "")
+        + (f"-rec{recovery}" if recovery else "")
+        + (f"-{world}" if world else "")
+    )
     cache, out, log = OUT / f"cache_{tag}", OUT / f"raw_{tag}", OUT / f"log_{tag}.json"
     shutil.rmtree(cache, ignore_errors=True)
     args = ["--chains", chains, "--pool", pool, "--sites", sites, "--out", out, "--workers", workers]
@@ -103,8 +125,9 @@ def run_chains(
     n, kept = s["chains"], s["ok"]
     env = next((io.read_json(e)["env"] for e in sorted(out.glob("*/episode.json"))), {})
     results = io.read_jsonl(out / "results.jsonl")
+    shots = [p.stat().st_size for p in out.glob("*/step_*.png")]
     return {
-        "code": code.name if code else "this tree",
+        "code": world or (code.name if code else "this tree"),
         "recovery": recovery,
         "browser": env.get("chromium_binary") or "chromium",
         "workers": workers,
@@ -124,6 +147,8 @@ def run_chains(
         "cpu_s_per_kept_by_kind": {k: round(v / max(kept, 1), 3) for k, v in m.by_kind.items()},
         "startup_s": s["startup_s"],
         "errors": s["errors"],
+        "screenshots_per_chain": round(len(shots) / max(n, 1), 2),
+        "screenshot_kb": round(sum(shots) / max(len(shots), 1) / 1024, 1),
         # seconds per chain in each phase (summed over workers); "other" is the agent's own Python work
         "phases_s_per_chain": {k: round(v / n, 3) for k, v in sorted(phases.items())}
         | {"other": round((busy - sum(phases.values())) / n, 3)},
@@ -166,6 +191,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SHARE",
         help="also run the chains with this share made recovery chains, side by side with the plain run",
     )
+    ap.add_argument("--no-world", dest="world", action="store_false", help="leave out the generated world")
+    ap.add_argument("--world-sites", type=int, default=5, help="training sites of the world recorded [5]")
+    ap.add_argument("--world-per-macro", type=int, default=1, help="make-pool tasks per site and macro [1]")
+    ap.add_argument("--world-chains", type=int, default=48, help="world chains run at 2 workers [48]")
+    ap.add_argument("--world-workers", default="1,2", help="make-pool worker counts measured [1,2]")
+    ap.add_argument("--world-seed", type=int, default=0, help="make-sites seed [0]")
     args = ap.parse_args(argv)
     if not 0.0 <= args.recovery <= 1.0:
         raise SystemExit(f"bench: --recovery: must be in [0, 1], got {args.recovery}")
@@ -189,6 +220,20 @@ def main(argv: list[str] | None = None) -> int:
     }
     if args.recovery:
         results["recovery"] = {"share": args.recovery, "by_kind": count_failures(failing)}
+    wb = bench_world.WorldBench(OUT / "world_bench", args.world_seed, args.world_sites, args.world_per_macro)
+    world_chains: Path | None = None
+    if args.world:
+        results["world"] = world_pools(wb, [int(x) for x in args.world_workers.split(",")])
+        print("bench: page weight of both worlds...", file=sys.stderr, flush=True)
+        results["world"]["page_weight"] = {
+            "hand-written": bench_world.page_weight(args.sites),
+            "world": bench_world.page_weight(wb.subset),
+        }
+        rec_w = max(p["workers"] for p in results["world"]["pool"])
+        world_chains = bench_world.world_chains(
+            wb, rec_w, args.world_chains, args.seed, OUT / "chains_world.jsonl"
+        )
+        results["world"]["chains"] = args.world_chains
     for w in (int(x) for x in args.workers.split(",")):
         if baseline is not None:
             print(f"bench: run-chains of {args.baseline}, {w} worker(s)...", file=sys.stderr, flush=True)
@@ -204,6 +249,10 @@ def main(argv: list[str] | None = None) -> int:
             )
         print(f"bench: raw-browser bound, {w} worker(s)...", file=sys.stderr, flush=True)
         results["raw_bound"].append(raw_bound(chains_file, args.pool, args.sites, w))
+        if world_chains is not None and w == 2:  # the world's chains right after the hand-written ones
+            print("bench: run-chains on the world, 2 workers...", file=sys.stderr, flush=True)
+            pool_w = wb.pool(max(p["workers"] for p in results["world"]["pool"]))
+            results["world"]["run_chains"] = run_chains(world_chains, pool_w, wb.subset, 2, world="world")
     bounds = {rb["workers"]: rb for rb in results["raw_bound"]}
     for rc in results["run_chains"]:
         rb = bounds[rc["workers"]]
@@ -219,6 +268,18 @@ def main(argv: list[str] | None = None) -> int:
     io.write_json(ROOT / "bench" / "results.json", results)
     print_table(results)
     return 0
+
+
+def world_pools(wb: bench_world.WorldBench, workers: list[int]) -> dict[str, Any]:
+    """Write the bench's world and record its subset with make-pool at each worker count, measured."""
+    names = bench_world.prepare(wb)
+    pools = []
+    for w in workers:
+        print(f"bench: make-pool on {len(names)} world sites, {w} worker(s)...", file=sys.stderr, flush=True)
+        m = measured(bench_world.make_pool_cmd(wb, w))
+        pools.append(bench_world.pool_result(wb, w, m.wall_s, m.cpu_s, m.method) | {"peak_mb": m.peak_mb})
+    same = all(bench_world.same_pool(wb.pool(workers[0]), wb.pool(w)) for w in workers[1:])
+    return {"sites": names, "per_macro": wb.per_macro, "pool": pools, "same_bytes": same}
 
 
 METHODS = {
@@ -279,6 +340,49 @@ def print_table(r: dict[str, Any]) -> None:
         print(f"  {label(x)}: " + ", ".join(f"{k} {v}" for k, v in x["phases_s_per_chain"].items()))
     if "stages" in r:
         print(f"\npool-items + chain-specs: {json.dumps(r['stages'])}")
+    if "world" in r:
+        print_world(
+            r["world"], next((x for x in rcs if x["workers"] == 2 and x["code"] == "this tree"), None)
+        )
+
+
+def print_world(w: dict[str, Any], hand: dict[str, Any] | None) -> None:
+    """The world's pool recording, its chains beside the hand-written sites' at 2 workers, and page weight."""
+    print(f"\nmake-pool on the world: {len(w['sites'])} sites ({', '.join(w['sites'])}), {w['per_macro']} task(s)"
+          f" per site and macro; same bytes at every worker count: {w['same_bytes']}")  # fmt: skip
+    print(f"{'':30}" + "".join(f"{'w=' + str(p['workers']):>12}" for p in w["pool"]))
+    for name, key in (("kept trajectories", "kept"), ("rejected", "rejected"), ("kept trajectories / min",
+                      "kept_per_min"), ("CPU s / kept trajectory", "cpu_s_per_kept"), ("wall s", "wall_s"),
+                      ("peak memory MB", "peak_mb")):  # fmt: skip
+        print(f"{name:30}" + "".join(f"{p[key]!s:>12}" for p in w["pool"]))
+    rc = w.get("run_chains")
+    if rc is None:
+        return
+    cols = [x for x in (hand, rc) if x is not None]
+    print(f"\nrun-chains at 2 workers, side by side ({w['chains']} world chains):")
+    print(f"{'':30}" + "".join(f"{x['code'][:12]:>14}" for x in cols) + f"{'world/hand':>12}")
+    for name, key in (("kept chains / min", "kept_per_min"), ("  (steady, after start-up)", "kept_per_min_steady"),
+                      ("CPU s / kept chain", "cpu_s_per_kept"), ("screenshots / chain", "screenshots_per_chain"),
+                      ("screenshot KB", "screenshot_kb"), ("peak memory MB", "peak_mb"), ("wall s", "wall_s")):  # fmt: skip
+        vals = [x[key] for x in cols]
+        ratio = round(vals[-1] / vals[0], 2) if len(vals) == 2 and vals[0] else ""
+        print(f"{name:30}" + "".join(f"{v!s:>14}" for v in vals) + f"{ratio!s:>12}")
+    print(f"{'kept / chains':30}" + "".join(f"{x['kept']}/{x['chains']:<8}".rjust(14) for x in cols))
+    print("  goal on the world at 2 workers: >= 60 kept chains/min, <= 1.8 CPU s per kept chain")
+    for x in cols:
+        print(
+            f"  {x['code']}: CPU s by kind "
+            + ", ".join(f"{k} {v}" for k, v in x["cpu_s_per_kept_by_kind"].items())
+        )
+        print(
+            f"  {x['code']}: s per chain " + ", ".join(f"{k} {v}" for k, v in x["phases_s_per_chain"].items())
+        )
+    pw = w.get("page_weight") or {}
+    if pw:
+        keys = list(next(iter(pw.values())))
+        print(f"\npage weight (home and list pages){'':4}" + "".join(f"{k:>16}" for k in keys))
+        for name, v in pw.items():
+            print(f"{name:36}" + "".join(f"{v[k]!s:>16}" for k in keys))
 
 
 if __name__ == "__main__":

@@ -27,10 +27,19 @@ def _is_world(path: Path) -> bool:
     show_default=True,
     help="'all', or a comma list of domain keys to generate (e.g. recipes,store)",
 )
-def make_sites(seed: int, out: Path, per_domain: int, domains: str) -> None:
+@click.option(
+    "--theme-seed",
+    type=int,
+    default=None,
+    help="re-theme every site (palette, font, corners, navigation) keeping its data and layout family",
+)
+def make_sites(seed: int, out: Path, per_domain: int, domains: str, theme_seed: int | None) -> None:
     """Generate the training world's sites from the domain definitions, seeded (same seed, same bytes).
 
     Each site gets its own layout family, navigation, control implementations, pagination, furniture and theme.
+    --theme-seed T redraws each site's palette, font, corner radius and navigation (each differs from the
+    site's own) and keeps its data, layout family, pagination, banner and controls: the same tasks on a
+    redesigned site, to check that recorded trajectories still replay.
     Writes OUT/<site>/site.json and doc/README.md, OUT/site_split.json (whole domains held out for test)
     and OUT/world.json (what each site is drawn with). Serve them with `plandvc serve --sites OUT`.
 
@@ -38,6 +47,7 @@ def make_sites(seed: int, out: Path, per_domain: int, domains: str) -> None:
     Example:
         plandvc make-sites --seed 0 --out data/world
         plandvc make-sites --seed 0 --out /tmp/small-world --domains recipes,store
+        plandvc make-sites --seed 0 --theme-seed 1 --out data/world-rethemed
         plandvc serve --sites data/world --ports 8320
     """
     from plandvc.world.make import make_world
@@ -45,7 +55,7 @@ def make_sites(seed: int, out: Path, per_domain: int, domains: str) -> None:
     t0 = time.monotonic()
     check_output_dir(out, _is_world, "make-sites")
     chosen = None if domains.strip() == "all" else tuple(k.strip() for k in domains.split(",") if k.strip())
-    summary = make_world(out, seed, per_domain, chosen)
+    summary = make_world(out, seed, per_domain, chosen, theme_seed)
     click.echo(
         f"wrote {summary.sites} sites of {summary.domains} domains ({summary.rows} rows) to {out} "
         f"in {time.monotonic() - t0:.1f}s; test domains: {', '.join(summary.test_domains)}"

@@ -11,6 +11,7 @@ same seed writes the same bytes.
 from __future__ import annotations
 
 import random
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from plandvc.io import InputError, publish_built, write_bytes, write_json
 from plandvc.sites.spec import parse_spec
 from plandvc.world.build import SitePlan, build_site
 from plandvc.world.domains import DOMAINS
-from plandvc.world.themes import Chooser
+from plandvc.world.themes import Chooser, restyle
 
 SITES_PER_DOMAIN = 2
 HELD_OUT_DOMAINS = 3
@@ -67,14 +68,19 @@ def _manifest_entry(site: dict[str, Any]) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _write(out: Path, seed: int, per_domain: int, domains: tuple[str, ...] | None) -> WorldSummary:
+def _write(
+    out: Path, seed: int, per_domain: int, domains: tuple[str, ...] | None, theme_seed: int | None
+) -> WorldSummary:
     check_domains(domains)
     chooser = Chooser(seed)
     sites = []
     for plan in plan_world(seed, per_domain):
         # every site is built, in order, so the seeded choices (and a kept site's bytes) do not depend on which
         # domains are kept
-        site = build_site(plan, chooser.look(plan.domain_index, plan.j, plan.index), chooser, seed)
+        look = chooser.look(plan.domain_index, plan.j, plan.index)
+        if theme_seed is not None:
+            look = restyle(look, theme_seed, plan.slug)
+        site = build_site(plan, look, chooser, seed)
         if domains is not None and plan.domain.key not in domains:
             continue
         path = out / plan.slug / "site.json"
@@ -94,7 +100,10 @@ def _write(out: Path, seed: int, per_domain: int, domains: tuple[str, ...] | Non
     write_json(out / "site_split.json", split)
     entries = [_manifest_entry(s) for s in sites]
     test = [t for t in test if domains is None or t in domains]
-    write_json(out / "world.json", {"seed": seed, "test_domains": test, "sites": entries})
+    manifest: dict[str, Any] = {"seed": seed, "test_domains": test, "sites": entries}
+    if theme_seed is not None:
+        manifest["theme_seed"] = theme_seed
+    write_json(out / "world.json", manifest)
     rows = sum(int(e["rows"]) for e in entries)
     return WorldSummary(len(sites), len({s["domain"] for s in sites}), tuple(test), rows)
 
@@ -104,7 +113,27 @@ def make_world(
     seed: int = 0,
     per_domain: int = SITES_PER_DOMAIN,
     domains: tuple[str, ...] | None = None,
+    theme_seed: int | None = None,
 ) -> WorldSummary:
     """Write the world's sites folder at `out` (replacing a previous one atomically); `domains` keeps only
-    those domains (the held-out ones among them stay held out)."""
-    return publish_built(out, lambda tmp: _write(tmp, seed, per_domain, domains))
+    those domains (the held-out ones among them stay held out). A `theme_seed`
+    re-themes every site (`themes.restyle`: palette, font, corners, navigation) and keeps its data, layout
+    family and controls."""
+    return publish_built(out, lambda tmp: _write(tmp, seed, per_domain, domains, theme_seed))
+
+
+def sub_world(world: str | Path, sites: list[str], out: str | Path) -> Path:
+    """A sites folder at `out` with only `sites` of `world` (all on the training side): a small world to record
+    or bench on. Replaces a previous `out` atomically."""
+    src = Path(world)
+    missing = [s for s in sites if not (src / s / "site.json").is_file()]
+    if missing:
+        raise InputError(f"{src}: no site {missing[0]!r}")
+
+    def build(tmp: Path) -> None:
+        for s in sites:
+            shutil.copytree(src / s, tmp / s)
+        write_json(tmp / "site_split.json", {"train": sorted(sites), "test": []})
+
+    publish_built(out, build)
+    return Path(out)

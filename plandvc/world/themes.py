@@ -8,7 +8,7 @@ cycling), and the two sites of one domain never share a layout family.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from plandvc.sites.model import FAMILIES, FORMS, IMPLS, NAVS
 
@@ -78,3 +78,27 @@ class Chooser:
 
     def form(self, site_index: int, table_index: int) -> str:
         return self.pick(FORMS, site_index + table_index)
+
+
+def restyle(look: Look, theme_seed: int, slug: str) -> Look:
+    """`look` re-themed: another palette, font, corner radius and navigation, drawn with (theme seed, site).
+
+    What a site shows and how its pages are built stay: its layout family, pagination and page size, banner
+    and control implementations (and, outside the look, its data). Each restyled piece differs from the
+    original one, so every site of a re-themed world looks different. For checking that recorded
+    trajectories survive a redesign (tests/test_world_theme.py).
+    """
+    rng = random.Random(f"world-theme:{theme_seed}:{slug}")
+
+    def other(options: tuple[str, ...], current: str) -> str:
+        return rng.choice([o for o in options if o != current])
+
+    palettes = [p for p in PALETTES if p != look.palette]
+    radii = [r for r in (0, 4, 8, 14) if r != look.radius]
+    return replace(
+        look,
+        palette=rng.choice(palettes),
+        font=other(FONTS, look.font),
+        radius=rng.choice(radii),
+        nav=other(NAVS, look.nav),
+    )
