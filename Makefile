@@ -13,7 +13,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DOCKER ?= docker
 PYTEST_ARGS ?=
 
-.PHONY: help setup chromium test test-ray test-fast lint format gen view bench bench-view bench-ray lock push pull docker-base docker-build docker-gen docker-test clean eval eval-llm lock-llm
+.PHONY: help setup chromium gen-upstream test test-ray test-fast lint format gen view bench bench-view bench-ray lock push pull docker-base docker-build docker-gen docker-test clean eval eval-llm lock-llm
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-13s\033[0m %s\n", $$1, $$2}'
@@ -54,6 +54,9 @@ format: setup ## ruff fix and format
 
 gen: setup ## make the planner rows on the embedded default (dvc repro)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro
+
+gen-upstream: setup ## the upstream scale: 1,500 chains over the full world pool, as a DVC experiment (dvc exp show; dvc exp apply)
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc exp run -S chains.n=1500
 
 VERSION := $(shell sed -n 's/^version: *//p' params.yaml)
 
