@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+from pathlib import Path
 
 import pytest
 from bundled import SPECS, spec_with
@@ -202,6 +203,38 @@ async def test_a_killed_chromium_is_relaunched_by_the_next_session(base: str) ->
         await new.close()
         await old.close()  # closing a session of the dead browser is harmless
     assert SPECS  # the sites were loaded for this module
+
+
+async def test_a_killed_driver_is_replaced_by_the_next_session(base: str) -> None:
+    """The Playwright driver (a node process of this one) killed: the next session starts a new driver and
+    Chromium, instead of failing on the dead driver's "Target ... has been closed"."""
+    others = set(driver_pids())  # the drivers of the module's other browsers
+    async with Browser() as b:
+        old = await b.new_session(base)
+        drivers = set(driver_pids()) - others
+        assert len(drivers) == 1
+        os.kill(drivers.pop(), signal.SIGKILL)
+        with pytest.raises(BrowserError):
+            await old.goto(LIST)
+        new = await b.new_session(base)
+        assert b.alive and b.launches == 2 and b.drivers == 2 and len(set(driver_pids()) - others) == 1
+        await new.goto(LIST)
+        assert (await new.snapshot()).url == LIST
+        await new.close()
+
+
+def driver_pids() -> list[int]:
+    """The Playwright drivers this process started (`node ... run-driver`), from /proc."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            args = (stat.parent / "cmdline").read_bytes().split(b"\0")
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == os.getpid() and any(a.endswith(b"run-driver") for a in args):
+            out.append(int(stat.parent.name))
+    return out
 
 
 async def test_a_session_that_hangs_while_opening_relaunches_chromium(

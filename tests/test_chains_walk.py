@@ -26,10 +26,11 @@ URL_STATE = frozenset(
         "filter_by_date_range",
         "sort_by_form",
         "go_to_page",
+        "switch_tab",
     }
 )
-CHAIN_FIRST = URL_STATE | {"search_by_text"}
-CHAIN_SECOND = URL_STATE | {"search_by_text", "copy_value"}
+CHAIN_FIRST = URL_STATE | {"search_by_text", "choose_suggestion"}
+CHAIN_SECOND = URL_STATE | {"search_by_text", "choose_suggestion", "copy_value"}
 
 PROPS = settings(
     max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]

@@ -32,6 +32,11 @@ COPY = [
     "params.yaml", "Makefile", "Dockerfile", "requirements.lock", "pyproject.toml", ".dvcignore",
     ".gitignore", "plandvc", "data/sites", "data/pool",
 ]  # fmt: skip
+FIXTURE_WORLD = (  # the copied hand-written sites and pool stand in for the generated world
+    ("\nsites: data/world", "\nsites: data/sites"),
+    ("  dir: data/world-pool", "  dir: data/pool"),
+    ("  ids: data/world-pool/pool_ids.txt", "  ids: data/pool/pool_ids.txt"),
+)
 STAGES = ("filter_rows", "export")  # the real stages; data/raw (run-chains' format) is `dvc add`ed
 OUTPUTS = ("data/raw", "data/planner_rows/v1", "data/exports/v1")
 README_URL = "https://example.org/plandvc.git"
@@ -141,7 +146,11 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     pipeline["stages"] = {k: v for k, v in pipeline["stages"].items() if k in STAGES}
     (repo / "dvc.yaml").write_text(yaml.safe_dump(pipeline, sort_keys=False))
     params = repo / "params.yaml"
-    params.write_text(params.read_text().replace("val_share: 0.1", "val_share: 0.4", 1))
+    text = params.read_text().replace("val_share: 0.1", "val_share: 0.4", 1)
+    for old, new in FIXTURE_WORLD:
+        assert old in text, f"params.yaml no longer says {old!r}"
+        text = text.replace(old, new, 1)
+    params.write_text(text)
     add_chains(repo, [("shop", ["a1", "b1"], 0), ("hotel", ["a2", "c1"], 3), ("clinic", ["d1", "e1"], 5)])
     env = env_for(home)
     run(repo, "git", "init", "-q", "-b", "main", env=env)

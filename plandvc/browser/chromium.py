@@ -56,6 +56,7 @@ class Browser:
         self.chromium = chromium_path(chromium, headless)
         self.headless = headless
         self.launches = 0  # how many times Chromium was (re)started
+        self.drivers = 0  # how many Playwright drivers were started (more than 1: a lost one was replaced)
         self._pw: Playwright | None = None
         self._browser: PwBrowser | None = None
         self._lock = asyncio.Lock()
@@ -102,17 +103,24 @@ class Browser:
         if not (path.is_file() and os.access(path, os.X_OK)):
             raise ChromiumMissingError(self.chromium)
         await self._drop_browser()
-        if self._pw is None:
-            self._pw = await async_playwright().start()
-        try:
-            self._browser = await self._pw.chromium.launch(
-                executable_path=self.chromium,
-                headless=self.headless,
-                args=[*CHROMIUM_ARGS, self._marker],
-            )
-        except PlaywrightError as e:
-            first = str(e.message).strip().splitlines()[0] if e.message else type(e).__name__
-            raise BrowserError(f"chromium at {self.chromium} failed to start: {first}") from None
+        for attempt in range(2):
+            if self._pw is None:
+                self._pw = await async_playwright().start()
+                self.drivers += 1
+            try:
+                self._browser = await self._pw.chromium.launch(
+                    executable_path=self.chromium,
+                    headless=self.headless,
+                    args=[*CHROMIUM_ARGS, self._marker],
+                )
+                break
+            except PlaywrightError as e:
+                if attempt == 1:
+                    first = str(e.message).strip().splitlines()[0] if e.message else type(e).__name__
+                    raise BrowserError(f"chromium at {self.chromium} failed to start: {first}") from None
+                # the driver itself may be gone (killed, crashed): the launch then fails at once with
+                # "Target ... has been closed"; a new driver gets the second try
+                await self._stop_driver()
         self.launches += 1
 
     async def new_session(self, base: str, viewport: tuple[int, int] = VIEWPORT) -> Session:
@@ -182,6 +190,13 @@ class Browser:
         if (pid := self.chromium_pid()) is not None:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+    async def _stop_driver(self) -> None:
+        """Stop the Playwright driver (quietly, in bounded time: it may be dead already)."""
+        if self._pw is not None:
+            pw, self._pw = self._pw, None
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(pw.stop(), CLOSE_TIMEOUT_S)
 
     async def close(self) -> None:
         """Close Chromium and the Playwright driver."""

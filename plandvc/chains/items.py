@@ -20,7 +20,7 @@ from plandvc.io import InputError
 from plandvc.macros import FLAGGED_ROLES, REGISTRY
 from plandvc.pool.store import Pool, read_ids
 from plandvc.records import ItemRecord, Task, Trajectory
-from plandvc.sites.spec import load_sites, read_split
+from plandvc.sites.spec import load_spec, read_split
 from plandvc.urls import url_path
 
 Record = ItemRecord
@@ -42,15 +42,16 @@ STATEFUL_IMPLS = frozenset({"calendar", "headers"})
 
 def stateful_controls(sites: str | Path) -> set[tuple[str, str]]:
     """(site, control id) of every control drawn in a `STATEFUL_IMPLS` implementation (none when the folder holds
-    only the site split, as a pool's records need no more)."""
-    if not any(Path(sites).glob("*/site.json")):
-        return set()
-    return {
-        (name, c.control_id)
-        for name, spec in load_sites(sites).items()
-        for _, c in spec.controls
-        if c.impl in STATEFUL_IMPLS
-    }
+    only the site split, as a pool's records need no more). A site.json that does not load adds none: site-level
+    problems are check-pool's to name, and run-chains reports them per chain."""
+    out: set[tuple[str, str]] = set()
+    for path in sorted(Path(sites).glob("*/site.json")):
+        try:
+            spec = load_spec(path)
+        except InputError:
+            continue
+        out |= {(spec.site, c.control_id) for _, c in spec.controls if c.impl in STATEFUL_IMPLS}
+    return out
 
 
 def make_record(

@@ -60,31 +60,44 @@ class Worker:
         self.browser = Browser(headless=not headful)
         self.sessions = Sessions(self.browser, base)
         self.generation = 0  # browsers replaced so far
+        self._seen = (0, 0)  # the browser's (drivers, launches) when last looked at
 
     async def start(self) -> None:
         await self.browser.start()
+        self._seen = (self.browser.drivers, self.browser.launches)
 
     async def recover(self) -> None:
-        """Make the browser usable: relaunch Chromium if it died; if that fails (the driver is gone), start
-        a new driver and browser."""
+        """Make the browser usable: relaunch Chromium if it died (with a new driver if the driver died too);
+        if that fails, start a new Browser."""
         from plandvc.browser import Browser
 
-        if self.browser.alive:
-            return
-        try:
-            if await asyncio.wait_for(self.browser.ensure_alive(), RECOVER_TIMEOUT_S):
+        if not self.browser.alive:
+            try:
+                await asyncio.wait_for(self.browser.ensure_alive(), RECOVER_TIMEOUT_S)
+            except Exception:
+                await self.sessions.aclose()
+                await close_quietly(self.browser)
+                self.browser = Browser(headless=not self.headful)
+                self.sessions = Sessions(self.browser, self.base)
+                await self.browser.start()
                 self.generation += 1
-                self.progress.note(f"worker {self.w}: chromium was lost: relaunched it")
+                self._seen = (self.browser.drivers, self.browser.launches)
+                self.progress.note(f"worker {self.w}: the browser driver was lost: started a new one")
+        self.note_relaunches()
+
+    def note_relaunches(self) -> None:
+        """Say when the browser was relaunched since the last look (here or inside a session's opening)."""
+        drivers, launches = self.browser.drivers, self.browser.launches
+        if (drivers, launches) == self._seen:
             return
-        except Exception:
-            pass
-        await self.sessions.aclose()
-        await close_quietly(self.browser)
-        self.browser = Browser(headless=not self.headful)
-        self.sessions = Sessions(self.browser, self.base)
-        await self.browser.start()
+        lost = (
+            "the browser driver was lost: started a new one"
+            if drivers > self._seen[0]
+            else "chromium was lost: relaunched it"
+        )
         self.generation += 1
-        self.progress.note(f"worker {self.w}: the browser driver was lost: started a new one")
+        self._seen = (drivers, launches)
+        self.progress.note(f"worker {self.w}: {lost}")
 
     def mark(self) -> tuple[int, int]:
         return self.generation, self.browser.launches
@@ -127,6 +140,7 @@ async def attempt(
     try:
         await worker.recover()
         session = await worker.sessions.take()
+        worker.note_relaunches()
     except Exception as e:  # the browser cannot start: the machinery is lost for this attempt
         out = ChainOutput(
             base_result(job.chain, f"BrowserCrashed: {type(e).__name__}: {first_line(e)}"[:300])
