@@ -274,8 +274,14 @@ def check_output_dir(
     path: str | Path, is_ours: Callable[[Path], bool], command: str, what: str = "--out"
 ) -> None:
     """An InputError unless the folder `path` may be replaced: absent, empty, or recognisably a previous
-    output of `command` (`is_ours(path)`: its own index names everything in it), in a writable folder."""
+    output of `command` (`is_ours(path)`: its own index names everything in it), in a writable folder. A
+    symbolic link is refused: the swap would replace the link itself, not the folder it points to."""
     p = Path(path)
+    if p.is_symlink():
+        raise InputError(
+            f"{what} {p}: is a symbolic link; give the folder it points to ({p.resolve()}) or another path "
+            "(nothing was written)"
+        )
     if p.exists() and not p.is_dir():
         raise InputError(f"{what} {p}: is a file, not a folder")
     if p.is_dir() and any(q.name != DVC_IGNORE for q in p.iterdir()) and not is_ours(p):

@@ -120,6 +120,22 @@ def test_view_replaces_its_own_previous_output(rows: Path, tmp_path: Path) -> No
     assert tree(out) == first
 
 
+def test_an_out_that_is_a_symbolic_link_is_refused(rows: Path, tmp_path: Path) -> None:
+    """Found while writing issue 30's note: OUT a symbolic link to the command's own previous output was a
+    traceback ("Cannot call rmtree on a symbolic link"), the link swapped for a real folder and left as a
+    hidden `.<name>.old` that made every later run to OUT fail the same way. Refused up front now."""
+    real = tmp_path / "real"
+    assert plandvc("view", "--dataset", rows, "--out", real).returncode == 0
+    first = tree(real)
+    link = tmp_path / "v"
+    link.symlink_to(real, target_is_directory=True)
+    p = plandvc("view", "--dataset", rows, "--out", link)
+    assert p.returncode == 1
+    assert f"--out {link}: is a symbolic link" in one_line(p)
+    assert link.is_symlink() and tree(real) == first
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["real", "rows", "v"]
+
+
 # ── 2, 4: eval-planner and eval-specs ───────────────────────────────────────
 
 
@@ -159,14 +175,16 @@ def test_eval_specs_never_replaces_a_foreign_out(tmp_path: Path) -> None:
     assert tree(out) == before and not (tmp_path / "c").exists()
 
 
-def test_a_planner_url_that_does_not_parse_is_one_line(tmp_path: Path) -> None:
-    """Case 11: `--planner-url 'http://[::1'` was a ValueError traceback."""
+@pytest.mark.parametrize("url", ["http://[::1", "http://127.0.0.1:99999/v1", "http://127.0.0.1:80x/v1"])
+def test_a_planner_url_that_does_not_parse_is_one_line(tmp_path: Path, url: str) -> None:
+    """Case 11: `--planner-url 'http://[::1'` was a ValueError traceback; so was a port out of 0-65535 (an
+    OverflowError from connect) or not a number."""
     specs = tmp_path / "specs"
     specs.mkdir()
     p = plandvc("eval-planner", "--specs", specs, "--pool", POOL, "--sites", SITES, "--out", tmp_path / "o",
-                "--metrics", tmp_path / "m.json", "--planner-url", "http://[::1", "--planner-model", "m")  # fmt: skip
+                "--metrics", tmp_path / "m.json", "--planner-url", url, "--planner-model", "m")  # fmt: skip
     assert p.returncode == 1
-    assert "eval.planner_url: 'http://[::1' is not an http(s) URL" in one_line(p)
+    assert f"eval.planner_url: {url!r} is not an http(s) URL" in one_line(p)
     assert sorted(x.name for x in tmp_path.iterdir()) == ["specs"]
 
 

@@ -253,6 +253,9 @@ async def test_connect_or_none(api: OpenAIDouble) -> None:
         await connect_or_none(api.url, "")
     with pytest.raises(MemoryUnavailable, match="not an http"):
         await connect_or_none("127.0.0.1:8400", MODEL)
+    for url in ("http://[::1", "http://127.0.0.1:99999", "http://127.0.0.1:80x"):  # were tracebacks
+        with pytest.raises(MemoryUnavailable, match="not an http"):
+            await connect_or_none(url, MODEL)
 
 
 async def test_an_api_key_from_the_environment_is_sent(

@@ -69,10 +69,7 @@ class NotACompletion(Exception):
 
 def planner_base(url: str) -> str:
     """The planner's OpenAI base URL; a URL that is not http(s) or does not parse is PlannerUnavailable."""
-    try:
-        base = server.base_url(url)
-    except ValueError:  # urlsplit refuses e.g. an unclosed IPv6 bracket
-        base = None
+    base = server.base_url(url)
     if base is None:
         raise PlannerUnavailable(f"{ROLE.url_key}: {url!r} is not an http(s) URL")
     return base

@@ -27,10 +27,14 @@ TRANSIENT_STATUS = {408, 409, 429}  # and every 5xx
 
 def base_url(url: str) -> str | None:
     """The OpenAI base URL for `url` ("http://host:port" means "http://host:port/v1"); None when `url` is not an
-    http(s) URL."""
+    http(s) URL (also when it does not parse: an unclosed IPv6 bracket, a port not a number or out of range)."""
     u = url.strip().rstrip("/")
-    parts = urlsplit(u)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    try:
+        parts = urlsplit(u)
+        _ = parts.port  # reading it raises ValueError for a port not a number or not in 0-65535
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
         return None
     return u if parts.path else u + "/v1"
 
