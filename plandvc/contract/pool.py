@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import cast
 from urllib.parse import urlsplit
 
-from plandvc.contract.pages import Doc, StepError, Walker
+from plandvc.contract.doc import Doc
+from plandvc.contract.pages import StepError, Walker
 from plandvc.io import InputError
 from plandvc.pool.schema import Problem, read, validate
 from plandvc.pool.store import Pool
