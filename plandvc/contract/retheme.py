@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from plandvc.checks import gate
+from plandvc.errors import script_main
 from plandvc.io import InputError
 from plandvc.pool.prep import prepare
 from plandvc.pool.store import Pool
@@ -183,16 +184,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args(argv)
-    try:
+
+    def body() -> int:
         results = replay_pool(args.pool, args.sites, args.workers)
-    except InputError as e:
-        print(f"retheme: {e}", file=sys.stderr)
-        return 2
-    print(report(results))
-    broken = check_promise(results)
-    for b in broken:
-        print(f"broken: {b}", file=sys.stderr)
-    return 1 if broken else 0
+        print(report(results))
+        broken = check_promise(results)
+        for b in broken:
+            print(f"broken: {b}", file=sys.stderr)
+        return 1 if broken else 0
+
+    return script_main("retheme", body)
 
 
 if __name__ == "__main__":
