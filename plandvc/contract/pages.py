@@ -25,6 +25,7 @@ from typing import TypedDict
 from urllib.parse import urlencode, urlsplit
 
 from plandvc.contract.doc import BUTTON_TYPES, Doc, Node, clip, option_value, options, resolve, squash
+from plandvc.macros.make import fmt
 from plandvc.records import ElementDescriptor, TrajectoryStep
 from plandvc.replay import describe, find
 from plandvc.sites.controls import suggested
@@ -165,10 +166,6 @@ class Page:
         return pairs
 
 
-def _fmt(v: object) -> str:
-    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
-
-
 class CreatePrep(TypedDict):
     """A task's `control.prep.create` as the pool's schema makes it: a row made through a page's create form."""
 
@@ -227,7 +224,7 @@ class Walker:
             )
             if node is None:
                 return f"the {page} create form has no field {name!r}"
-            self.set_field(node, _fmt(value), f"control.prep.create.fields.{name}")
+            self.set_field(node, fmt(value), f"control.prep.create.fields.{name}")
         button = next(
             (n for n in self.page.elements if n.attrs.get("data-control-id") == f"{page}-create-apply"), None
         )
@@ -317,7 +314,7 @@ class Walker:
         elif action in ("input", "set_range"):
             if node.tag not in ("input", "textarea"):
                 raise StepError(f"steps[{n}].element", f"{action} on a <{node.tag}> on {self.page.url}")
-            self.set_field(node, _fmt(value), f"steps[{n}].value")
+            self.set_field(node, fmt(value), f"steps[{n}].value")
             if "data-suggest" in node.attrs:
                 self.page.suggest(node)
         elif action == "select":
