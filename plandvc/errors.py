@@ -13,6 +13,8 @@ command bodies catch nothing. The exit codes say what kind of end it was:
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from typing import ClassVar
 
 EXIT_INPUT = 1
@@ -70,3 +72,13 @@ class Terminated(Stopped):
     """Stopped by SIGTERM."""
 
     exit_code = EXIT_SIGTERM
+
+
+def script_main(prog: str, body: Callable[[], int]) -> int:
+    """The end of a `python -m` helper script (not a command, so not `plandvc.cli`'s): what `body` returns, or 2
+    after the one line `<prog>: <message>` on stderr when it raises an InputError."""
+    try:
+        return body()
+    except InputError as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        return 2

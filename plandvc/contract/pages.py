@@ -1,9 +1,8 @@
 """Walk a recorded trajectory on the site's own pages without a browser: is every recorded element on its page?
 
 The pages come from the server's own code (`plandvc.sites.server.App`, the renderer the live run serves), one
-state session per trajectory. A page's elements are listed the way the browser snapshot lists them (the same
-selector, stable attributes, role, text and label; no layout, so no boxes and every element counts as
-visible), and each step's recorded descriptor is looked up with the replayer's own matching
+state session per trajectory. A page's elements are listed the way the browser snapshot lists them
+(`plandvc.contract.doc`), and each step's recorded descriptor is looked up with the replayer's own matching
 (`plandvc.replay.find`). The step is then applied the way a browser would: a link is followed, a submit button
 submits its form (GET as a query, POST then the 303 redirect), a checkbox toggles, a field takes its value.
 A control prep is done through the site's own create form first, like `plandvc.pool.prep`.
@@ -20,155 +19,20 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date as date_cls
-from html.parser import HTMLParser
 from typing import TypedDict
-from urllib.parse import urlencode, urljoin, urlsplit
+from urllib.parse import urlencode, urlsplit
 
-from plandvc.browser.snapshot import ATTR_ORDER
+from plandvc.contract.doc import BUTTON_TYPES, Doc, Node, clip, option_value, options, resolve, squash
+from plandvc.macros.make import fmt
 from plandvc.records import ElementDescriptor, TrajectoryStep
 from plandvc.replay import describe, find
 from plandvc.sites.controls import suggested
 from plandvc.sites.model import SUGGEST_PARAM
 from plandvc.sites.server import App
 
-SELECTOR_TAGS = frozenset({"a", "button", "input", "select", "textarea"})
-STABLE = ATTR_ORDER  # the attributes a live snapshot keeps
-_VOID = frozenset(
-    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
-)
-_BUTTON_TYPES = ("button", "submit", "reset", "image")
 DOC_CACHE = 256  # parsed pages kept for reuse (a fresh list page is the start of many trajectories)
-
-
-@dataclass(eq=False)
-class Node:
-    """One element of a parsed page."""
-
-    tag: str
-    attrs: dict[str, str]
-    parent: Node | None
-    children: list[Node | str] = field(default_factory=list)
-
-    def text(self) -> str:
-        out: list[str] = []
-        for c in self.children:
-            out.append(c if isinstance(c, str) else c.text())
-        return "".join(out)
-
-    def up(self, tag: str) -> Node | None:
-        n = self.parent
-        while n is not None and n.tag != tag:
-            n = n.parent
-        return n
-
-    def walk(self) -> list[Node]:
-        out = [self]
-        for c in self.children:
-            if isinstance(c, Node):
-                out += c.walk()
-        return out
-
-    @property
-    def type(self) -> str:
-        return self.attrs.get("type", "").lower()
-
-
-class _Parser(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.root = Node("#document", {}, None)
-        self.cur = self.root
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        node = Node(tag, {k: v or "" for k, v in attrs}, self.cur)
-        self.cur.children.append(node)
-        if tag not in _VOID:
-            self.cur = node
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.cur.children.append(Node(tag, {k: v or "" for k, v in attrs}, self.cur))
-
-    def handle_endtag(self, tag: str) -> None:
-        n: Node | None = self.cur
-        while n is not None and n.tag != tag:
-            n = n.parent
-        if n is not None and n.parent is not None:
-            self.cur = n.parent
-
-    def handle_data(self, data: str) -> None:
-        self.cur.children.append(data)
-
-
-def _squash(s: str) -> str:
-    return " ".join(s.split())
-
-
-def _clip(s: str) -> str:
-    s = _squash(s)
-    return s[:79] + "…" if len(s) > 80 else s
-
-
-class Doc:
-    """A parsed page: its nodes, its snapshot elements and their descriptors (state-free, so shared by every
-    visit of the same HTML)."""
-
-    def __init__(self, url: str, html: str) -> None:
-        parser = _Parser()
-        parser.feed(html)
-        self.url = url
-        self.nodes = parser.root.walk()
-        self.label_for: dict[str, Node] = {}
-        for m in self.nodes:
-            if m.tag == "label" and m.attrs.get("for") and m.attrs["for"] not in self.label_for:
-                self.label_for[m.attrs["for"]] = m
-        self.elements = [
-            n
-            for n in self.nodes
-            if (n.tag in SELECTOR_TAGS or n.attrs.get("role") == "button" or "data-copy" in n.attrs)
-            and not (n.tag == "input" and n.type == "hidden")
-        ]
-        self.snapshot = [self.descriptor(n) for n in self.elements]
-
-    def href(self, raw: str) -> str:
-        return _resolve(self.url, raw)
-
-    def label(self, n: Node) -> str:
-        if n.attrs.get("aria-label"):
-            return _clip(n.attrs["aria-label"])
-        lab = self.label_for.get(n.attrs.get("id", ""))
-        if lab is not None:
-            return _clip(lab.text())
-        wrap = n.up("label")
-        if wrap is not None:
-            return _clip(wrap.text())
-        return _clip(n.attrs.get("placeholder") or n.attrs.get("name") or "")
-
-    def descriptor(self, n: Node) -> ElementDescriptor:
-        """The element as the browser snapshot describes it (without a box)."""
-        attrs: dict[str, str | None] = {}
-        for name in STABLE:
-            if name not in n.attrs:
-                continue
-            if name == "value" and not (
-                n.tag == "button"
-                or (n.tag == "input" and n.type in ("button", "submit", "reset", "checkbox", "radio"))
-            ):
-                continue
-            attrs[name] = self.href(n.attrs[name]) if name == "href" else n.attrs[name]
-        if n.tag in ("select", "textarea", "input"):
-            text = _clip(n.attrs.get("value", "")) if n.tag == "input" and n.type in _BUTTON_TYPES else ""
-        else:
-            text = _clip(n.text())
-        role = n.attrs.get("role") or _role(n)
-        return {"tag": n.tag, "role": role, "text": text, "label": self.label(n), "attrs": attrs}
-
-
-def _resolve(base: str, raw: str) -> str:
-    """`raw` resolved against page `base` (path?query), as path?query#fragment."""
-    u = urlsplit(urljoin("http://site" + base, raw))
-    return u.path + (f"?{u.query}" if u.query else "") + (f"#{u.fragment}" if u.fragment else "")
 
 
 @dataclass
@@ -222,10 +86,10 @@ class Page:
             elif n.tag == "select":
                 opts = options(n)
                 chosen = next((o for o in opts if "selected" in o.attrs), opts[0] if opts else None)
-                self.value[n] = _option_value(chosen) if chosen else ""
+                self.value[n] = option_value(chosen) if chosen else ""
 
     def href(self, raw: str) -> str:
-        return _resolve(self.url, raw)
+        return resolve(self.url, raw)
 
     def snapshot(self) -> list[ElementDescriptor]:
         return self.doc.snapshot
@@ -275,7 +139,7 @@ class Page:
         words = [str(w) for w in json.loads(words_node.text() or "[]")]
         cid = box.attrs.get("data-control-id", "") + "-suggestion"
         for w in suggested(words, self.value.get(box, "")):
-            desc: ElementDescriptor = {"tag": "li", "role": "option", "text": _clip(w), "label": "",
+            desc: ElementDescriptor = {"tag": "li", "role": "option", "text": clip(w), "label": "",
                                        "attrs": {"data-control-id": cid}}  # fmt: skip
             self.drawn.append(Drawn(desc, box, w, box.up("form")))
 
@@ -290,7 +154,7 @@ class Page:
                 if n.type in ("checkbox", "radio"):
                     if self.checked.get(n):
                         pairs.append((name, n.attrs.get("value", "on")))
-                elif n.type in _BUTTON_TYPES:
+                elif n.type in BUTTON_TYPES:
                     if n is submitter:
                         pairs.append((name, n.attrs.get("value", "")))
                 else:
@@ -300,37 +164,6 @@ class Page:
             elif n.tag == "button" and n is submitter:
                 pairs.append((name, n.attrs.get("value", "")))
         return pairs
-
-
-def options(select: Node) -> list[Node]:
-    return [n for n in select.walk() if n.tag == "option"]
-
-
-def _role(n: Node) -> str:
-    if n.tag == "a":
-        return "link" if "href" in n.attrs else "generic"
-    if n.tag == "button":
-        return "button"
-    if n.tag == "select":
-        return "listbox" if "multiple" in n.attrs else "combobox"
-    if n.tag == "textarea":
-        return "textbox"
-    if n.tag == "input":
-        t = n.type
-        if t in _BUTTON_TYPES:
-            return "button"
-        if t in ("checkbox", "radio"):
-            return t
-        return {"range": "slider", "number": "spinbutton", "search": "searchbox"}.get(t, "textbox")
-    return "generic"
-
-
-def _option_value(o: Node) -> str:
-    return o.attrs["value"] if "value" in o.attrs else _squash(o.text())
-
-
-def _fmt(v: object) -> str:
-    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
 
 
 class CreatePrep(TypedDict):
@@ -391,7 +224,7 @@ class Walker:
             )
             if node is None:
                 return f"the {page} create form has no field {name!r}"
-            self.set_field(node, _fmt(value), f"control.prep.create.fields.{name}")
+            self.set_field(node, fmt(value), f"control.prep.create.fields.{name}")
         button = next(
             (n for n in self.page.elements if n.attrs.get("data-control-id") == f"{page}-create-apply"), None
         )
@@ -404,14 +237,14 @@ class Walker:
         assert self.page is not None
         if node.tag == "select":
             opts = options(node)
-            match = next((o for o in opts if _squash(o.text()) == value), None) or next(
-                (o for o in opts if _option_value(o) == value), None
+            match = next((o for o in opts if squash(o.text()) == value), None) or next(
+                (o for o in opts if option_value(o) == value), None
             )
             if match is None:
                 raise StepError(
-                    key, f"no option {value!r} (options: {', '.join(_squash(o.text()) for o in opts)})"
+                    key, f"no option {value!r} (options: {', '.join(squash(o.text()) for o in opts)})"
                 )
-            self.page.value[node] = _option_value(match)
+            self.page.value[node] = option_value(match)
         else:
             self.page.value[node] = value
 
@@ -481,7 +314,7 @@ class Walker:
         elif action in ("input", "set_range"):
             if node.tag not in ("input", "textarea"):
                 raise StepError(f"steps[{n}].element", f"{action} on a <{node.tag}> on {self.page.url}")
-            self.set_field(node, _fmt(value), f"steps[{n}].value")
+            self.set_field(node, fmt(value), f"steps[{n}].value")
             if "data-suggest" in node.attrs:
                 self.page.suggest(node)
         elif action == "select":

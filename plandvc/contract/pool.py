@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import cast
 from urllib.parse import urlsplit
 
-from plandvc.contract.pages import Doc, StepError, Walker
+from plandvc.contract.doc import Doc
+from plandvc.contract.pages import StepError, Walker
 from plandvc.io import InputError
 from plandvc.pool.schema import Problem, read, validate
 from plandvc.pool.store import Pool
@@ -181,12 +182,12 @@ def walk_part(
     for n, st in enumerate(traj["steps"]):
         el = st.get("element")
         try:
-            walker.step(n, st, elements[el] if isinstance(el, int) else None)
+            walker.step(n, st, elements[el] if el is not None else None)
         except StepError as e:
             return [Problem(jf, e.key, e.reason)], walked
         walked += 1
     end = traj.get("end")
-    if isinstance(end, str) and walker.page is not None:
+    if end is not None and walker.page is not None:
         have, want = urlsplit(walker.page.url).path.rstrip("/"), urlsplit(end).path.rstrip("/")
         if have != want:
             return [Problem(jf, "end", f"the steps end on {walker.page.url}, not on {end}")], walked

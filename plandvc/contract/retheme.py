@@ -28,8 +28,10 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from plandvc.checks import gate
+from plandvc.errors import script_main
 from plandvc.io import InputError
 from plandvc.pool.prep import prepare
 from plandvc.pool.store import Pool
@@ -38,6 +40,9 @@ from plandvc.records import ElementDescriptor, Part
 from plandvc.replay import ElementNotFound, Replayer, replay
 from plandvc.sites.spec import load_sites
 from plandvc.urls import url_path
+
+if TYPE_CHECKING:
+    from plandvc.browser import Browser
 
 # the buttons that open a world site's navigation (templates/world/base.html): the drawer's and the menus'
 NAV_BUTTONS = ("☰ Menu", "Browse ▾", "Help ▾")
@@ -62,7 +67,7 @@ def uses_navigation(part: Part, page_paths: set[str]) -> bool:
     pages (`page_paths`, by path; a body link to a list page counts too, which only errs towards "uses")."""
     for step in part["traj"].get("steps") or []:
         k = step.get("element")
-        if not isinstance(k, int) or not 0 <= k < len(part["elements"]):
+        if k is None:  # a part from `Pool` names only recorded elements (its cross-file check)
             continue
         d: ElementDescriptor = part["elements"][k]
         attrs = d.get("attrs") or {}
@@ -73,10 +78,7 @@ def uses_navigation(part: Part, page_paths: set[str]) -> bool:
     return False
 
 
-async def _replay_one(browser: object, base: str, part: Part, uses_nav: bool) -> Replayed:
-    from plandvc.browser import Browser
-
-    assert isinstance(browser, Browser)
+async def _replay_one(browser: Browser, base: str, part: Part, uses_nav: bool) -> Replayed:
     task = part["task"]
     session = await browser.new_session(base)
     try:
@@ -183,16 +185,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args(argv)
-    try:
+
+    def body() -> int:
         results = replay_pool(args.pool, args.sites, args.workers)
-    except InputError as e:
-        print(f"retheme: {e}", file=sys.stderr)
-        return 2
-    print(report(results))
-    broken = check_promise(results)
-    for b in broken:
-        print(f"broken: {b}", file=sys.stderr)
-    return 1 if broken else 0
+        print(report(results))
+        broken = check_promise(results)
+        for b in broken:
+            print(f"broken: {b}", file=sys.stderr)
+        return 1 if broken else 0
+
+    return script_main("retheme", body)
 
 
 if __name__ == "__main__":

@@ -12,35 +12,29 @@ from pathlib import Path
 
 import plandvc
 from plandvc.io import files_hash, listed_files
+from plandvc.sites import SITE_CODE
 
-POOL_CODE: tuple[str, ...] = (
-    "plandvc/__init__.py",
-    "plandvc/browser",
-    "plandvc/checks.py",
-    "plandvc/errors.py",
-    "plandvc/io.py",
-    "plandvc/macros",
-    "plandvc/pool/__init__.py",
-    "plandvc/pool/cli.py",
-    "plandvc/pool/code.py",
-    "plandvc/pool/executor.py",
-    "plandvc/pool/prep.py",
-    "plandvc/pool/recorder.py",
-    "plandvc/pool/tasks.py",
-    "plandvc/ports.py",
-    "plandvc/records.py",
-    "plandvc/sites/__init__.py",
-    "plandvc/sites/art.py",
-    "plandvc/sites/controls.py",
-    "plandvc/sites/model.py",
-    "plandvc/sites/query.py",
-    "plandvc/sites/render.py",
-    "plandvc/sites/server.py",
-    "plandvc/sites/servers.py",
-    "plandvc/sites/spec.py",
-    "plandvc/sites/state.py",
-    "plandvc/sites/templates",
-    "plandvc/sites/world_render.py",
+POOL_CODE: tuple[str, ...] = tuple(
+    sorted(
+        {
+            *SITE_CODE,
+            "plandvc/__init__.py",
+            "plandvc/browser",
+            "plandvc/checks.py",
+            "plandvc/errors.py",
+            "plandvc/io.py",
+            "plandvc/macros",
+            "plandvc/pool/__init__.py",
+            "plandvc/pool/cli.py",
+            "plandvc/pool/code.py",
+            "plandvc/pool/executor.py",
+            "plandvc/pool/prep.py",
+            "plandvc/pool/recorder.py",
+            "plandvc/pool/tasks.py",
+            "plandvc/ports.py",
+            "plandvc/records.py",
+        }
+    )
 )
 
 

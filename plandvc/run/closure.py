@@ -20,40 +20,34 @@ from __future__ import annotations
 from pathlib import Path
 
 from plandvc.io import listed_files
+from plandvc.sites import SITE_CODE
 
 # sorted; a folder when all of it is in the closure, else its files one by one
-RUN_CODE: tuple[str, ...] = (
-    "plandvc/__init__.py",
-    "plandvc/agent",
-    "plandvc/browser",
-    "plandvc/checks.py",
-    "plandvc/contract/__init__.py",
-    "plandvc/contract/schemas",
-    "plandvc/errors.py",
-    "plandvc/io.py",
-    "plandvc/macros",
-    "plandvc/memory",
-    "plandvc/pool/__init__.py",
-    "plandvc/pool/prep.py",
-    "plandvc/pool/schema.py",
-    "plandvc/pool/store.py",
-    "plandvc/ports.py",
-    "plandvc/records.py",
-    "plandvc/replay.py",
-    "plandvc/run",
-    "plandvc/sites/__init__.py",
-    "plandvc/sites/art.py",
-    "plandvc/sites/controls.py",
-    "plandvc/sites/model.py",
-    "plandvc/sites/query.py",
-    "plandvc/sites/render.py",
-    "plandvc/sites/server.py",
-    "plandvc/sites/servers.py",
-    "plandvc/sites/spec.py",
-    "plandvc/sites/state.py",
-    "plandvc/sites/templates",
-    "plandvc/sites/world_render.py",
-    "plandvc/urls.py",
+RUN_CODE: tuple[str, ...] = tuple(
+    sorted(
+        {
+            *SITE_CODE,
+            "plandvc/__init__.py",
+            "plandvc/agent",
+            "plandvc/browser",
+            "plandvc/checks.py",
+            "plandvc/contract/__init__.py",
+            "plandvc/contract/schemas",
+            "plandvc/errors.py",
+            "plandvc/io.py",
+            "plandvc/macros",
+            "plandvc/memory",
+            "plandvc/pool/__init__.py",
+            "plandvc/pool/prep.py",
+            "plandvc/pool/schema.py",
+            "plandvc/pool/store.py",
+            "plandvc/ports.py",
+            "plandvc/records.py",
+            "plandvc/replay.py",
+            "plandvc/run",
+            "plandvc/urls.py",
+        }
+    )
 )
 
 # what the evaluation imports beyond the run: the chain walk, the row checks and eval itself

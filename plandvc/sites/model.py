@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 COLUMN_TYPES = ("id", "text", "enum", "number", "date")
 CONTROL_KINDS = ("dropdown", "options", "slider", "date_range", "sort", "search")
@@ -41,6 +42,18 @@ TAB_PARAM = "tab"  # the tab an entry's page shows (world sites with tabs)
 MIN_ROWS = 15
 RESERVED_IDS = ("new", "edit")
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+T = TypeVar("T")
+
+
+def named(items: Iterable[T], attr: str, name: str) -> T:
+    """The first of `items` whose `attr` is `name` (a table's column, a page's control); KeyError(name) when
+    none is."""
+    for x in items:
+        if getattr(x, attr) == name:
+            return x
+    raise KeyError(name)
 
 
 @dataclass(frozen=True)
@@ -80,10 +93,7 @@ class Table:
     )
 
     def column(self, name: str) -> Column:
-        for c in self.columns:
-            if c.name == name:
-                return c
-        raise KeyError(name)
+        return named(self.columns, "name", name)
 
     @property
     def column_names(self) -> tuple[str, ...]:
@@ -139,10 +149,7 @@ class Page:
     controls: tuple[Control, ...]
 
     def control(self, control_id: str) -> Control:
-        for c in self.controls:
-            if c.control_id == control_id:
-                return c
-        raise KeyError(control_id)
+        return named(self.controls, "control_id", control_id)
 
 
 @dataclass(frozen=True)

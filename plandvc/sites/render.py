@@ -13,11 +13,11 @@ from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from plandvc.sites.art import format_value, plain_number
+from plandvc.sites.art import format_value
 from plandvc.sites.controls import control_view
 from plandvc.sites.query import ListQuery
 from plandvc.sites.spec import Page, Spec
-from plandvc.sites.world_render import WorldPages
+from plandvc.sites.world_render import WorldPages, entry_fields, form_fields
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -102,14 +102,7 @@ class Renderer:
         table = spec.table_of(page)
         path = f"/sites/{spec.site}/{page.page}"
         ctx = self._base(spec, page.page, f"{table.singular.capitalize()} {row[table.label]}")
-        fields = [
-            {"label": c.label, "text": format_value(c, row[c.name]), "name": c.name} for c in table.columns
-        ]
-        copy = None
-        if table.copy:
-            col = table.column(table.copy)
-            copy = {"value": str(row[table.copy]), "label": col.label, "id": f"{page.page}-copy"}
-        entry_href = f"{path}/{quote(str(row[table.key]), safe='')}"
+        fields, copy, entry_href = entry_fields(page, table, row, path)
         return self.env.get_template("detail.html").render(
             **ctx, page=page, table=table, path=path, row=row, fields=fields, copy=copy, entry_href=entry_href,
             heading=f"{table.singular.capitalize()} {row[table.label]}",
@@ -121,17 +114,8 @@ class Renderer:
             return self.world.form(spec, page, kind, row)
         table = spec.table_of(page)
         path = f"/sites/{spec.site}/{page.page}"
-        names = table.create if kind == "create" else table.edit
         form_id = f"{page.page}-{kind}"
-        fields = []
-        for n in names:
-            col = table.column(n)
-            value: Any = "" if row is None else row[n]
-            fields.append(
-                {"name": n, "label": col.label, "type": col.type, "id": f"{form_id}-{n}",
-                 "value": plain_number(value) if col.type == "number" and value != "" else str(value),
-                 "options": [{"value": o, "selected": o == value} for o in col.values]}
-            )  # fmt: skip
+        fields = form_fields(table, kind, form_id, row)
         if kind == "create":
             action, heading, button = f"{path}/new", f"New {table.singular}", f"Create {table.singular}"
             back = path

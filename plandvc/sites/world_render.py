@@ -172,14 +172,7 @@ class WorldPages:
         heading = str(row[table.label])
         ctx = self.base(spec, page.page, f"{table.singular.capitalize()} {heading}",
                         [("Home", ctx_root(spec)), (page.title, path), (heading, "")])  # fmt: skip
-        fields = [
-            {"label": c.label, "text": format_value(c, row[c.name]), "name": c.name} for c in table.columns
-        ]
-        copy = None
-        if table.copy:
-            col = table.column(table.copy)
-            copy = {"value": str(row[table.copy]), "label": col.label, "id": f"{page.page}-copy"}
-        entry_href = f"{path}/{quote(str(row[table.key]), safe='')}"
+        fields, copy, entry_href = entry_fields(page, table, row, path)
         master = [self.entry(spec, page, r, 64, 64) for r in rows] if spec.theme.family == "splitview" else []
         return self.env.get_template("world/detail.html").render(
             **ctx, page=page, table=table, path=path, fields=fields, copy=copy, entry_href=entry_href,
@@ -222,15 +215,7 @@ class WorldPages:
         table = spec.table_of(page)
         path = f"/sites/{spec.site}/{page.page}"
         form_id = f"{page.page}-{kind}"
-        fields = []
-        for n in table.create if kind == "create" else table.edit:
-            col = table.column(n)
-            value: Any = "" if row is None else row[n]
-            fields.append(
-                {"name": n, "label": col.label, "type": col.type, "id": f"{form_id}-{n}",
-                 "value": plain_number(value) if col.type == "number" and value != "" else str(value),
-                 "options": [{"value": o, "selected": o == value} for o in col.values]}
-            )  # fmt: skip
+        fields = form_fields(table, kind, form_id, row)
         back = path if row is None else f"{path}/{quote(str(row[table.key]), safe='')}"
         steps = [fields[i : i + 2] for i in range(0, len(fields), 2)] if table.form == "wizard" else [fields]
         return {
@@ -252,6 +237,34 @@ class WorldPages:
         return self.env.get_template("world/error.html").render(
             **ctx, status=status, reason=reason, message=message
         )
+
+
+def entry_fields(
+    page: Page, table: Table, row: dict[str, Any], path: str
+) -> tuple[list[View], View | None, str]:
+    """An entry page's shown fields, its copy button (the table's `copy` column, or None) and its own URL: the
+    same on a classic and a world page."""
+    fields = [{"label": c.label, "text": format_value(c, row[c.name]), "name": c.name} for c in table.columns]
+    copy = None
+    if table.copy:
+        col = table.column(table.copy)
+        copy = {"value": str(row[table.copy]), "label": col.label, "id": f"{page.page}-copy"}
+    return fields, copy, f"{path}/{quote(str(row[table.key]), safe='')}"
+
+
+def form_fields(table: Table, kind: str, form_id: str, row: dict[str, Any] | None) -> list[View]:
+    """The fields of a create (`row` None) or edit form, each with its value: the same on a classic and a world
+    page."""
+    fields = []
+    for n in table.create if kind == "create" else table.edit:
+        col = table.column(n)
+        value: Any = "" if row is None else row[n]
+        fields.append(
+            {"name": n, "label": col.label, "type": col.type, "id": f"{form_id}-{n}",
+             "value": plain_number(value) if col.type == "number" and value != "" else str(value),
+             "options": [{"value": o, "selected": o == value} for o in col.values]}
+        )  # fmt: skip
+    return fields
 
 
 def ctx_root(spec: Spec) -> str:

@@ -27,6 +27,7 @@ from plandvc.browser.chromium import VIEWPORT, chromium_path
 from plandvc.chains.items import pool_items
 from plandvc.chains.recovery import KINDS, assign_failures
 from plandvc.chains.walk import chain_specs
+from plandvc.errors import script_main
 from plandvc.io import InputError, read_json, read_jsonl, write_bytes, write_jsonl
 from plandvc.records import ChainSpec, FailureKind
 
@@ -208,13 +209,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=5, help="the walk's and the failures' seed")
     ap.add_argument("--doc", type=Path, default=None, help="a markdown file whose recovery part to fill")
     args = ap.parse_args(argv)
-    try:
+
+    def body() -> int:
         examples = shoot(args.pool, args.sites, args.out, args.seed, args.doc)
-    except InputError as e:
-        print(f"plandvc.view.shoot: {e}", file=sys.stderr)
-        return 2
-    print(f"ran {len(examples)} recovery chains: {', '.join(f'{e.kind} {e.key}' for e in examples)}")
-    return 0
+        print(f"ran {len(examples)} recovery chains: {', '.join(f'{e.kind} {e.key}' for e in examples)}")
+        return 0
+
+    return script_main("plandvc.view.shoot", body)
 
 
 if __name__ == "__main__":

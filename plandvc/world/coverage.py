@@ -17,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from plandvc.errors import script_main
 from plandvc.io import InputError, read_json
 from plandvc.sites.model import Spec
 from plandvc.sites.spec import load_sites
@@ -115,16 +116,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sites", type=Path, required=True)
     ap.add_argument("--run", default="r1")
     args = ap.parse_args(argv)
-    try:
+
+    def body() -> int:
         cov = pool_coverage(args.pool, args.sites, args.run)
-    except InputError as e:
-        print(f"plandvc.world.coverage: {e}", file=sys.stderr)
-        return 2
-    print(cov.table(by_piece=False))
-    print(cov.table(by_piece=True))
-    if cov.reasons:
-        print("rejected by reason: " + ", ".join(f"{k} {n}" for k, n in sorted(cov.reasons.items())))
-    return 0
+        print(cov.table(by_piece=False))
+        print(cov.table(by_piece=True))
+        if cov.reasons:
+            print("rejected by reason: " + ", ".join(f"{k} {n}" for k, n in sorted(cov.reasons.items())))
+        return 0
+
+    return script_main("plandvc.world.coverage", body)
 
 
 if __name__ == "__main__":

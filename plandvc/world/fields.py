@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Protocol
 
+from plandvc.sites.model import named
 from plandvc.world import vocab
 
 Value = str | int | float
@@ -149,10 +150,7 @@ class TableDef:
     date_label: str = ""
 
     def field(self, name: str) -> Field:
-        for f in self.fields:
-            if f.name == name:
-                return f
-        raise KeyError(name)
+        return named(self.fields, "name", name)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from plandvc.browser.chromium import VIEWPORT, chromium_path
+from plandvc.errors import script_main
 from plandvc.io import InputError, read_json, write_bytes
 from plandvc.ports import free_ports
 from plandvc.sites.servers import Servers
@@ -129,15 +130,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, default=8, help="how many sites to picture")
     ap.add_argument("--doc", type=Path, default=None, help="a markdown file whose world part to fill")
     args = ap.parse_args(argv)
-    try:
+
+    def body() -> int:
         chosen = shoot(args.sites, args.out, args.n)
         if args.doc:
             write_doc(args.doc, args.out, args.sites, chosen)
-    except InputError as e:
-        print(f"plandvc.world.shoot: {e}", file=sys.stderr)
-        return 2
-    print(f"pictured {len(chosen)} sites in {args.out}: {', '.join(str(e['site']) for e in chosen)}")
-    return 0
+        print(f"pictured {len(chosen)} sites in {args.out}: {', '.join(str(e['site']) for e in chosen)}")
+        return 0
+
+    return script_main("plandvc.world.shoot", body)
 
 
 if __name__ == "__main__":
