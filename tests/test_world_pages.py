@@ -121,6 +121,25 @@ def test_min_max_number_fields_bound_both_ends(world: dict[str, Spec]):
     assert f'data-count="{want}"' in html and 0 < want < len(values)
 
 
+def test_an_empty_list_keeps_its_sort_headers(world: dict[str, Spec]):
+    """A list sorted by its column headers shows them on an empty result too (a filter and a search that
+    match nothing), beside the empty state: a sort that follows such a search in a chain still finds them."""
+    tested = 0
+    for spec in world.values():
+        for page, c in spec.controls:
+            if c.kind != "sort" or c.implementation != "headers":
+                continue
+            search = next(s for s in page.controls if s.kind == "search")
+            for family in ("datatable", "dashboard", "cardgrid"):
+                v = _variant(spec, layout=family)
+                html = _get(App({v.site: v}), f"/sites/{v.site}/{page.page}?{search.param}=zzzqqqxxx")
+                assert 'data-count="0"' in html and "data-empty>" in html
+                for column in c.columns or ():
+                    assert f'data-sort="{column}"' in html, (v.site, family, column)
+                tested += 1
+    assert tested >= 3
+
+
 def test_pages_render_the_same_bytes_twice(world: dict[str, Spec]):
     for spec in list(world.values())[:5]:
         urls = [f"/sites/{spec.site}"] + [f"/sites/{spec.site}/{p.page}" for p in spec.pages]
