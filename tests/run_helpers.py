@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import subprocess
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -85,6 +87,19 @@ def wait_for(pred: Callable[[], bool], timeout: float = 300.0, what: str = "") -
         if time.monotonic() - t0 > timeout:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.2)
+
+
+def kill_group_when(p: subprocess.Popen[Any], ready: Callable[[], bool], what: str) -> None:
+    """SIGKILL the process group of `p` (started with start_new_session) once `ready()` holds, asserting it was
+    still running then; the group is killed in any case."""
+    try:
+        wait_for(lambda: ready() or p.poll() is not None, what=what)
+        assert p.poll() is None, f"the process ended before {what}"
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait(30)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
 
 
 def finished(cache: Path) -> int:

@@ -3,8 +3,6 @@ a summary as it goes, and a run made again replaces the old one whole."""
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +11,7 @@ from typing import cast
 import pytest
 from bundled import SITES_DIR, SPECS
 from click.testing import CliRunner
-from run_helpers import ROOT, plandvc, tree, wait_for
+from run_helpers import ROOT, kill_group_when, plandvc, tree
 
 from plandvc.cli import cli
 from plandvc.pool.cli import make_pool as make_pool_cmd
@@ -84,14 +82,7 @@ def test_a_killed_make_pool_resumes_to_the_same_bytes(tmp_path: Path) -> None:
         [sys.executable, "-m", "plandvc", "make-pool", *map(str, args), "--out", str(out)],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )  # fmt: skip
-    try:
-        wait_for(lambda: _filed(out / "runs" / ".r1.tmp") >= 3 or p.poll() is not None, what="3 outcomes")
-        assert p.poll() is None, "the recording ended before it could be killed"
-        os.killpg(p.pid, signal.SIGKILL)
-        p.wait(30)
-    finally:
-        if p.poll() is None:
-            os.killpg(p.pid, signal.SIGKILL)
+    kill_group_when(p, lambda: _filed(out / "runs" / ".r1.tmp") >= 3, "3 outcomes")
     assert not (out / "kept.jsonl").exists()  # nothing published by the killed run
     filed = _filed(out / "runs" / ".r1.tmp")
     again = plandvc("make-pool", *args, "--out", out)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from run_helpers import finished, plandvc, subset, tree, wait_for, walk_chains
+from run_helpers import finished, kill_group_when, plandvc, subset, tree, wait_for, walk_chains
 
 from plandvc import io
 from plandvc.agent.schema import errors, key_order_errors, schema_of
@@ -113,14 +113,7 @@ def test_one_worker_gives_the_same_bytes_as_two(work: Path, reference: Path) -> 
 def test_sigkill_then_rerun_resumes_to_identical_output(work: Path, reference: Path) -> None:
     out, cache = work / "raw_kill", work / "cache_kill"
     p = start_cli(*common(work / "few.jsonl", out, cache, "--workers", "1"))
-    try:
-        wait_for(lambda: finished(cache) >= 2 or p.poll() is not None, what="two finished chains")
-        assert p.poll() is None, "the run ended before it could be killed"
-        os.killpg(p.pid, signal.SIGKILL)
-        p.wait(30)
-    finally:
-        if p.poll() is None:
-            os.killpg(p.pid, signal.SIGKILL)
+    kill_group_when(p, lambda: finished(cache) >= 2, "two finished chains")
     assert not out.exists()  # nothing half-written was published
     done_before = finished(cache)
     second = run_cli(*common(work / "few.jsonl", out, cache, "--workers", "2"))
