@@ -9,6 +9,9 @@ import pytest
 
 from plandvc.memory import FINAL_ASK, MERGE_ASK, fallback_final, joined, plain, values
 from plandvc.memory.text import final_prompt, keeps, length_bound, merge_prompt, missing_values
+from plandvc.pool.tasks import generate
+from plandvc.sites.spec import load_sites
+from plandvc.world.make import make_world
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = 'Show only the orders whose Status is "Shipped".'
@@ -53,6 +56,19 @@ def test_every_pool_instruction_keeps_its_own_values() -> None:
     assert len(tasks) > 600
     own = [t for t in tasks if missing_values(i := json.loads(t.read_text())["instruction"], [i])]
     assert own == []
+
+
+def test_every_world_instruction_keeps_its_own_values(tmp_path: Path) -> None:
+    """The same over every task the generated world makes (its pool's tasks, no browser): option labels such
+    as "1K-10K" or "<1K" hold digits that are no number of their own ("1" of "1K"), so the held-out turns of
+    the world scored the oracle's own targets as leaving values out before numbers ended at a word's end."""
+    make_world(tmp_path / "world", seed=0)
+    specs = load_sites(tmp_path / "world")
+    tasks = generate(specs, seed=0, per_macro=50)
+    assert len(tasks) > 10_000
+    own = [t["instruction"] for t in tasks if missing_values(t["instruction"], [t["instruction"]])]
+    assert own == []
+    assert values('Filter the datasets to Size "1K-10K" or "<1K".') == {"Size", "1K-10K", "<1K"}
 
 
 def test_keeps_a_value_only_whole_and_exact() -> None:

@@ -134,7 +134,8 @@ _DATE = re.compile(
     rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b{_MONTH}\.? \d{{1,2}}(?:st|nd|rd|th)?(?:, \d{{4}})?\b"
     rf"|\b\d{{1,2}} {_MONTH} \d{{4}}\b"
 )
-_NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,:/]\d+)*")
+# a number is a whole word ("1" of "1K" or "sam-1b" is no number of its own: the quoted value holds it)
+_NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,:/]\d+)*(?!\w)")
 # a capitalised word of any script ("Björn", "Ærø", "Zoë"): `re` has no upper-case class, so it is built from
 # str.isupper over the Basic Multilingual Plane; the rest of the word is letters, digits and & ' ’ . -
 _UPPER = "[" + "".join(re.escape(chr(c)) for c in range(0x10000) if chr(c).isupper()) + "]"
