@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from plandvc.memory.text import missing_values
 from plandvc.records import ElementDescriptor, Part, TrajectoryStep
 
 VALUE_ACTIONS = ("input", "select", "set_range")
@@ -155,9 +156,21 @@ def wrong_instruction(part: Part, sibling: Part) -> str:
         made = ", ".join(_quoted(s) for s in wrong)
         need = ", ".join(_quoted(s) for s in right)
         return f"That answer was made with {made} instead of {need}. {instruction}"
+    said = _wrong_words(part, sibling, right, wrong)
+    # the planner's corrective keeps the task's values (a control's label may not be the task's word for it:
+    # the "Maximum" field of a "Max rows" filter); when the words leave one out, the task follows them
+    return said if not missing_values(said, [instruction]) else f"{said} {instruction}"
+
+
+def _wrong_words(part: Part, sibling: Part, right: list[Setting], wrong: list[Setting]) -> str:
+    """What the control holds and what it needs, in the words of its kind of control."""
+    instruction = part["task"]["instruction"]
     role = part["task"]["control"]["role"]
     w, r = [s.value for s in wrong], [s.value for s in right]
     label = right[0].label
+    chose, needs = (x["task"].get("target", {}).get("text") for x in (sibling, part))
+    if part["task"]["macro"] == "choose_suggestion" and chose and needs:  # the value is the suggestion
+        return f'The search is for "{chose}"; type "{r[0]}" and choose the suggestion "{needs}" instead.'
     if role == "dropdown" and len(r) == 1:
         name = f"The {label} filter" if label else "The filter"
         return f'{name} shows "{w[0]}"; set it to "{r[0]}".'
