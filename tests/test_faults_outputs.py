@@ -455,6 +455,35 @@ def test_a_second_export_to_one_out_says_another_is_writing(rows: Path, tmp_path
     assert not out.exists()
 
 
+@pytest.mark.parametrize("command", ["view", "eval-specs"])
+def test_a_second_view_or_eval_specs_to_one_out_says_another_is_writing(
+    rows: Path, tmp_path: Path, command: str
+) -> None:
+    """view and eval-specs hold OUT's lock as export does: while another process holds it, the command is
+    one line, exit 1, before any work (no OUT, no run cache); without the lock it would build and publish."""
+    out = tmp_path / "out"
+    args = {
+        "view": ("view", "--dataset", rows, "--out", out),
+        "eval-specs": (
+            "eval-specs",
+            "--pool",
+            POOL,
+            "--sites",
+            SITES,
+            "--out",
+            out,
+            "--cache",
+            tmp_path / "c",
+        ),
+    }[command]
+    with open(tmp_path / ".out.lock", "a+b") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # what a running view or eval-specs holds
+        p = plandvc(*args)
+    assert p.returncode == 1
+    assert f"another {command} is writing {out}; wait for it to finish" in one_line(p)
+    assert not out.exists() and not (tmp_path / "c").exists()
+
+
 def test_two_exports_at_once_one_writes_the_other_says_so(rows: Path, tmp_path: Path) -> None:
     out = tmp_path / "exp"
     procs = [
