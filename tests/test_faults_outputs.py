@@ -164,7 +164,6 @@ def test_eval_planner_skipped_never_replaces_a_foreign_out_or_metrics(tmp_path: 
     assert p.returncode == 0, p.stderr
 
 
-@pytest.mark.skipif(not (POOL / "kept.jsonl").exists(), reason="the sample pool is not generated")
 def test_eval_specs_never_replaces_a_foreign_out(tmp_path: Path) -> None:
     """Case 2: eval-specs replaced the folder after its whole run."""
     out = tmp_path / "mine"

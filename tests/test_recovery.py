@@ -34,8 +34,6 @@ from plandvc.run.runner import load_parts
 from plandvc.run.script import template_memory
 
 ROOT = Path(__file__).resolve().parents[1]
-HAS_POOL = (POOL_DIR / "kept.jsonl").exists()
-needs_pool = pytest.mark.skipif(not HAS_POOL, reason="the sample pool is not generated")
 
 
 def plandvc(*args: str | Path) -> subprocess.CompletedProcess[str]:
@@ -46,8 +44,6 @@ def plandvc(*args: str | Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="module")
 def items() -> list[ItemRecord]:
-    if not HAS_POOL:
-        pytest.skip("the sample pool is not generated")
     return pool_items(POOL_DIR, SITES_DIR)[0]
 
 
@@ -110,7 +106,6 @@ def test_a_share_adds_failures_and_leaves_the_chains_as_they_are(items: list[Ite
         assert f.get("sibling") in (allowed[f["kind"]] or [None])
 
 
-@needs_pool
 def test_share_zero_writes_the_chains_of_a_run_without_recovery(tmp_path: Path) -> None:
     """chain-specs with --recovery-share 0 is the walk's output byte for byte (the walk's draws are never
     touched by the recovery draws), and a positive share changes only the chosen lines."""
@@ -268,7 +263,6 @@ CASES = [
 ]
 
 
-@needs_pool
 @pytest.mark.slow
 @pytest.mark.asyncio(loop_scope="module")
 @pytest.mark.parametrize(("kind", "macro", "sib", "failed_gate", "report"), CASES)
@@ -322,14 +316,12 @@ CUT_PARTS = [  # a recording of each kind of check, with steps before its last o
 CUTS = [
     (pid, cut)
     for pid in CUT_PARTS
-    if HAS_POOL
     for cut in cut_points(
         Pool.open(POOL_DIR).part(pid)["traj"]["steps"], pid.split("-")[1] == "count_entries"
     )
 ]
 
 
-@needs_pool
 @pytest.mark.slow
 @pytest.mark.asyncio(loop_scope="module")
 @pytest.mark.parametrize(("pid", "cut"), CUTS, ids=[f"{p}-cut{c}" for p, c in CUTS])
@@ -356,7 +348,6 @@ async def test_every_honest_cut_fails_its_gate_then_the_redelegation_passes(
     assert said.startswith(f"The previous attempt stopped before {first[:1].lower()}{first[1:].rstrip('.')}")
 
 
-@needs_pool
 @pytest.mark.slow
 @pytest.mark.asyncio(loop_scope="module")
 async def test_a_failure_that_passes_its_gate_drops_the_chain(
@@ -377,7 +368,6 @@ async def test_a_failure_that_passes_its_gate_drops_the_chain(
     assert "ok" in res["detail"]
 
 
-@needs_pool
 @pytest.mark.slow
 @pytest.mark.asyncio(loop_scope="module")
 async def test_a_failure_that_leaves_a_change_drops_the_chain(
@@ -432,7 +422,6 @@ def sample(tmp_path_factory: pytest.TempPathFactory, items: list[ItemRecord]) ->
     return got
 
 
-@needs_pool
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_recovery_chains_are_kept_and_their_rows_counted(sample: Sample) -> None:
@@ -450,7 +439,6 @@ def test_recovery_chains_are_kept_and_their_rows_counted(sample: Sample) -> None
     )
 
 
-@needs_pool
 @pytest.mark.slow
 def test_a_row_whose_role_is_not_its_turns_drops_the_chain(sample: Sample, tmp_path: Path) -> None:
     raw = tmp_path / "raw"
@@ -469,7 +457,6 @@ def test_a_row_whose_role_is_not_its_turns_drops_the_chain(sample: Sample, tmp_p
     assert dropped[0]["detail"] == f"row 1: role None but the turn's role is {role!r}"
 
 
-@needs_pool
 @pytest.mark.slow
 def test_the_exports_carry_each_examples_role_and_weight(sample: Sample, tmp_path: Path) -> None:
     import pyarrow.parquet as pq
@@ -516,7 +503,6 @@ def view_data(page: Path) -> Any:
     return orjson.loads(page.read_text().split('id="view-data">')[1].split("</script>")[0])
 
 
-@needs_pool
 @pytest.mark.slow
 @in_chromium
 async def test_the_viewer_marks_the_failed_step_and_filters_recovery_chains(
@@ -547,7 +533,6 @@ async def test_the_viewer_marks_the_failed_step_and_filters_recovery_chains(
     watch.assert_clean()
 
 
-@needs_pool
 def test_a_bad_failure_line_is_one_line_per_problem_before_any_chain(
     tmp_path: Path, items: list[ItemRecord]
 ) -> None:
@@ -578,7 +563,6 @@ def test_a_bad_failure_line_is_one_line_per_problem_before_any_chain(
     assert f"{where}:3: key 'k3': failure.sibling 'nope' is not a kept trajectory" in p.stderr
 
 
-@needs_pool
 @pytest.mark.slow
 @pytest.mark.asyncio(loop_scope="module")
 async def test_a_chain_without_a_failure_has_no_recovery_keys(
@@ -599,7 +583,6 @@ async def test_a_chain_without_a_failure_has_no_recovery_keys(
 # ── the planner evaluation on held-out recovery chains ────────────────────────
 
 
-@needs_pool
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_held_out_recovery_turns_are_scored_apart_and_the_oracle_recovers(tmp_path: Path) -> None:
@@ -633,7 +616,6 @@ def test_held_out_recovery_turns_are_scored_apart_and_the_oracle_recovers(tmp_pa
     assert done["by_role"]["after_failure"]["correct"] == 0
 
 
-@needs_pool
 @pytest.mark.slow
 def test_the_docs_examples_are_read_from_the_runs_output(sample: Sample, tmp_path: Path) -> None:
     """plandvc.view.shoot's example of a chain is its run's own text: the request, the failed attempt's

@@ -15,9 +15,6 @@ from plandvc.records import ChainFailure, Part, TrajectoryStep
 from plandvc.run.corrective import cut_points, settings
 from plandvc.run.recovery import FailureError, FailurePlan, cut_problems, failure_problems, plan_failure
 
-HAS_POOL = (POOL_DIR / "kept.jsonl").exists()
-pytestmark = pytest.mark.skipif(not HAS_POOL, reason="the sample pool is not generated")
-
 
 @functools.cache
 def pool() -> Pool:

@@ -33,6 +33,11 @@ CHROMIUM_ARGS = (
     "--no-first-run",
     "--disable-sync",
     "--disable-gpu",
+    # a tile invalidated after its first raster is rastered again whole, not only the changed rect: a partial
+    # re-raster can give an anti-aliased edge it crosses (a rounded corner under a dimmed dialog) a channel
+    # value one apart, and whether a first raster happens before the page's last change depends on the
+    # machine's load (bench/shots.py: 10 of 290 captures differed without it on a loaded machine, 0 of 160 with it)
+    "--disable-partial-raster",
 )
 VIEWPORT = (1280, 800)
 # opening a context and page takes well under a second; a browser killed at the wrong moment can leave
