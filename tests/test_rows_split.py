@@ -84,7 +84,25 @@ def test_identical_prompts_are_a_group_too():
     chains = [SplitChain("a", ("p1",), ("h",)), SplitChain("b", ("p2",), ("h",)), SplitChain("c", ("p3",))]
     got = splits(group_split(chains, 0.67, 0))
     assert leak_check(chains, got).ok and not (got["a"] == "val" and got["b"] == "train")
-    assert sorted(got.values()) == ["excluded", "val", "val"] or got == {"a": "val", "b": "val", "c": "train"}
+    assert sorted(got.values()) == ["excluded", "val", "val"] or got == {"a": "val", "b": EXCLUDED, "c": "train"}
+
+
+def test_a_chain_repeating_a_row_of_its_split_is_excluded_so_the_version_exports():
+    """At 1,500 chains two chains began alike (two "go home" tasks, then the same part): the same first row
+    prompts, both in train, and export refused the version ("duplicate rows"). Without step 4 of the rule
+    this fails: leak_check finds the repeated prompts."""
+    chains = [
+        SplitChain("a", ("home0", "count5"), ("h1", "h2", "h3")),
+        SplitChain("b", ("home5", "count5"), ("h1", "h2", "h4")),
+        SplitChain("c", ("p9",), ("h5", "h5")),  # one prompt twice in one chain
+        *random_chains(0, n=40, prompts=0),
+    ]
+    assigned = group_split(chains, 0.1, 0)
+    got = splits(assigned)
+    assert got["b"] == EXCLUDED and assigned["b"].detail == "repeats a row prompt of train chain a"
+    assert got["c"] == EXCLUDED and assigned["c"].detail.startswith("repeats a row prompt of")
+    leaks = leak_check(chains, got)
+    assert leaks.ok and not leaks.duplicate_rows
 
 
 def test_leak_check_finds_a_part_and_a_prompt_in_both_splits():

@@ -15,6 +15,9 @@ The rule (`group_split`):
 3. A chain that shares no group with val is `train`. A chain that shares a group with val but was not picked
    is `excluded`, with the group it shares and the val chain that holds it: it stays in the dataset version
    (its rows are good) but goes to no split, because either split would leak.
+4. A chain whose row prompt an earlier chain (key order) of its split already holds, or that holds one prompt
+   twice, is `excluded` too: the same example twice in a split would weigh double (at 1,500 chains, two chains
+   that begin with two "go home" tasks and then the same part share their first turns).
 
 `leak_check` recomputes, from the chains alone, the parts and prompts found in both train and val, and the
 row prompts found twice within one split (duplicate rows); the exports and the metrics report them, and an
@@ -34,7 +37,8 @@ EXCLUDED = "excluded"
 RULE = (
     "group split by part: part ids and identical prompts are groups; val takes chains in the order "
     "(chains sharing a group, sha1(seed:key)) up to round(val_share*chains), plus every chain whose groups "
-    "are all in val; a chain sharing a group with val is otherwise excluded"
+    "are all in val; a chain sharing a group with val is otherwise excluded; a chain repeating a row prompt "
+    "of an earlier chain (key order) of its split is excluded"
 )
 
 
@@ -151,7 +155,26 @@ def group_split(chains: Iterable[SplitChain], val_share: float, seed: int = 0) -
             g = shared[0]
             what = g.replace("part:", "part ", 1).replace("prompt:", "an identical prompt ", 1)
             out[c.key] = Assignment(EXCLUDED, f"shares {what[:40]} with val chain {holder[g]}")
+    _exclude_repeated_rows(chains, out)
     return out
+
+
+def _exclude_repeated_rows(chains: list[SplitChain], out: dict[str, Assignment]) -> None:
+    """Step 4 of the rule: a chain with a row prompt that an earlier chain (key order) of its split already
+    holds, or that it holds twice, is excluded: the same example twice would weigh double. Two chains that
+    begin alike (two "go home" tasks from different pages, then the same part) share their first turns."""
+    held: dict[tuple[str, str], str] = {}  # (split, prompt) -> the chain holding it
+    for c in chains:
+        split = out[c.key].split
+        if split not in SPLITS:
+            continue
+        first = next((held[(split, h)] for h in c.prompts if (split, h) in held), None)
+        if first is None and len(set(c.prompts)) < len(c.prompts):
+            first = c.key
+        if first is not None:
+            out[c.key] = Assignment(EXCLUDED, f"repeats a row prompt of {split} chain {first}")
+            continue
+        held.update({(split, h): c.key for h in c.prompts})
 
 
 def leak_check(chains: Iterable[SplitChain], split_of: Mapping[str, str]) -> Leaks:
