@@ -84,7 +84,11 @@ def test_identical_prompts_are_a_group_too():
     chains = [SplitChain("a", ("p1",), ("h",)), SplitChain("b", ("p2",), ("h",)), SplitChain("c", ("p3",))]
     got = splits(group_split(chains, 0.67, 0))
     assert leak_check(chains, got).ok and not (got["a"] == "val" and got["b"] == "train")
-    assert sorted(got.values()) == ["excluded", "val", "val"] or got == {"a": "val", "b": EXCLUDED, "c": "train"}
+    assert sorted(got.values()) == ["excluded", "val", "val"] or got == {
+        "a": "val",
+        "b": EXCLUDED,
+        "c": "train",
+    }
 
 
 def test_a_chain_repeating_a_row_of_its_split_is_excluded_so_the_version_exports():
