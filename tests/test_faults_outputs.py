@@ -443,44 +443,23 @@ def test_an_unwritable_metrics_is_found_before_out_is_replaced(rows: Path, tmp_p
     assert tree(out) == first
 
 
-def test_a_second_export_to_one_out_says_another_is_writing(rows: Path, tmp_path: Path) -> None:
-    """Worth fixing: two exports to one --out deleted each other's build folder ("No such file or directory")."""
-    out = tmp_path / "exp"
-    with open(tmp_path / ".exp.lock", "a+b") as held:
-        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # what a running export holds
-        p = plandvc(*export_args(rows, out))
-    assert p.returncode == 1
-    assert f"another export is writing {out}" in one_line(p)
-    assert not out.exists()
-
-
-@pytest.mark.parametrize("command", ["view", "eval-specs"])
-def test_a_second_view_or_eval_specs_to_one_out_says_another_is_writing(
-    rows: Path, tmp_path: Path, command: str
-) -> None:
-    """view and eval-specs hold OUT's lock as export does: while another process holds it, the command is
-    one line, exit 1, before any work (no OUT, no run cache); without the lock it would build and publish."""
-    out = tmp_path / "out"
+@pytest.mark.parametrize("command", ["export", "view", "eval-specs"])
+def test_a_second_writer_to_one_out_says_another_is_writing(rows: Path, tmp_path: Path, command: str) -> None:
+    """Worth fixing: two exports to one --out deleted each other's build folder ("No such file or directory").
+    view and eval-specs hold OUT's lock as export does: while another process holds it, the command is one
+    line, exit 1, before any work (no OUT, no run cache); without the lock it would build and publish."""
+    out, cache = tmp_path / "out", tmp_path / "c"
     args = {
-        "view": ("view", "--dataset", rows, "--out", out),
-        "eval-specs": (
-            "eval-specs",
-            "--pool",
-            POOL,
-            "--sites",
-            SITES,
-            "--out",
-            out,
-            "--cache",
-            tmp_path / "c",
-        ),
+        "export": export_args(rows, out),
+        "view": ["view", "--dataset", rows, "--out", out],
+        "eval-specs": ["eval-specs", "--pool", POOL, "--sites", SITES, "--out", out, "--cache", cache],
     }[command]
     with open(tmp_path / ".out.lock", "a+b") as held:
-        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # what a running view or eval-specs holds
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # what a running writer of OUT holds
         p = plandvc(*args)
     assert p.returncode == 1
     assert f"another {command} is writing {out}; wait for it to finish" in one_line(p)
-    assert not out.exists() and not (tmp_path / "c").exists()
+    assert not out.exists() and not cache.exists()
 
 
 def test_two_exports_at_once_one_writes_the_other_says_so(rows: Path, tmp_path: Path) -> None:
