@@ -7,8 +7,9 @@ line of `_TABLE` a real macro adds, and records, chains and gates it end to end.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
-from plandvc.macros.macro import Macro
+from plandvc.macros.macro import navigation
 from plandvc.macros.make import TaskMaker
 from plandvc.macros.script import Executor, attr
 from plandvc.records import TaskDraft
@@ -20,26 +21,22 @@ PHRASES = (
 )
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
+def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
     """From the list page, or from home, of every page whose table has a create form."""
-    out = []
     for p in make.pages:
         if not make.table(p).create:
             continue
         lp = make.list_path(p)
         for start in (lp, make.home):
-            out.append(
-                make.task(
-                    p,
-                    start,
-                    {"control_id": f"{p.page}-create", "role": "create_form", "prep": {}},
-                    {"kind": "visited", "path": f"{lp}/new", "last": True},
-                    [],
-                    make.words(p),
-                    rng,
-                )
+            yield make.task(
+                p,
+                start,
+                {"control_id": f"{p.page}-create", "role": "create_form", "prep": {}},
+                {"kind": "visited", "path": f"{lp}/new", "last": True},
+                [],
+                make.words(p),
+                rng,
             )
-    return out
 
 
 async def solve(run: Executor) -> None:
@@ -51,12 +48,4 @@ async def solve(run: Executor) -> None:
     run.rec.done = f"I opened the form for a new {singular}."
 
 
-OPEN_NEW_FORM = Macro(
-    name="open_new_form",
-    family="Navigation",
-    check="visited",
-    scope=frozenset(),
-    phrases=PHRASES,
-    tasks=tasks,
-    solve=solve,
-)
+OPEN_NEW_FORM = navigation("open_new_form", PHRASES, tasks, solve)

@@ -11,8 +11,9 @@ list, and when another suggestion is chosen. A trip home after it does not undo 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
-from plandvc.macros.macro import Macro
+from plandvc.macros.macro import list_search
 from plandvc.macros.make import TaskMaker, count
 from plandvc.macros.script import Executor
 from plandvc.macros.widgets import both, cid_is, text_is
@@ -41,9 +42,8 @@ def typed_for(words: list[str], text: str) -> str | None:
     return None
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
+def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
     """A task per suggestion of every autocomplete search that a few letters bring up among others."""
-    out = []
     for p, c in make.controls("search"):
         if c.implementation != "autocomplete":
             continue
@@ -55,8 +55,7 @@ def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
                 continue
             params = {str(c.param): [text], SUGGEST_PARAM: ["1"]}
             words_of = {"text": text, "typed": typed}
-            out.append(make.list_task(p, c, rng, params, words_of, "visited", text=text, typed=typed))
-    return out
+            yield make.list_task(p, c, rng, params, words_of, "visited", text=text, typed=typed)
 
 
 async def solve(run: Executor) -> None:
@@ -71,14 +70,4 @@ async def solve(run: Executor) -> None:
 
 
 # like a search: its check is `visited`, it stays on its list page and can start on a page left filtered
-MACRO = Macro(
-    name="choose_suggestion",
-    family="Filter",
-    check="visited",
-    scope=frozenset({"query"}),
-    phrases=PHRASES,
-    tasks=tasks,
-    solve=solve,
-    leaves_page=True,
-    continues_page=True,
-)
+MACRO = list_search("choose_suggestion", PHRASES, tasks, solve)

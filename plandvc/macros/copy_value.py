@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from plandvc.macros.macro import Macro
 from plandvc.macros.make import TaskMaker, fmt
@@ -17,28 +18,23 @@ PHRASES = (
 FROM_LIST_SHARE = 0.25  # of its tasks start on the list page, the rest on the entry's detail page
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
-    out = []
-    for p in make.pages:
-        t = make.table(p)
+def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
+    for p, t in make.tables():
         if not t.copy:
             continue
         for r in list(t.rows):
             rid = str(r[t.key])
             start, scope = make.entry_start(p, rid, FROM_LIST_SHARE, rng)
-            out.append(
-                make.task(
-                    p,
-                    start,
-                    {"control_id": f"{p.page}-copy", "role": "copy", "prep": {}},
-                    {"kind": "clipboard", "value": fmt(r[t.copy])},
-                    scope,
-                    {**make.words(p), "entry": str(r[t.label]), "label": t.column(t.copy).label},
-                    rng,
-                    entry=rid,
-                )
+            yield make.task(
+                p,
+                start,
+                {"control_id": f"{p.page}-copy", "role": "copy", "prep": {}},
+                {"kind": "clipboard", "value": fmt(r[t.copy])},
+                scope,
+                {**make.words(p), "entry": str(r[t.label]), "label": t.column(t.copy).label},
+                rng,
+                entry=rid,
             )
-    return out
 
 
 async def solve(run: Executor) -> None:

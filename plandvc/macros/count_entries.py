@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
-from plandvc.macros.macro import Macro
+from plandvc.macros.macro import question
 from plandvc.macros.make import TaskMaker, count, page_params
 from plandvc.macros.script import Executor
 from plandvc.records import TaskDraft
@@ -16,28 +17,24 @@ PHRASES = (
 )
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
-    out = []
+def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
     for p, c in list(make.controls("dropdown")) + list(make.controls("options")):
         t, lp = make.table(p), make.list_path(p)
         for v in list(t.column(str(c.column)).values):
             n = count(p, t, [(str(c.param), v)])
             if n == 0:
                 continue
-            out.append(
-                make.task(
-                    p,
-                    make.url_start(lp, rng),
-                    {"control_id": c.control_id, "role": c.kind, "prep": {}},
-                    {"kind": "answer", "expected": str(n), "number": True},
-                    [f"query:{lp}:{q}" for q in page_params(p)] + [f"table:{p.table}"],
-                    {**make.words(p), "label": c.label, "value": v},
-                    rng,
-                    control_id=c.control_id,
-                    value=v,
-                )
+            yield make.task(
+                p,
+                make.url_start(lp, rng),
+                {"control_id": c.control_id, "role": c.kind, "prep": {}},
+                {"kind": "answer", "expected": str(n), "number": True},
+                [f"query:{lp}:{q}" for q in page_params(p)] + [f"table:{p.table}"],
+                {**make.words(p), "label": c.label, "value": v},
+                rng,
+                control_id=c.control_id,
+                value=v,
             )
-    return out
 
 
 async def solve(run: Executor) -> None:
@@ -52,13 +49,4 @@ async def solve(run: Executor) -> None:
     run.rec.answer = str(n)
 
 
-MACRO = Macro(
-    name="count_entries",
-    family="Information",
-    check="answer",
-    scope=frozenset({"query", "table"}),
-    phrases=PHRASES,
-    tasks=tasks,
-    solve=solve,
-    question=True,
-)
+MACRO = question("count_entries", frozenset({"query", "table"}), PHRASES, tasks, solve)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from plandvc.checks import Row
 from plandvc.macros import widgets
-from plandvc.macros.macro import Macro
+from plandvc.macros.macro import form
 from plandvc.macros.make import PER_MACRO, TaskMaker, fmt
 from plandvc.macros.script import Executor
 from plandvc.records import TaskDraft
@@ -18,29 +19,24 @@ PHRASES = (
 )
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
-    out = []
-    for p in make.pages:
-        t = make.table(p)
+def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
+    for p, t in make.tables():
         if not t.create:
             continue
         for _ in range(PER_MACRO):
             fields: Row = {f: make.new_value(t, f, rng) for f in t.create}
             listed = ", ".join(f'{t.column(f).label} "{fmt(v)}"' for f, v in fields.items())
-            out.append(
-                make.task(
-                    p,
-                    make.list_path(p),
-                    {"control_id": f"{p.page}-create", "role": "create_form", "prep": {}},
-                    {"kind": "entry_created", "table": p.table, "fields": fields},
-                    [f"table:{p.table}"],
-                    {**make.words(p), "fields": listed},
-                    rng,
-                    {"exclusive": True},
-                    fields=dict(fields),
-                )
+            yield make.task(
+                p,
+                make.list_path(p),
+                {"control_id": f"{p.page}-create", "role": "create_form", "prep": {}},
+                {"kind": "entry_created", "table": p.table, "fields": fields},
+                [f"table:{p.table}"],
+                {**make.words(p), "fields": listed},
+                rng,
+                {"exclusive": True},
+                fields=dict(fields),
             )
-    return out
 
 
 async def solve(run: Executor) -> None:
@@ -58,12 +54,4 @@ async def solve(run: Executor) -> None:
     run.rec.done = f"I created a new {singular} with {said}; it is now in the list."
 
 
-MACRO = Macro(
-    name="create_entry",
-    family="Form",
-    check="entry_created",
-    scope=frozenset({"table"}),
-    phrases=PHRASES,
-    tasks=tasks,
-    solve=solve,
-)
+MACRO = form("create_entry", "entry_created", frozenset({"table"}), PHRASES, tasks, solve)

@@ -11,8 +11,9 @@ count it, page it): none of them shares a chain with it.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
-from plandvc.macros.macro import Macro
+from plandvc.macros.macro import form
 from plandvc.macros.make import TaskMaker, page_params
 from plandvc.macros.script import Executor
 from plandvc.macros.widgets import button, cid_is
@@ -25,33 +26,29 @@ PHRASES = (
 )
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
+def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
     """A task per entry of every table whose entries can be deleted, started on the entry's page."""
-    out = []
     for p in make.pages:
         t, lp = make.table(p), make.list_path(p)
         if not t.delete:
             continue
         for r in t.rows:
             rid = str(r[t.key])
-            out.append(
-                make.task(
-                    p,
-                    make.detail_path(p, rid),
-                    {"control_id": f"{p.page}-delete", "role": "delete", "prep": {}},
-                    {"kind": "entry_deleted", "table": p.table, "id": rid},
-                    [
-                        f"table:{p.table}",
-                        f"entry:{p.table}/{rid}",
-                        *(f"query:{lp}:{q}" for q in page_params(p)),
-                    ],
-                    {**make.words(p), "entry": str(r[t.label])},
-                    rng,
-                    {"exclusive": True},
-                    entry=rid,
-                )
+            yield make.task(
+                p,
+                make.detail_path(p, rid),
+                {"control_id": f"{p.page}-delete", "role": "delete", "prep": {}},
+                {"kind": "entry_deleted", "table": p.table, "id": rid},
+                [
+                    f"table:{p.table}",
+                    f"entry:{p.table}/{rid}",
+                    *(f"query:{lp}:{q}" for q in page_params(p)),
+                ],
+                {**make.words(p), "entry": str(r[t.label])},
+                rng,
+                {"exclusive": True},
+                entry=rid,
             )
-    return out
 
 
 async def solve(run: Executor) -> None:
@@ -71,12 +68,4 @@ async def solve(run: Executor) -> None:
 
 
 # it changes the backend (its check reads the entries, not the page), so it neither stays on nor continues a page
-MACRO = Macro(
-    name="delete_entry",
-    family="Form",
-    check="entry_deleted",
-    scope=frozenset({"table", "entry", "query"}),
-    phrases=PHRASES,
-    tasks=tasks,
-    solve=solve,
-)
+MACRO = form("delete_entry", "entry_deleted", frozenset({"table", "entry", "query"}), PHRASES, tasks, solve)

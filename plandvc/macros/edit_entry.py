@@ -4,10 +4,11 @@ the task's control prep)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from plandvc.checks import Row, Value
 from plandvc.macros import widgets
-from plandvc.macros.macro import Macro
+from plandvc.macros.macro import form
 from plandvc.macros.make import TaskMaker, fmt
 from plandvc.macros.script import Executor
 from plandvc.records import TaskDraft
@@ -49,17 +50,15 @@ def edit(
     )
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
-    out = []
-    for p in make.pages:
-        t = make.table(p)
+def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
+    for p, t in make.tables():
         if not t.edit:
             continue
         for r in list(t.rows)[:EDITED]:
             rid = str(r[t.key])
             f = rng.choice(t.edit)
             v = make.new_value(t, f, rng, avoid=r[f])
-            out.append(edit(make, p, t, (rid, str(r[t.label])), (f, v), {}, rng))
+            yield edit(make, p, t, (rid, str(r[t.label])), (f, v), {}, rng)
         if t.create:
             for _ in range(PREPARED):
                 fields: Row = {f: make.new_value(t, f, rng) for f in t.create}
@@ -68,8 +67,7 @@ def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
                 v = make.new_value(t, f, rng, avoid=fields.get(f))
                 label = str(fields.get(t.label, rid))
                 prep: dict[str, object] = {"create": {"table": p.table, "page": p.page, "fields": fields}}
-                out.append(edit(make, p, t, (rid, label), (f, v), prep, rng))
-    return out
+                yield edit(make, p, t, (rid, label), (f, v), prep, rng)
 
 
 async def solve(run: Executor) -> None:
@@ -88,12 +86,4 @@ async def solve(run: Executor) -> None:
     )
 
 
-MACRO = Macro(
-    name="edit_entry",
-    family="Form",
-    check="entry_updated",
-    scope=frozenset({"table", "entry"}),
-    phrases=PHRASES,
-    tasks=tasks,
-    solve=solve,
-)
+MACRO = form("edit_entry", "entry_updated", frozenset({"table", "entry"}), PHRASES, tasks, solve)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from plandvc.macros import widgets
-from plandvc.macros.macro import url_state_filter
+from plandvc.macros.macro import url_state
 from plandvc.macros.make import TaskMaker
 from plandvc.macros.script import Executor
 from plandvc.records import TaskDraft
@@ -17,8 +18,7 @@ PHRASES = (
 )
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
-    out = []
+def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
     for p, c in make.controls("date_range"):
         t = make.table(p)
         dates = sorted({str(r[str(c.column)]) for r in t.rows})
@@ -27,8 +27,7 @@ def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
                 a, b = dates[i], dates[j]
                 pa, pb = c.params
                 words = {"label": c.label, "start": a, "end": b}
-                out.append(make.list_task(p, c, rng, {pa: [a], pb: [b]}, words, start=a, end=b))
-    return out
+                yield make.list_task(p, c, rng, {pa: [a], pb: [b]}, words, start=a, end=b)
 
 
 async def solve(run: Executor) -> None:
@@ -47,4 +46,4 @@ async def solve(run: Executor) -> None:
     run.rec.done = run.filtered(f'{c.label} from "{a}" to "{b}"', await run.applied(c))
 
 
-MACRO = url_state_filter("filter_by_date_range", PHRASES, tasks, solve)
+MACRO = url_state("filter_by_date_range", "Filter", PHRASES, tasks, solve)

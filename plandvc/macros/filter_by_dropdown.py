@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
-from plandvc.macros.macro import url_state_filter
+from plandvc.macros.macro import url_state
 from plandvc.macros.make import TaskMaker, count
 from plandvc.macros.script import Executor
 from plandvc.records import TaskDraft
@@ -16,15 +17,13 @@ PHRASES = (
 )
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
-    out = []
+def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
     for p, c in make.controls("dropdown"):
         t = make.table(p)
         for v in list(t.column(str(c.column)).values):
             if count(p, t, [(str(c.param), v)]):
                 words = {"label": c.label, "value": v}
-                out.append(make.list_task(p, c, rng, {str(c.param): [v]}, words, value=v))
-    return out
+                yield make.list_task(p, c, rng, {str(c.param): [v]}, words, value=v)
 
 
 async def solve(run: Executor) -> None:
@@ -34,4 +33,4 @@ async def solve(run: Executor) -> None:
     run.rec.done = run.filtered(f'{c.label} "{v}"', await run.applied(c))
 
 
-MACRO = url_state_filter("filter_by_dropdown", PHRASES, tasks, solve, mid_chain_after="navigate_to_page")
+MACRO = url_state("filter_by_dropdown", "Filter", PHRASES, tasks, solve, mid_chain_after="navigate_to_page")

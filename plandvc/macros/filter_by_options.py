@@ -4,8 +4,9 @@ radios) and apply it."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
-from plandvc.macros.macro import url_state_filter
+from plandvc.macros.macro import url_state
 from plandvc.macros.make import TaskMaker, count
 from plandvc.macros.script import Executor
 from plandvc.records import TaskDraft
@@ -17,8 +18,7 @@ PHRASES = (
 )
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
-    out = []
+def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
     for p, c in make.controls("options"):
         t = make.table(p)
         vals = [v for v in t.column(str(c.column)).values if count(p, t, [(str(c.param), v)])]
@@ -26,8 +26,7 @@ def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
         combos = [[v] for v in vals] + pairs  # radios hold one value
         for combo in combos:
             words = {"label": c.label, "values": " or ".join(f'"{v}"' for v in combo)}
-            out.append(make.list_task(p, c, rng, {str(c.param): combo}, words, values=combo))
-    return out
+            yield make.list_task(p, c, rng, {str(c.param): combo}, words, values=combo)
 
 
 async def solve(run: Executor) -> None:
@@ -39,4 +38,4 @@ async def solve(run: Executor) -> None:
     run.rec.done = run.filtered(f"{c.label} {said}", await run.applied(c))
 
 
-MACRO = url_state_filter("filter_by_options", PHRASES, tasks, solve)
+MACRO = url_state("filter_by_options", "Filter", PHRASES, tasks, solve)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from plandvc.macros import widgets
-from plandvc.macros.macro import url_state_filter
+from plandvc.macros.macro import url_state
 from plandvc.macros.make import TaskMaker, count, fmt
 from plandvc.macros.script import Executor
 from plandvc.records import TaskDraft
@@ -17,9 +18,8 @@ PHRASES = (
 )
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
+def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
     """A task per slider step that shows some rows but not all."""
-    out = []
     for p, c in make.controls("slider"):
         t = make.table(p)
         n = len(t.rows)
@@ -30,9 +30,8 @@ def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
             hits = count(p, t, [(str(c.param), v)])
             if 0 < hits < n:
                 words = {"label": c.label, "value": v}
-                out.append(make.list_task(p, c, rng, {str(c.param): [v]}, words, value=v))
+                yield make.list_task(p, c, rng, {str(c.param): [v]}, words, value=v)
             k += 1
-    return out
 
 
 async def solve(run: Executor) -> None:
@@ -55,4 +54,4 @@ async def solve(run: Executor) -> None:
     run.rec.done = f"I set {what} to {raw}; {n} {run.noun(n)} shown with {c.label} up to {raw}."
 
 
-MACRO = url_state_filter("filter_by_slider", PHRASES, tasks, solve)
+MACRO = url_state("filter_by_slider", "Filter", PHRASES, tasks, solve)

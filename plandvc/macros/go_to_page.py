@@ -10,8 +10,9 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections.abc import Iterator
 
-from plandvc.macros.macro import Macro
+from plandvc.macros.macro import url_state
 from plandvc.macros.make import TaskMaker, page_params
 from plandvc.macros.script import Executor, ScriptError, attr, every
 from plandvc.records import TaskDraft
@@ -26,30 +27,26 @@ PAGERS = ("numbered", "nextprev")  # "Load more" keeps page 1 on screen: not a p
 NEXT = "Next ›"
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
+def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
     """A task per page 2..N of every list page that pages by number or by next/previous links."""
     theme = make.spec.theme
     if theme.pagination not in PAGERS or theme.page_size <= 0:
-        return []
-    out = []
+        return
     for p in make.pages:
         t, lp = make.table(p), make.list_path(p)
         pages = math.ceil(len(t.rows) / theme.page_size)
         scope = sorted({f"query:{lp}:{PAGE_PARAM}", *(f"query:{lp}:{q}" for q in page_params(p))})
         for n in range(2, pages + 1):
-            out.append(
-                make.task(
-                    p,
-                    make.url_start(lp, rng),
-                    {"control_id": f"{p.page}-pager", "role": "pager", "prep": {}},
-                    {"kind": "query", "path": lp, "params": {PAGE_PARAM: [str(n)]}},
-                    scope,
-                    {**make.words(p), "number": str(n)},
-                    rng,
-                    number=n,
-                )
+            yield make.task(
+                p,
+                make.url_start(lp, rng),
+                {"control_id": f"{p.page}-pager", "role": "pager", "prep": {}},
+                {"kind": "query", "path": lp, "params": {PAGE_PARAM: [str(n)]}},
+                scope,
+                {**make.words(p), "number": str(n)},
+                rng,
+                number=n,
             )
-    return out
 
 
 async def solve(run: Executor) -> None:
@@ -71,15 +68,4 @@ async def solve(run: Executor) -> None:
 
 
 # its check reads the last page's query (a trip home undoes it); it stays on its page for the next part
-MACRO = Macro(
-    name="go_to_page",
-    family="Navigation",
-    check="query",
-    scope=frozenset({"query"}),
-    phrases=PHRASES,
-    tasks=tasks,
-    solve=solve,
-    url_state=True,
-    leaves_page=True,
-    continues_page=True,
-)
+MACRO = url_state("go_to_page", "Navigation", PHRASES, tasks, solve)

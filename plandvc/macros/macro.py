@@ -9,7 +9,7 @@ The registry (`plandvc.macros`) holds one record per macro; every stage reads th
 from __future__ import annotations
 
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -23,7 +23,7 @@ FAMILIES: tuple[str, ...] = ("Navigation", "Filter", "Form", "Information")
 # what a scope token is about: `query:<list path>:<param>`, `table:<table>`, `entry:<table>/<id>`
 ScopeKind = Literal["query", "table", "entry"]
 
-TaskGenerator = Callable[[TaskMaker, random.Random], list[TaskDraft]]
+TaskGenerator = Callable[[TaskMaker, random.Random], Iterable[TaskDraft]]
 Solution = Callable[[Executor], Awaitable[None]]
 
 
@@ -67,25 +67,66 @@ class Macro:
             raise ValueError(f"macro {self.name}: no phrases")
 
 
-def url_state_filter(
+Scope = frozenset[ScopeKind]
+
+
+def url_state(
+    name: str,
+    family: Family,
+    phrases: tuple[str, ...],
+    tasks: TaskGenerator,
+    solve: Solution,
+    *,
+    scope: Scope = frozenset({"query"}),
+    mid_chain_after: str | None = None,
+) -> Macro:
+    """A macro whose check is the list page's query (a filter, a sort, a page or a tab): it sets only query
+    parameters, stays on its page, and a trip home after it undoes it."""
+    return Macro(
+        name, family, "query", scope, phrases, tasks, solve, url_state=True, leaves_page=True,
+        continues_page=True, mid_chain_after=mid_chain_after,
+    )  # fmt: skip
+
+
+def list_search(name: str, phrases: tuple[str, ...], tasks: TaskGenerator, solve: Solution) -> Macro:
+    """A Filter macro whose check is `visited` (any page seen with its query, so a trip home after it does not
+    undo it): a search; it stays on its list page and can start on a page left filtered."""
+    scope: Scope = frozenset({"query"})
+    return Macro(
+        name, "Filter", "visited", scope, phrases, tasks, solve, leaves_page=True, continues_page=True
+    )
+
+
+def navigation(
     name: str,
     phrases: tuple[str, ...],
     tasks: TaskGenerator,
     solve: Solution,
+    *,
+    scope: Scope = frozenset(),
     mid_chain_after: str | None = None,
 ) -> Macro:
-    """A macro of the Filter family whose check is the list page's query (a filter or a sort): it sets only
-    query parameters (its scope), stays on its page, and a trip home after it undoes it."""
+    """A Navigation macro whose check is `visited`: it goes to a page, and a later part goes on from there."""
+    return Macro(name, "Navigation", "visited", scope, phrases, tasks, solve, mid_chain_after=mid_chain_after)
+
+
+def form(
+    name: str, check: CheckKind, scope: Scope, phrases: tuple[str, ...], tasks: TaskGenerator, solve: Solution
+) -> Macro:
+    """A Form macro: its check reads the table it saves to (created, updated or deleted entries)."""
+    return Macro(name, "Form", check, scope, phrases, tasks, solve)
+
+
+def question(
+    name: str,
+    scope: Scope,
+    phrases: tuple[str, ...],
+    tasks: TaskGenerator,
+    solve: Solution,
+    *,
+    keeps_state: bool = False,
+) -> Macro:
+    """An Information macro that only answers (its check is `answer`), so it can only end a chain."""
     return Macro(
-        name=name,
-        family="Filter",
-        check="query",
-        scope=frozenset({"query"}),
-        phrases=phrases,
-        tasks=tasks,
-        solve=solve,
-        url_state=True,
-        leaves_page=True,
-        continues_page=True,
-        mid_chain_after=mid_chain_after,
+        name, "Information", "answer", scope, phrases, tasks, solve, question=True, keeps_state=keeps_state
     )

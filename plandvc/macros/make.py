@@ -74,6 +74,11 @@ class TaskMaker:
     def detail_path(self, page: Page, entry_id: str) -> str:
         return detail_path(self.site, page.page, entry_id)
 
+    def tables(self) -> Iterator[tuple[Page, Table]]:
+        """Every list page with its table, in page order."""
+        for p in self.pages:
+            yield p, self.spec.table_of(p)
+
     def controls(self, kind: str) -> Iterator[tuple[Page, Control]]:
         """Every (page, control) of this kind, in page order."""
         for p in self.pages:

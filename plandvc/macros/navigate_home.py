@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from plandvc.macros.home import HOME_MEMORY, recorded_home_done
-from plandvc.macros.macro import Macro
+from plandvc.macros.macro import navigation
 from plandvc.macros.make import TaskMaker
 from plandvc.macros.script import Executor, attr
 from plandvc.records import TaskDraft
@@ -17,24 +18,19 @@ PHRASES = (
 )
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
-    out = []
-    for p in make.pages:
-        t = make.table(p)
+def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
+    for p, t in make.tables():
         starts = [make.list_path(p)] + [make.detail_path(p, str(r[t.key])) for r in t.rows[:3]]
         for s in starts:
-            out.append(
-                make.task(
-                    p,
-                    s,
-                    {"control_id": "home", "role": "home", "prep": {}},
-                    {"kind": "visited", "path": make.home, "last": True},
-                    [],
-                    make.words(p),
-                    rng,
-                )
+            yield make.task(
+                p,
+                s,
+                {"control_id": "home", "role": "home", "prep": {}},
+                {"kind": "visited", "path": make.home, "last": True},
+                [],
+                make.words(p),
+                rng,
             )
-    return out
 
 
 async def solve(run: Executor) -> None:
@@ -42,12 +38,4 @@ async def solve(run: Executor) -> None:
     run.rec.done = recorded_home_done(run.spec.name)
 
 
-MACRO = Macro(
-    name="navigate_home",
-    family="Navigation",
-    check="visited",
-    scope=frozenset(),
-    phrases=PHRASES,
-    tasks=tasks,
-    solve=solve,
-)
+MACRO = navigation("navigate_home", PHRASES, tasks, solve)

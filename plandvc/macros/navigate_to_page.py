@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
-from plandvc.macros.macro import Macro
+from plandvc.macros.macro import navigation
 from plandvc.macros.make import TaskMaker
 from plandvc.macros.script import Executor
 from plandvc.records import TaskDraft
@@ -16,23 +17,19 @@ PHRASES = (
 )
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
-    out = []
+def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
     for p in make.pages:
         starts = [make.home] + [make.list_path(q) for q in make.pages if q is not p]
         for s in starts:
-            out.append(
-                make.task(
-                    p,
-                    s,
-                    {"control_id": f"nav-{p.page}", "role": "link", "prep": {}},
-                    {"kind": "visited", "path": make.list_path(p), "last": True},
-                    [],
-                    make.words(p),
-                    rng,
-                )
+            yield make.task(
+                p,
+                s,
+                {"control_id": f"nav-{p.page}", "role": "link", "prep": {}},
+                {"kind": "visited", "path": make.list_path(p), "last": True},
+                [],
+                make.words(p),
+                rng,
             )
-    return out
 
 
 async def solve(run: Executor) -> None:
@@ -40,12 +37,4 @@ async def solve(run: Executor) -> None:
     run.rec.done = f'I opened the "{run.list_page.title}" page.'
 
 
-MACRO = Macro(
-    name="navigate_to_page",
-    family="Navigation",
-    check="visited",
-    scope=frozenset(),
-    phrases=PHRASES,
-    tasks=tasks,
-    solve=solve,
-)
+MACRO = navigation("navigate_to_page", PHRASES, tasks, solve)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
-from plandvc.macros.macro import Macro
+from plandvc.macros.macro import navigation
 from plandvc.macros.make import TaskMaker, page_params
 from plandvc.macros.script import Executor
 from plandvc.records import TaskDraft
@@ -16,26 +17,22 @@ PHRASES = (
 )
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
-    out = []
+def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
     for p in make.pages:
         t, lp = make.table(p), make.list_path(p)
         for r in list(t.rows):
             rid = str(r[t.key])
             for s in (lp, lp, make.home):
-                out.append(
-                    make.task(
-                        p,
-                        s,
-                        {"control_id": f"{p.page}-row-{rid}", "role": "entry", "prep": {}},
-                        {"kind": "visited", "path": make.detail_path(p, rid), "last": True},
-                        [f"query:{lp}:{q}" for q in page_params(p)],
-                        {**make.words(p), "entry": str(r[t.label])},
-                        rng,
-                        entry=rid,
-                    )
+                yield make.task(
+                    p,
+                    s,
+                    {"control_id": f"{p.page}-row-{rid}", "role": "entry", "prep": {}},
+                    {"kind": "visited", "path": make.detail_path(p, rid), "last": True},
+                    [f"query:{lp}:{q}" for q in page_params(p)],
+                    {**make.words(p), "entry": str(r[t.label])},
+                    rng,
+                    entry=rid,
                 )
-    return out
 
 
 async def solve(run: Executor) -> None:
@@ -44,13 +41,6 @@ async def solve(run: Executor) -> None:
     run.rec.done = f'I opened the {run.table.singular} "{label}"; its detail page is shown.'
 
 
-MACRO = Macro(
-    name="open_entry",
-    family="Navigation",
-    check="visited",
-    scope=frozenset({"query"}),
-    phrases=PHRASES,
-    tasks=tasks,
-    solve=solve,
-    mid_chain_after="filter_by_dropdown",
+MACRO = navigation(
+    "open_entry", PHRASES, tasks, solve, scope=frozenset({"query"}), mid_chain_after="filter_by_dropdown"
 )

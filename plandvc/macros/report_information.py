@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
-from plandvc.macros.macro import Macro
+from plandvc.macros.macro import question
 from plandvc.macros.make import TaskMaker, fmt
 from plandvc.macros.script import Executor
 from plandvc.records import TaskDraft
@@ -17,29 +18,24 @@ PHRASES = (
 FROM_LIST_SHARE = 0.3  # of its tasks start on the list page, the rest on the entry's detail page
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
-    out = []
-    for p in make.pages:
-        t = make.table(p)
+def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
+    for p, t in make.tables():
         cols = [c for c in t.columns if c.name not in (t.key, t.label)]
         for r in list(t.rows):
             rid = str(r[t.key])
             c = rng.choice(cols)
             start, scope = make.entry_start(p, rid, FROM_LIST_SHARE, rng)
-            out.append(
-                make.task(
-                    p,
-                    start,
-                    {"control_id": f"{p.page}-detail", "role": "table", "prep": {}},
-                    {"kind": "answer", "expected": fmt(r[c.name]), "number": c.type == "number"},
-                    scope,
-                    {**make.words(p), "entry": str(r[t.label]), "label": c.label},
-                    rng,
-                    entry=rid,
-                    column=c.name,
-                )
+            yield make.task(
+                p,
+                start,
+                {"control_id": f"{p.page}-detail", "role": "table", "prep": {}},
+                {"kind": "answer", "expected": fmt(r[c.name]), "number": c.type == "number"},
+                scope,
+                {**make.words(p), "entry": str(r[t.label]), "label": c.label},
+                rng,
+                entry=rid,
+                column=c.name,
             )
-    return out
 
 
 async def solve(run: Executor) -> None:
@@ -55,14 +51,4 @@ async def solve(run: Executor) -> None:
     run.rec.answer = answer
 
 
-MACRO = Macro(
-    name="report_information",
-    family="Information",
-    check="answer",
-    scope=frozenset({"query", "entry"}),
-    phrases=PHRASES,
-    tasks=tasks,
-    solve=solve,
-    question=True,
-    keeps_state=True,
-)
+MACRO = question("report_information", frozenset({"query", "entry"}), PHRASES, tasks, solve, keeps_state=True)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
 
 from plandvc.macros import widgets
-from plandvc.macros.macro import Macro
+from plandvc.macros.macro import list_search
 from plandvc.macros.make import TaskMaker, count
 from plandvc.macros.script import Executor
 from plandvc.records import TaskDraft
@@ -31,12 +32,10 @@ def search_terms(p: Page, t: Table, c: Control) -> list[str]:
     return terms
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
-    out = []
+def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
     for p, c in make.controls("search"):
         for w in search_terms(p, make.table(p), c):
-            out.append(make.list_task(p, c, rng, {str(c.param): [w]}, {"text": w}, "visited", text=w))
-    return out
+            yield make.list_task(p, c, rng, {str(c.param): [w]}, {"text": w}, "visited", text=w)
 
 
 async def solve(run: Executor) -> None:
@@ -54,14 +53,4 @@ async def solve(run: Executor) -> None:
 
 
 # its check is `visited` (any page seen with the query), so a trip home after it does not undo it
-MACRO = Macro(
-    name="search_by_text",
-    family="Filter",
-    check="visited",
-    scope=frozenset({"query"}),
-    phrases=PHRASES,
-    tasks=tasks,
-    solve=solve,
-    leaves_page=True,
-    continues_page=True,
-)
+MACRO = list_search("search_by_text", PHRASES, tasks, solve)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from plandvc.macros import widgets
-from plandvc.macros.macro import url_state_filter
+from plandvc.macros.macro import url_state
 from plandvc.macros.make import TaskMaker
 from plandvc.macros.script import Executor
 from plandvc.records import TaskDraft
@@ -17,16 +18,14 @@ PHRASES = (
 )
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
-    out = []
+def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
     for p, c in make.controls("sort"):
         t = make.table(p)
         ps, pd = c.params
         for col in c.columns:
             for d, word in (("asc", "ascending"), ("desc", "descending")):
                 words = {"column": t.column(col).label, "direction": word}
-                out.append(make.list_task(p, c, rng, {ps: [col], pd: [d]}, words, column=col, dir=d))
-    return out
+                yield make.list_task(p, c, rng, {ps: [col], pd: [d]}, words, column=col, dir=d)
 
 
 async def solve(run: Executor) -> None:
@@ -46,4 +45,4 @@ async def solve(run: Executor) -> None:
     run.rec.done = f'I sorted the {run.table.title.lower()} by "{label}" in {word.lower()} order.'
 
 
-MACRO = url_state_filter("sort_by_form", PHRASES, tasks, solve, mid_chain_after="navigate_to_page")
+MACRO = url_state("sort_by_form", "Filter", PHRASES, tasks, solve, mid_chain_after="navigate_to_page")

@@ -10,8 +10,9 @@ entry first; those name the list's query in their scope (no earlier part may fil
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
-from plandvc.macros.macro import Macro
+from plandvc.macros.macro import url_state
 from plandvc.macros.make import HOME_START_SHARE, TaskMaker, page_params
 from plandvc.macros.script import Executor, ScriptError, attr, every
 from plandvc.records import TaskDraft
@@ -25,11 +26,10 @@ PHRASES = (
 )
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
+def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
     """A task per entry and tab other than the first (the one an entry's page opens on)."""
     if not make.spec.theme.tabs:
-        return []
-    out = []
+        return
     for p in make.pages:
         t, lp = make.table(p), make.list_path(p)
         for r in t.rows:
@@ -45,20 +45,17 @@ def tasks(make: TaskMaker, rng: random.Random) -> list[TaskDraft]:
                     else dp
                 )
                 listed = [f"query:{lp}:{q}" for q in page_params(p)] if start != dp else []
-                out.append(
-                    make.task(
-                        p,
-                        start,
-                        {"control_id": f"{p.page}-tabs", "role": "tab", "prep": {}},
-                        {"kind": "query", "path": dp, "params": {TAB_PARAM: [name]}},
-                        [f"entry:{p.table}/{rid}", f"query:{dp}:{TAB_PARAM}", *listed],
-                        {**make.words(p), "entry": str(r[t.label]), "tab": label},
-                        rng,
-                        entry=rid,
-                        tab=name,
-                    )
+                yield make.task(
+                    p,
+                    start,
+                    {"control_id": f"{p.page}-tabs", "role": "tab", "prep": {}},
+                    {"kind": "query", "path": dp, "params": {TAB_PARAM: [name]}},
+                    [f"entry:{p.table}/{rid}", f"query:{dp}:{TAB_PARAM}", *listed],
+                    {**make.words(p), "entry": str(r[t.label]), "tab": label},
+                    rng,
+                    entry=rid,
+                    tab=name,
                 )
-    return out
 
 
 async def solve(run: Executor) -> None:
@@ -80,15 +77,4 @@ async def solve(run: Executor) -> None:
 
 
 # its check reads the last page's query (a trip home undoes it); it stays on the entry's page
-MACRO = Macro(
-    name="switch_tab",
-    family="Navigation",
-    check="query",
-    scope=frozenset({"query", "entry"}),
-    phrases=PHRASES,
-    tasks=tasks,
-    solve=solve,
-    url_state=True,
-    leaves_page=True,
-    continues_page=True,
-)
+MACRO = url_state("switch_tab", "Navigation", PHRASES, tasks, solve, scope=frozenset({"query", "entry"}))

@@ -24,7 +24,7 @@ KEEP_SHARE = 0.05  # of the tasks of a macro that `keeps_state`: they keep state
 
 def candidates(m: Macro, spec: Spec, site_name: str, rng: random.Random) -> list[TaskDraft]:
     """The macro's candidate tasks on one site; each is checked to be of the macro's check and scope kinds."""
-    drafts = m.tasks(TaskMaker(spec, site_name, m.name, m.phrases), rng)
+    drafts = list(m.tasks(TaskMaker(spec, site_name, m.name, m.phrases), rng))
     for d in drafts:
         kinds = {token.split(":", 1)[0] for token in d["scope"]}
         if d["check"]["kind"] != m.check or not kinds <= m.scope:
