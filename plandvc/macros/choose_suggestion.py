@@ -10,16 +10,15 @@ list, and when another suggestion is chosen. A trip home after it does not undo 
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 
 from plandvc.macros.macro import list_search
-from plandvc.macros.make import TaskMaker, count
+from plandvc.macros.make import Choice, control_tasks, count
 from plandvc.macros.script import Executor
 from plandvc.macros.widgets import both, cid_is, text_is
-from plandvc.records import TaskDraft
 from plandvc.sites.controls import suggested, suggestions
 from plandvc.sites.model import SUGGEST_PARAM
+from plandvc.sites.spec import Control, Page, Table
 
 PHRASES = (
     'Type "{typed}" into the {plural} search and choose the suggestion "{text}".',
@@ -42,20 +41,17 @@ def typed_for(words: list[str], text: str) -> str | None:
     return None
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
-    """A task per suggestion of every autocomplete search that a few letters bring up among others."""
-    for p, c in make.controls("search"):
-        if c.implementation != "autocomplete":
+def choices(p: Page, c: Control, t: Table) -> Iterator[Choice]:
+    """Each suggestion of an autocomplete search that a few letters bring up among others."""
+    if c.implementation != "autocomplete":
+        return
+    words = suggestions(t, c)
+    for text in words:
+        typed = typed_for(words, text)
+        if typed is None or count(p, t, [(str(c.param), text)]) == 0:
             continue
-        t = make.table(p)
-        words = suggestions(t, c)
-        for text in words:
-            typed = typed_for(words, text)
-            if typed is None or count(p, t, [(str(c.param), text)]) == 0:
-                continue
-            params = {str(c.param): [text], SUGGEST_PARAM: ["1"]}
-            words_of = {"text": text, "typed": typed}
-            yield make.list_task(p, c, rng, params, words_of, "visited", text=text, typed=typed)
+        params = {str(c.param): [text], SUGGEST_PARAM: ["1"]}
+        yield Choice(params, {"text": text, "typed": typed}, {"text": text, "typed": typed})
 
 
 async def solve(run: Executor) -> None:
@@ -70,4 +66,4 @@ async def solve(run: Executor) -> None:
 
 
 # like a search: its check is `visited`, it stays on its list page and can start on a page left filtered
-MACRO = list_search("choose_suggestion", PHRASES, tasks, solve)
+MACRO = list_search("choose_suggestion", PHRASES, control_tasks("search", choices, "visited"), solve)

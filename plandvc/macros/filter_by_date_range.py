@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 
 from plandvc.macros import widgets
 from plandvc.macros.macro import url_state
-from plandvc.macros.make import TaskMaker
+from plandvc.macros.make import Choice, control_tasks
 from plandvc.macros.script import Executor
-from plandvc.records import TaskDraft
+from plandvc.sites.spec import Control, Page, Table
 
 PHRASES = (
     'Show only the {plural} with {label} from "{start}" to "{end}".',
@@ -18,16 +17,14 @@ PHRASES = (
 )
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
-    for p, c in make.controls("date_range"):
-        t = make.table(p)
-        dates = sorted({str(r[str(c.column)]) for r in t.rows})
-        for i in range(len(dates)):
-            for j in range(i + 2, len(dates), 3):
-                a, b = dates[i], dates[j]
-                pa, pb = c.params
-                words = {"label": c.label, "start": a, "end": b}
-                yield make.list_task(p, c, rng, {pa: [a], pb: [b]}, words, start=a, end=b)
+def choices(p: Page, c: Control, t: Table) -> Iterator[Choice]:
+    """Ranges between two of the rows' dates, each start with every third later date from two on."""
+    dates = sorted({str(r[str(c.column)]) for r in t.rows})
+    pa, pb = c.params
+    for i in range(len(dates)):
+        for j in range(i + 2, len(dates), 3):
+            a, b = dates[i], dates[j]
+            yield Choice({pa: [a], pb: [b]}, {"label": c.label, "start": a, "end": b}, {"start": a, "end": b})
 
 
 async def solve(run: Executor) -> None:
@@ -46,4 +43,4 @@ async def solve(run: Executor) -> None:
     run.rec.done = run.filtered(f'{c.label} from "{a}" to "{b}"', await run.applied(c))
 
 
-MACRO = url_state("filter_by_date_range", "Filter", PHRASES, tasks, solve)
+MACRO = url_state("filter_by_date_range", "Filter", PHRASES, control_tasks("date_range", choices), solve)

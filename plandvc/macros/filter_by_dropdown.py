@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 
 from plandvc.macros.macro import url_state
-from plandvc.macros.make import TaskMaker, count
+from plandvc.macros.make import Choice, control_tasks, count
 from plandvc.macros.script import Executor
-from plandvc.records import TaskDraft
+from plandvc.sites.spec import Control, Page, Table
 
 PHRASES = (
     'Show only the {plural} whose {label} is "{value}".',
@@ -17,13 +16,11 @@ PHRASES = (
 )
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
-    for p, c in make.controls("dropdown"):
-        t = make.table(p)
-        for v in list(t.column(str(c.column)).values):
-            if count(p, t, [(str(c.param), v)]):
-                words = {"label": c.label, "value": v}
-                yield make.list_task(p, c, rng, {str(c.param): [v]}, words, value=v)
+def choices(p: Page, c: Control, t: Table) -> Iterator[Choice]:
+    """Each value of the dropdown that some row has."""
+    for v in list(t.column(str(c.column)).values):
+        if count(p, t, [(str(c.param), v)]):
+            yield Choice({str(c.param): [v]}, {"label": c.label, "value": v}, {"value": v})
 
 
 async def solve(run: Executor) -> None:
@@ -33,4 +30,11 @@ async def solve(run: Executor) -> None:
     run.rec.done = run.filtered(f'{c.label} "{v}"', await run.applied(c))
 
 
-MACRO = url_state("filter_by_dropdown", "Filter", PHRASES, tasks, solve, mid_chain_after="navigate_to_page")
+MACRO = url_state(
+    "filter_by_dropdown",
+    "Filter",
+    PHRASES,
+    control_tasks("dropdown", choices),
+    solve,
+    mid_chain_after="navigate_to_page",
+)

@@ -3,13 +3,12 @@ radios) and apply it."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 
 from plandvc.macros.macro import url_state
-from plandvc.macros.make import TaskMaker, count
+from plandvc.macros.make import Choice, control_tasks, count
 from plandvc.macros.script import Executor
-from plandvc.records import TaskDraft
+from plandvc.sites.spec import Control, Page, Table
 
 PHRASES = (
     "Show only the {plural} whose {label} is {values}.",
@@ -18,15 +17,14 @@ PHRASES = (
 )
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
-    for p, c in make.controls("options"):
-        t = make.table(p)
-        vals = [v for v in t.column(str(c.column)).values if count(p, t, [(str(c.param), v)])]
-        pairs = [[a, b] for i, a in enumerate(vals) for b in vals[i + 1 :]] if c.multiple else []
-        combos = [[v] for v in vals] + pairs  # radios hold one value
-        for combo in combos:
-            words = {"label": c.label, "values": " or ".join(f'"{v}"' for v in combo)}
-            yield make.list_task(p, c, rng, {str(c.param): combo}, words, values=combo)
+def choices(p: Page, c: Control, t: Table) -> Iterator[Choice]:
+    """Each value that some row has, and each pair of them where the control takes several."""
+    vals = [v for v in t.column(str(c.column)).values if count(p, t, [(str(c.param), v)])]
+    pairs = [[a, b] for i, a in enumerate(vals) for b in vals[i + 1 :]] if c.multiple else []
+    combos = [[v] for v in vals] + pairs  # radios hold one value
+    for combo in combos:
+        words = {"label": c.label, "values": " or ".join(f'"{v}"' for v in combo)}
+        yield Choice({str(c.param): combo}, words, {"values": combo})
 
 
 async def solve(run: Executor) -> None:
@@ -38,4 +36,4 @@ async def solve(run: Executor) -> None:
     run.rec.done = run.filtered(f"{c.label} {said}", await run.applied(c))
 
 
-MACRO = url_state("filter_by_options", "Filter", PHRASES, tasks, solve)
+MACRO = url_state("filter_by_options", "Filter", PHRASES, control_tasks("options", choices), solve)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 
 from plandvc.macros import widgets
 from plandvc.macros.macro import url_state
-from plandvc.macros.make import TaskMaker, count, fmt
+from plandvc.macros.make import Choice, control_tasks, count, fmt
 from plandvc.macros.script import Executor
-from plandvc.records import TaskDraft
+from plandvc.sites.spec import Control, Page, Table
 
 PHRASES = (
     "Show only the {plural} with {label} up to {value}.",
@@ -18,20 +17,17 @@ PHRASES = (
 )
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
-    """A task per slider step that shows some rows but not all."""
-    for p, c in make.controls("slider"):
-        t = make.table(p)
-        n = len(t.rows)
-        lo, hi, step = float(c.min or 0), float(c.max or 0), float(c.step or 1)
-        k = 1
-        while lo + k * step < hi:
-            v = fmt(lo + k * step)
-            hits = count(p, t, [(str(c.param), v)])
-            if 0 < hits < n:
-                words = {"label": c.label, "value": v}
-                yield make.list_task(p, c, rng, {str(c.param): [v]}, words, value=v)
-            k += 1
+def choices(p: Page, c: Control, t: Table) -> Iterator[Choice]:
+    """Each slider step that shows some rows but not all."""
+    n = len(t.rows)
+    lo, hi, step = float(c.min or 0), float(c.max or 0), float(c.step or 1)
+    k = 1
+    while lo + k * step < hi:
+        v = fmt(lo + k * step)
+        hits = count(p, t, [(str(c.param), v)])
+        if 0 < hits < n:
+            yield Choice({str(c.param): [v]}, {"label": c.label, "value": v}, {"value": v})
+        k += 1
 
 
 async def solve(run: Executor) -> None:
@@ -54,4 +50,4 @@ async def solve(run: Executor) -> None:
     run.rec.done = f"I set {what} to {raw}; {n} {run.noun(n)} shown with {c.label} up to {raw}."
 
 
-MACRO = url_state("filter_by_slider", "Filter", PHRASES, tasks, solve)
+MACRO = url_state("filter_by_slider", "Filter", PHRASES, control_tasks("slider", choices), solve)

@@ -10,8 +10,8 @@ number and value an executor needs is written in the instruction exactly (labels
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from typing import Literal
+from collections.abc import Callable, Iterable, Iterator
+from typing import Literal, NamedTuple
 
 from plandvc.checks import Check
 from plandvc.macros.home import home_path
@@ -22,6 +22,31 @@ from plandvc.sites.spec import Control, Page, Spec, Table
 
 PER_MACRO = 8  # tasks per (site, macro), fewer when the site has fewer distinct ones
 HOME_START_SHARE = 0.2  # of the tasks done on a list page: they start at home and go there first
+
+
+class Choice(NamedTuple):
+    """One way to set a list control: the query it makes, the words its phrase adds, the task's target values."""
+
+    params: dict[str, list[str]]
+    words: dict[str, str]
+    target: dict[str, object]
+
+
+ChoicesOf = Callable[[Page, Control, Table], Iterable[Choice]]
+
+
+def control_tasks(
+    kind: str, choices: ChoicesOf, check: Literal["query", "visited"] = "query"
+) -> Callable[[TaskMaker, random.Random], Iterator[TaskDraft]]:
+    """The task generator of a macro done with one list control: a task (`TaskMaker.list_task`) per choice
+    that `choices` offers on each control of `kind`, in page order."""
+
+    def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
+        for p, c in make.controls(kind):
+            for ch in choices(p, c, make.table(p)):
+                yield make.list_task(p, c, rng, ch.params, ch.words, check, **ch.target)
+
+    return tasks
 
 
 def fmt(value: object) -> str:

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Iterator
 
 from plandvc.macros import widgets
 from plandvc.macros.macro import list_search
-from plandvc.macros.make import TaskMaker, count
+from plandvc.macros.make import Choice, control_tasks, count
 from plandvc.macros.script import Executor
-from plandvc.records import TaskDraft
 from plandvc.sites.spec import Control, Page, Table
 
 PHRASES = (
@@ -32,10 +30,9 @@ def search_terms(p: Page, t: Table, c: Control) -> list[str]:
     return terms
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
-    for p, c in make.controls("search"):
-        for w in search_terms(p, make.table(p), c):
-            yield make.list_task(p, c, rng, {str(c.param): [w]}, {"text": w}, "visited", text=w)
+def choices(p: Page, c: Control, t: Table) -> Iterator[Choice]:
+    for w in search_terms(p, t, c):
+        yield Choice({str(c.param): [w]}, {"text": w}, {"text": w})
 
 
 async def solve(run: Executor) -> None:
@@ -53,4 +50,4 @@ async def solve(run: Executor) -> None:
 
 
 # its check is `visited` (any page seen with the query), so a trip home after it does not undo it
-MACRO = list_search("search_by_text", PHRASES, tasks, solve)
+MACRO = list_search("search_by_text", PHRASES, control_tasks("search", choices, "visited"), solve)

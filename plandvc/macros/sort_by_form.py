@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 
 from plandvc.macros import widgets
 from plandvc.macros.macro import url_state
-from plandvc.macros.make import TaskMaker
+from plandvc.macros.make import Choice, control_tasks
 from plandvc.macros.script import Executor
-from plandvc.records import TaskDraft
+from plandvc.sites.spec import Control, Page, Table
 
 PHRASES = (
     'Sort the {plural} by "{column}" in {direction} order.',
@@ -18,14 +17,13 @@ PHRASES = (
 )
 
 
-def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
-    for p, c in make.controls("sort"):
-        t = make.table(p)
-        ps, pd = c.params
-        for col in c.columns:
-            for d, word in (("asc", "ascending"), ("desc", "descending")):
-                words = {"column": t.column(col).label, "direction": word}
-                yield make.list_task(p, c, rng, {ps: [col], pd: [d]}, words, column=col, dir=d)
+def choices(p: Page, c: Control, t: Table) -> Iterator[Choice]:
+    """Each sortable column, each way."""
+    ps, pd = c.params
+    for col in c.columns:
+        for d, word in (("asc", "ascending"), ("desc", "descending")):
+            words = {"column": t.column(col).label, "direction": word}
+            yield Choice({ps: [col], pd: [d]}, words, {"column": col, "dir": d})
 
 
 async def solve(run: Executor) -> None:
@@ -45,4 +43,11 @@ async def solve(run: Executor) -> None:
     run.rec.done = f'I sorted the {run.table.title.lower()} by "{label}" in {word.lower()} order.'
 
 
-MACRO = url_state("sort_by_form", "Filter", PHRASES, tasks, solve, mid_chain_after="navigate_to_page")
+MACRO = url_state(
+    "sort_by_form",
+    "Filter",
+    PHRASES,
+    control_tasks("sort", choices),
+    solve,
+    mid_chain_after="navigate_to_page",
+)
