@@ -121,7 +121,8 @@ def test_a_domain_file_reads_into_its_records(tmp_path: Path):
     )  # a capital name is a vocabulary, else a word
     price = items.field("price")
     assert isinstance(price.make, Num) and price.make.lo == 1 and isinstance(price.make.lo, int)
-    assert (price.prefix, price.decimals, items.field("state").display) == ("$", 2, "badge")
+    state = items.field("state").column
+    assert (price.column.prefix, price.column.decimals, state.display) == ("$", 2, "badge")
     assert orders.field("code").make == Code("OR", 4)
     assert (orders.create, orders.edit, orders.text, items.copy) == (("kind", "price"), (), None, "name")
 

@@ -43,11 +43,12 @@ class SitePlan:
 
 
 def _column(f: Field, values: tuple[str, ...]) -> JsonObject:
-    col: JsonObject = {"name": f.name, "label": f.label, "type": f.type}
-    if f.type == "enum":
+    c = f.column
+    col: JsonObject = {"name": c.name, "label": c.label, "type": c.type}
+    if c.type == "enum":
         col["values"] = list(values)
-    for key, value, default in (("prefix", f.prefix, ""), ("suffix", f.suffix, ""), ("decimals", f.decimals, 0),
-                                ("display", f.display, "plain")):  # fmt: skip
+    for key, value, default in (("prefix", c.prefix, ""), ("suffix", c.suffix, ""), ("decimals", c.decimals, 0),
+                                ("display", c.display, "plain")):  # fmt: skip
         if value != default:
             col[key] = value
     return col
@@ -64,10 +65,10 @@ def _rows(td: TableDef, rng: random.Random, today: dt.date) -> list[JsonObject]:
         for f in td.fields:
             v = f.make.draw(rng, today, i)
             tries = 0
-            while f.name == td.label and v in labels:
+            while f.column.name == td.label and v in labels:
                 tries += 1
                 v = f.make.draw(rng, today, i) if tries < 200 else f"{v} {tries}"
-            row[f.name] = v
+            row[f.column.name] = v
         labels.add(str(row[td.label]))
         rows.append(row)
     return rows
@@ -91,7 +92,7 @@ def _controls(td: TableDef, page: str, rows: list[JsonObject], look_impl: dict[s
     nums = [float(r[td.slider]) for r in rows]
     step = _step(min(nums), max(nums))
     lo, hi = math.floor(min(nums) / step) * step, math.ceil(max(nums) / step) * step
-    dd, op, sl, dr = (td.field(n) for n in (td.dropdown, td.options, td.slider, td.date))
+    dd, op, sl, dr = (td.field(n).column for n in (td.dropdown, td.options, td.slider, td.date))
     controls: list[JsonObject] = [
         {"control_id": f"{page}-search", "kind": "search", "label": "Search", "param": "q",
          "columns": list(td.search)},
@@ -118,7 +119,7 @@ def _table(
     rows = _rows(td, rng, today)
     cols = [{"name": "id", "label": "ID", "type": "id"}]
     for f in td.fields:
-        used = tuple(sorted({str(r[f.name]) for r in rows})) if f.type == "enum" else ()
+        used = tuple(sorted({str(r[f.column.name]) for r in rows})) if f.column.type == "enum" else ()
         # an enum lists its options in the domain's order, only those some row uses (an empty filter is noise)
         values = tuple(x for x in f.make.values if x in used) if isinstance(f.make, Pick) else ()
         cols.append(_column(f, values))

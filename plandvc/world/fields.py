@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Protocol
 
-from plandvc.sites.model import named
+from plandvc.sites.model import Column
 from plandvc.world import vocab
 
 Value = str | int | float
@@ -109,17 +109,11 @@ class Sentence:
 
 @dataclass(frozen=True)
 class Field:
-    """One column of a domain table and how its values are drawn. `type` as in a site spec (text, enum,
-    number, date); an enum's options are its `Pick` values."""
+    """One column of a domain table: the site's column it becomes (name, label, type, how it is shown; an
+    enum's values are the ones its rows use, filled in when a site is built) and how its values are drawn."""
 
-    name: str
-    label: str
-    type: str
+    column: Column
     make: Maker
-    prefix: str = ""
-    suffix: str = ""
-    decimals: int = 0
-    display: str = "plain"
 
 
 @dataclass(frozen=True)
@@ -150,7 +144,11 @@ class TableDef:
     date_label: str = ""
 
     def field(self, name: str) -> Field:
-        return named(self.fields, "name", name)
+        """The field of the column `name`; KeyError(name) when the table has none."""
+        for f in self.fields:
+            if f.column.name == name:
+                return f
+        raise KeyError(name)
 
 
 @dataclass(frozen=True)

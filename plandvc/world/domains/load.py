@@ -147,7 +147,7 @@ MAKERS: dict[str, Callable[[Reader], Maker]] = {
 def table(r: Reader) -> TableDef:
     """A table of a domain: its page, its columns and which of them the controls, forms and copy button use."""
     fields = tuple(column(r.path, f"{r.where}.fields[{i}]", d) for i, d in enumerate(r.tables("fields")))
-    names = {f.name for f in fields}
+    names = {f.column.name for f in fields}
     if len(names) != len(fields):
         raise r.error("two columns share a name", "fields")
     s = r.get
