@@ -12,6 +12,7 @@ import argparse
 import secrets
 import sys
 import threading
+from collections.abc import Callable
 from http.cookies import CookieError, SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -103,15 +104,11 @@ class App:
                 self.renderer.list_page(spec, page, rows, q, page_number(pairs) if spec.theme.family else 1)
             )
         if len(parts) == 4 and parts[3] == "new":
-            if not table.create:
-                raise NotFound(f"{page.title} has no create form")
-            if method == "GET":
-                return self.html(self.renderer.form(spec, page, "create", None))
-            if method != "POST":
-                return self._method(spec)
-            fields = coerce_fields(table, table.create, _form(body))
-            self.store.create(session, spec.site, table.name, fields)
-            return Response(303, b"", location=base)
+
+            def create(fields: dict[str, Any]) -> None:
+                self.store.create(session, spec.site, table.name, fields)
+
+            return self.entry_form(method, spec, page, None, body, create, base)
         return self.entry_route(method, parts, spec, page, session, body, pairs)
 
     def entry_route(
@@ -138,15 +135,11 @@ class App:
             tab = entry_tab(pairs) if spec.theme.tabs else ""
             return self.html(self.renderer.detail(spec, page, entry, listed, tab))
         if len(parts) == 5 and parts[4] == "edit":
-            if not table.edit:
-                raise NotFound(f"{page.title} has no edit form")
-            if method == "GET":
-                return self.html(self.renderer.form(spec, page, "edit", entry))
-            if method != "POST":
-                return self._method(spec)
-            fields = coerce_fields(table, table.edit, _form(body))
-            self.store.update(session, spec.site, table.name, parts[3], fields)
-            return Response(303, b"", location=href)
+
+            def update(fields: dict[str, Any]) -> None:
+                self.store.update(session, spec.site, table.name, parts[3], fields)
+
+            return self.entry_form(method, spec, page, entry, body, update, href)
         if len(parts) == 5 and parts[4] == "delete":
             if not table.delete:
                 raise NotFound(f"{page.title} entries cannot be deleted")
@@ -155,6 +148,30 @@ class App:
             self.store.delete(session, spec.site, table.name, parts[3])
             return Response(303, b"", location=base)
         raise NotFound(f"no such page /{'/'.join(parts)}")
+
+    def entry_form(
+        self,
+        method: str,
+        spec: Spec,
+        page: Page,
+        entry: dict[str, Any] | None,
+        body: bytes,
+        save: Callable[[dict[str, Any]], None],
+        back: str,
+    ) -> Response:
+        """A create form (no `entry`) or an entry's edit form: GET shows it; POST saves its fields with `save`
+        and sends the browser to `back` (303)."""
+        table = spec.table_of(page)
+        kind = "create" if entry is None else "edit"
+        names = table.create if entry is None else table.edit
+        if not names:
+            raise NotFound(f"{page.title} has no {kind} form")
+        if method == "GET":
+            return self.html(self.renderer.form(spec, page, kind, entry))
+        if method != "POST":
+            return self._method(spec)
+        save(coerce_fields(table, names, _form(body)))
+        return Response(303, b"", location=back)
 
     def _spec(self, site: str) -> Spec:
         spec = self.specs.get(site)
