@@ -1,6 +1,7 @@
 """Loopback ports: free ones for servers the run starts itself, and the one parser of a `--ports` list
 (comma-separated numbers 1-65535, no duplicates) that every command shares as a click type, and the `--ports`
-option itself (`ports_option`), declared once for the commands that start site servers."""
+option itself (`ports_option`), declared once for the commands that start site servers; and `--workers`
+(`workers_option`), the browsers those commands run in parallel."""
 
 from __future__ import annotations
 
@@ -59,3 +60,16 @@ PORTS = PortList()
 def ports_option(help: str) -> Callable[[F], F]:
     """`--ports` (PLANDVC_PORTS): the site servers' ports, parsed by `PORTS`; `help` says the command's default."""
     return click.option("--ports", type=PORTS, envvar="PLANDVC_PORTS", default=None, help=help)
+
+
+def workers_option(default: int, most: int = 64) -> Callable[[F], F]:
+    """`--workers` (PLANDVC_WORKERS): browsers in parallel, 1 to `most`, which never changes the output; a bad
+    value in the option or the variable is click's one-line usage error."""
+    return click.option(
+        "--workers",
+        type=click.IntRange(1, most),
+        envvar="PLANDVC_WORKERS",
+        default=default,
+        show_default=True,
+        help="browsers in parallel (PLANDVC_WORKERS); never changes the output",
+    )

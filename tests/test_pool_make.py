@@ -54,10 +54,13 @@ def test_make_pool_help_has_an_example() -> None:
         (["--ports", "80x"], "--ports: '80x' is not a port number"),
         (["--only-site", "nowhere"], "--only-site: no site 'nowhere'"),
         (["--run", ".hidden"], "--run: '.hidden' is not a run name"),
+        (["--workers", "17"], "Invalid value for '--workers': 17 is not in the range 1<=x<=16"),
+        ([], "Invalid value for '--workers': 'abc' is not a valid integer range"),  # PLANDVC_WORKERS=abc
     ],
 )
 def test_make_pool_bad_input_is_one_line_and_nonzero(tmp_path: Path, args: list[str], says: str) -> None:
-    out = CliRunner().invoke(
+    env = {} if args else {"PLANDVC_WORKERS": "abc"}
+    out = CliRunner(env=env).invoke(
         cli, ["make-pool", "--sites", str(SITES_DIR), "--out", str(tmp_path / "p"), *args]
     )
     assert out.exit_code != 0 and says in out.output

@@ -14,6 +14,7 @@ from plandvc.eval.metrics import table
 from plandvc.eval.reference import REFERENCES
 from plandvc.eval.run import MODES, EvalConfig, evaluate
 from plandvc.eval.specs import SpecsConfig, eval_specs
+from plandvc.ports import workers_option
 from plandvc.run import options
 from plandvc.run.chain import RunParams
 
@@ -39,7 +40,7 @@ from plandvc.run.chain import RunParams
     "share of held-out chains whose one part fails at its first attempt (recovery turns are scored apart)",
 )
 @options.run_params("--budget", "--planner-turns")
-@options.workers(default=1)
+@workers_option(1)
 @options.cache(
     ".plandvc/cache/eval_chains", "finished held-out chains, for resuming (apart from run-chains' own)"
 )

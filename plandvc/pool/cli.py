@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import sys
 
 import click
 
-from plandvc.ports import ports_option
+from plandvc.ports import ports_option, workers_option
 
 
 @click.command("make-pool")
@@ -15,12 +14,7 @@ from plandvc.ports import ports_option
 @click.option("--out", "out", required=True, type=click.Path(file_okay=False), help="pool folder to write")
 @click.option("--run", "run", default="r1", show_default=True, help="run name (runs/<run>/)")
 @click.option("--seed", type=int, default=0, show_default=True, help="seed of the task generation")
-@click.option(
-    "--workers",
-    type=click.IntRange(1, 16),
-    default=None,
-    help="browsers in parallel [PLANDVC_WORKERS, default 2]; never changes the output",
-)
+@workers_option(2, most=16)
 @ports_option("server ports, e.g. 8350,8351 [PLANDVC_PORTS, default: a free one]")
 @click.option("--limit", type=click.IntRange(0), default=0, help="record only the first N tasks (by id)")
 @click.option("--only-site", default=None, help="record only this site's tasks")
@@ -32,7 +26,7 @@ def make_pool(
     out: str,
     run: str,
     seed: int,
-    workers: int | None,
+    workers: int,
     ports: list[int] | None,
     limit: int,
     only_site: str | None,
@@ -53,13 +47,12 @@ def make_pool(
     """
     from plandvc.pool.recorder import make_pool as run_make_pool
 
-    n = workers or int(os.environ.get("PLANDVC_WORKERS") or 2)
     summary = run_make_pool(
         sites,
         out,
         run=run,
         seed=seed,
-        workers=n,
+        workers=workers,
         ports=ports,
         limit=limit,
         only_site=only_site,

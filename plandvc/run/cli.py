@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from plandvc.ports import ports_option
+from plandvc.ports import ports_option, workers_option
 from plandvc.run import options
 from plandvc.run.chain import RunParams
 from plandvc.run.runner import RunConfig, RunSummary
@@ -31,7 +31,7 @@ def _shard(value: str | None) -> tuple[int, int] | None:
 @click.option("--pool", type=options.DIR, required=True, help="the executor pool")
 @click.option("--sites", type=options.DIR, required=True, help="the sites folder")
 @click.option("--out", type=options.DIR, required=True, help="raw output folder")
-@options.workers(default=2)
+@workers_option(2)
 @ports_option("server ports, e.g. 8320,8321 (PLANDVC_PORTS; default: free ports)")
 @click.option(
     "--engine",

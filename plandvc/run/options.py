@@ -1,6 +1,6 @@
 """The click options run-chains shares with the commands that run chains the same way (eval-specs,
-eval-planner), declared once: the folder type, the browsers in parallel, the cache of finished chains and the
-run params with their one set of defaults (`RunParams`)."""
+eval-planner), declared once: the folder type, the cache of finished chains and the run params with their one
+set of defaults (`RunParams`). `--workers` and `--ports` are plandvc.ports's (make-pool has them too)."""
 
 from __future__ import annotations
 
@@ -38,18 +38,6 @@ def run_params(*names: str) -> Callable[[F], F]:
         return f
 
     return apply
-
-
-def workers(default: int) -> Callable[[F], F]:
-    """--workers: browsers in parallel (PLANDVC_WORKERS), which never changes the output."""
-    return click.option(
-        "--workers",
-        type=click.IntRange(1, 64),
-        envvar="PLANDVC_WORKERS",
-        default=default,
-        show_default=True,
-        help="browsers in parallel (PLANDVC_WORKERS); never changes the output",
-    )
 
 
 def shown(name: str, kind: click.ParamType, default: float, help: str) -> Callable[[F], F]:
