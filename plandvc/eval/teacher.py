@@ -15,6 +15,7 @@ from plandvc.eval.client import PlannerClient, text_only
 from plandvc.eval.score import Score, score_reply
 from plandvc.eval.specs import HeldOut, Turn
 from plandvc.io import InputError, read_jsonl
+from plandvc.run.script import with_image_urls
 
 
 @dataclass
@@ -31,23 +32,14 @@ class TurnReply:
 
 def with_images(messages: list[dict[str, Any]], chain: HeldOut) -> list[dict[str, Any]]:
     """A row's messages with each image file name (`step_<t>.png`) replaced by its PNG as a data URL."""
-    out = []
-    for m in messages:
-        content = m.get("content")
-        if isinstance(content, list):
-            parts = []
-            for p in content:
-                if p.get("type") == "image_url":
-                    name = str((p.get("image_url") or {}).get("url") or "")
-                    path = chain.dir / name
-                    if "/" in name or not path.is_file():
-                        raise InputError(f"{chain.dir / 'rows.jsonl'}: image {name!r} is not in the chain")
-                    url = "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode()
-                    p = {**p, "image_url": {**p["image_url"], "url": url}}
-                parts.append(p)
-            m = {**m, "content": parts}
-        out.append(m)
-    return out
+
+    def data_url(name: str) -> str:
+        path = chain.dir / name
+        if "/" in name or not path.is_file():
+            raise InputError(f"{chain.dir / 'rows.jsonl'}: image {name!r} is not in the chain")
+        return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode()
+
+    return with_image_urls(messages, data_url)
 
 
 def turn_inputs(chain: HeldOut, images: bool = True) -> list[list[dict[str, Any]]]:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import base64
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import orjson
 
@@ -71,25 +72,37 @@ def template_memory(turns: list[Turn], t: int) -> str:
     return f"{said} Done: {done} of {len(items)}; left: {left}. Next: {turn['family']}: {_short(turn['instruction'])}"
 
 
-def save_images(messages: list[dict], t: int) -> tuple[list[dict], dict[str, bytes]]:
-    """The messages with each image replaced by its file name (step_<t>.png, then step_<t>_<k>.png), and the
-    PNG bytes by file name. Nothing is written here: the caller writes the files."""
-    images: dict[str, bytes] = {}
-    out_msgs = []
+def with_image_urls(messages: list[dict[str, Any]], url_of: Callable[[str], str]) -> list[dict[str, Any]]:
+    """`messages` with each image part's URL replaced by `url_of(url)`, in order (a file name for a data URL
+    when a row is written, the data URL for a file name when it is read back); the rest is kept as it is."""
+    out = []
     for m in messages:
         content = m.get("content")
         if isinstance(content, list):
             parts = []
             for p in content:
-                url = (p.get("image_url") or {}).get("url", "") if p.get("type") == "image_url" else ""
-                if data := _DATA_URL.match(url):
-                    name = f"step_{t}.png" if not images else f"step_{t}_{len(images)}.png"
-                    images[name] = base64.b64decode(url[data.end() :])
-                    p = {**p, "image_url": {**p["image_url"], "url": name}}
+                image = (p.get("image_url") or {}) if p.get("type") == "image_url" else None
+                if image is not None and (url := url_of(str(image.get("url") or ""))) != image.get("url"):
+                    p = {**p, "image_url": {**image, "url": url}}
                 parts.append(p)
             m = {**m, "content": parts}
-        out_msgs.append(m)
-    return out_msgs, images
+        out.append(m)
+    return out
+
+
+def save_images(messages: list[dict], t: int) -> tuple[list[dict], dict[str, bytes]]:
+    """The messages with each image replaced by its file name (step_<t>.png, then step_<t>_<k>.png), and the
+    PNG bytes by file name. Nothing is written here: the caller writes the files."""
+    images: dict[str, bytes] = {}
+
+    def file_name(url: str) -> str:
+        if not (data := _DATA_URL.match(url)):
+            return url
+        name = f"step_{t}.png" if not images else f"step_{t}_{len(images)}.png"
+        images[name] = base64.b64decode(url[data.end() :])
+        return name
+
+    return with_image_urls(messages, file_name), images
 
 
 @dataclass
