@@ -18,6 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlsplit
 
+from plandvc.checks import Row
 from plandvc.io import InputError, dumps
 from plandvc.sites.model import ENTRY_TABS, PAGE_PARAM, TAB_PARAM
 from plandvc.sites.query import BadValue, apply_query, parse_query
@@ -105,7 +106,7 @@ class App:
             )
         if len(parts) == 4 and parts[3] == "new":
 
-            def create(fields: dict[str, Any]) -> None:
+            def create(fields: Row) -> None:
                 self.store.create(session, spec.site, table.name, fields)
 
             return self.entry_form(method, spec, page, None, body, create, base)
@@ -136,7 +137,7 @@ class App:
             return self.html(self.renderer.detail(spec, page, entry, listed, tab))
         if len(parts) == 5 and parts[4] == "edit":
 
-            def update(fields: dict[str, Any]) -> None:
+            def update(fields: Row) -> None:
                 self.store.update(session, spec.site, table.name, parts[3], fields)
 
             return self.entry_form(method, spec, page, entry, body, update, href)
@@ -154,9 +155,9 @@ class App:
         method: str,
         spec: Spec,
         page: Page,
-        entry: dict[str, Any] | None,
+        entry: Row | None,
         body: bytes,
-        save: Callable[[dict[str, Any]], None],
+        save: Callable[[Row], None],
         back: str,
     ) -> Response:
         """A create form (no `entry`) or an entry's edit form: GET shows it; POST saves its fields with `save`
