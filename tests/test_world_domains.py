@@ -51,15 +51,17 @@ def test_a_domain_file_reads_into_its_records(tmp_path: Path):
         ('tagline = "Things"\n', "", "demo.toml: tagline: missing"),
         ('enum = ["A", "B"]\n', 'enum = ["A", "B"]\ndays = [1, 2]\n', "tables[0].fields[1]: needs exactly one of"),
         ('[["@CITIES"]', '[["@TOWNS"]', "tables[0].fields[0].words: no shared vocabulary '@TOWNS'"),
-        ("number = [1, 90]", 'number = [1, "90"]', "tables[1].fields[2].number: is not [lo, hi]"),
-        ('badge = true', 'badge = "yes"', "tables[0].fields[2].badge: is str, not bool"),
+        ("number = [1, 90]", 'number = [1, "90"]', "tables[1].fields[2].number[1]: '90' is not of type 'number'"),
+        ('badge = true', 'badge = "yes"', "tables[0].fields[2].badge: 'yes' is not of type 'boolean'"),
         ('search = ["code"]', 'search = ["id"]', "tables[1]: names the column 'id', which the table does not have"),
         ('key = "demo"', 'key = "shop"', "demo.toml: key: is 'shop', not the file's name 'demo'"),
         ('sort = ["price", "added"]', "sort = [", "demo.toml: "),
         ("[[tables]]\nname = \"orders\"", "[[other]]\nname = \"orders\"", "unknown key 'other'"),
+        ('enum = ["New", "Used"]', 'enum = ["New", "Used"]\nsep = "-"', "tables[0].fields[2]: unknown key 'sep'"),
+        ("digits = 4", "digits = 0", "tables[1].fields[0].digits: 0 is less than the minimum of 1"),
     ],
     ids=["unknown-key", "missing-key", "two-kinds", "vocabulary", "bounds", "type", "column", "file-name",
-         "not-toml", "extra-table"],
+         "not-toml", "extra-table", "another-kinds-option", "range"],
 )  # fmt: skip
 def test_a_wrong_domain_file_is_one_error_naming_the_file_and_the_key(
     tmp_path: Path, old: str, new: str, says: str

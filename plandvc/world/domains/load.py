@@ -1,4 +1,5 @@
-"""Read a domain file (`<key>.toml` in this folder) into a `Domain`, checking every key on the way.
+"""Read a domain file (`<key>.toml` in this folder) into a `Domain`: checked once against its JSON Schema
+(`domain.schema.json`, which says each key's type), then read as typed records.
 
 A domain is data, so it is written as data: its site names and words, then its two tables, each a list of
 columns. A column names how its values are drawn by exactly one of these keys (the rest are its options):
@@ -14,154 +15,175 @@ columns. A column names how its values are drawn by exactly one of these keys (t
 | `days = [lo, hi]` | an ISO date lo..hi days from the site's today | |
 
 In a word list, `"@CITIES"` (an `@` and a name in capitals) stands for the shared vocabulary of that name
-(plandvc/world/vocab.py), in place; any other word is itself (`"@mail.example"`).
-A number keeps its TOML type (`[50, 900]`, not `[50.0, 900.0]`, for a column of whole numbers).
+(plandvc/world/vocab.py), in place; any other word is itself (`"@mail.example"`). A number keeps its TOML type
+(`[50, 900]`, not `[50.0, 900.0]`, for a column of whole numbers).
 """
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Iterable
+from functools import cache
 from pathlib import Path
-from typing import TypeVar
+from typing import NotRequired, TypedDict, cast
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
 
 from plandvc.errors import InputError
 from plandvc.world import vocab
 from plandvc.world.fields import Code, Domain, Field, Maker, Person, Sentence, TableDef, Words
 from plandvc.world.kit import date, enum, num, text
 
-T = TypeVar("T")
-Toml = Mapping[str, object]
-
-DOMAIN_KEYS = ("key", "title", "names", "tagline", "hero", "tables")
-TABLE_KEYS = (
-    "name", "title", "singular", "id_prefix", "label", "dropdown", "options", "slider", "date", "sort", "search",
-    "text", "create", "edit", "copy", "slider_label", "date_label", "fields",
-)  # fmt: skip
-# the key that says how a column is drawn, and the options each allows
-COLUMN_KINDS: dict[str, tuple[str, ...]] = {
-    "words": ("sep",),
-    "sentences": ("parts",),
-    "person": (),
-    "code": ("digits", "suffix"),
-    "enum": ("weights", "badge"),
-    "number": ("decimals", "prefix", "suffix", "nice", "stars"),
-    "days": (),
-}
+SCHEMA = Path(__file__).with_name("domain.schema.json")
+KINDS = ("words", "sentences", "person", "code", "enum", "number", "days")  # how a column is drawn: one each
 
 
-class Reader:
-    """Takes typed values out of one TOML table, naming the file and the key path of anything wrong."""
+class ColumnFile(TypedDict, total=False):
+    """A column as the file holds it (the schema has checked every type)."""
 
-    def __init__(self, path: Path, where: str, data: Toml, allowed: tuple[str, ...]) -> None:
-        self.path, self.where, self.data = path, where, data
-        extra = sorted(set(data) - set(allowed))
-        if extra:
-            raise self.error(f"unknown key {extra[0]!r} (allowed: {', '.join(allowed)})")
-
-    def error(self, message: str, key: str | None = None) -> InputError:
-        at = f"{self.where}.{key}" if key and self.where else key or self.where
-        return InputError(f"{self.path}: {at + ': ' if at else ''}{message}")
-
-    def get(self, key: str, kind: type[T], default: T | None = None) -> T:
-        if key not in self.data:
-            if default is None:
-                raise self.error("missing", key)
-            return default
-        value = self.data[key]
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise self.error(f"is {type(value).__name__}, not {kind.__name__}", key)
-        return value
-
-    def optional(self, key: str) -> str | None:
-        return self.get(key, str) if key in self.data else None
-
-    def strings(self, key: str, default: tuple[str, ...] | None = None) -> tuple[str, ...]:
-        values = self.get(key, list, None if default is None else [])
-        if key not in self.data and default is not None:
-            return default
-        if not all(isinstance(v, str) for v in values):
-            raise self.error("is not a list of strings", key)
-        return tuple(values)
-
-    def words(self, key: str) -> tuple[tuple[str, ...], ...]:
-        """A list of word lists; `@NAME` stands for a shared vocabulary."""
-        parts = self.get(key, list)
-        if not parts or not all(
-            isinstance(p, list) and p and all(isinstance(w, str) for w in p) for p in parts
-        ):
-            raise self.error("is not a list of non-empty lists of strings", key)
-        return tuple(tuple(w for word in part for w in self.expand(word, key)) for part in parts)
-
-    def expand(self, word: str, key: str) -> tuple[str, ...]:
-        if not re.fullmatch(r"@[A-Z_]+", word):
-            return (word,)
-        shared = getattr(vocab, word[1:], None)
-        if not isinstance(shared, tuple):
-            raise self.error(f"no shared vocabulary {word!r}", key)
-        return shared
-
-    def tables(self, key: str) -> list[Toml]:
-        value = self.get(key, list)
-        if not all(isinstance(v, dict) for v in value):
-            raise self.error("is not a list of tables", key)
-        return value
+    name: str
+    label: str
+    words: list[list[str]]
+    sep: str
+    sentences: list[str]
+    parts: list[list[str]]
+    person: bool
+    code: str
+    digits: int
+    suffix: str
+    enum: list[str]
+    weights: list[float]
+    badge: bool
+    number: list[float]
+    decimals: int
+    prefix: str
+    nice: bool
+    stars: bool
+    days: list[int]
 
 
-def column(path: Path, where: str, data: Toml) -> Field:
+class TableFile(TypedDict):
+    name: str
+    title: str
+    singular: str
+    id_prefix: str
+    label: str
+    dropdown: str
+    options: str
+    slider: str
+    date: str
+    sort: list[str]
+    search: list[str]
+    text: NotRequired[str]
+    create: NotRequired[list[str]]
+    edit: NotRequired[list[str]]
+    copy: NotRequired[str]
+    slider_label: NotRequired[str]
+    date_label: NotRequired[str]
+    fields: list[ColumnFile]
+
+
+class DomainFile(TypedDict):
+    key: str
+    title: str
+    names: list[str]
+    tagline: str
+    hero: str
+    tables: list[TableFile]
+
+
+@cache
+def _validator() -> Draft202012Validator:
+    return Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
+
+
+def _where(parts: Iterable[str | int]) -> str:
+    """deque(['tables', 0, 'fields', 2]) -> 'tables[0].fields[2]'."""
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts).lstrip(".")
+
+
+def _schema_error(path: Path, e: ValidationError) -> InputError:
+    where = _where(e.absolute_path)
+    if e.validator == "required":
+        missing = e.message.split("'")[1]
+        where, reason = f"{where}.{missing}".lstrip("."), "missing"
+    elif e.validator in ("additionalProperties", "unevaluatedProperties"):
+        extra = re.findall(r"'([^']+)'", e.message)
+        reason = f"unknown key {extra[0]!r}" if extra else e.message
+    else:
+        reason = e.message
+    return InputError(f"{path}: {where + ': ' if where else ''}{reason}")
+
+
+def _words(parts: list[list[str]], path: Path, where: str) -> tuple[tuple[str, ...], ...]:
+    """Word lists with each `@NAME` replaced by the shared vocabulary of that name."""
+    out = []
+    for part in parts:
+        words: list[str] = []
+        for w in part:
+            if not re.fullmatch(r"@[A-Z_]+", w):
+                words.append(w)
+            elif (shared := vars(vocab).get(w[1:])) is not None:
+                words.extend(shared)
+            else:
+                raise InputError(f"{path}: {where}: no shared vocabulary {w!r}")
+        out.append(tuple(words))
+    return tuple(out)
+
+
+def _maker(c: ColumnFile, path: Path, where: str) -> Maker:
+    """How a text column's values are drawn."""
+    if "words" in c:
+        return Words(_words(c["words"], path, f"{where}.words"), c.get("sep", " "))
+    if "sentences" in c:
+        return Sentence(tuple(c["sentences"]), _words(c["parts"], path, f"{where}.parts"))
+    if "code" in c:
+        return Code(c["code"], c.get("digits", 5), c.get("suffix", ""))
+    return Person()
+
+
+def column(c: ColumnFile, path: Path, where: str) -> Field:
     """One column: its name, label and the one key that says how its values are drawn."""
-    kinds = [k for k in COLUMN_KINDS if k in data]
+    kinds = [k for k in KINDS if k in c]
     if len(kinds) != 1:
-        has = ", ".join(kinds) or "none"
-        raise InputError(f"{path}: {where}: needs exactly one of {', '.join(COLUMN_KINDS)} (has {has})")
-    kind = kinds[0]
-    r = Reader(path, where, data, ("name", "label", kind, *COLUMN_KINDS[kind]))
-    name, label = r.get("name", str), r.get("label", str)
-    if kind == "enum":
-        weights = tuple(float(w) for w in r.get("weights", list, []))
-        return enum(name, label, r.strings("enum"), badge=r.get("badge", bool, False), weights=weights)
-    if kind in ("number", "days"):
-        bounds = r.get(kind, list)
-        if len(bounds) != 2 or not all(
-            isinstance(b, int | float) and not isinstance(b, bool) for b in bounds
-        ):
-            raise r.error("is not [lo, hi]", kind)
-        if kind == "days":
-            return date(name, label, int(bounds[0]), int(bounds[1]))
+        raise InputError(
+            f"{path}: {where}: needs exactly one of {', '.join(KINDS)} (has {', '.join(kinds) or 'none'})"
+        )
+    name, label = c["name"], c["label"]
+    if "enum" in c:
+        weights = tuple(float(w) for w in c.get("weights", []))
+        return enum(name, label, tuple(c["enum"]), badge=c.get("badge", False), weights=weights)
+    if "days" in c:
+        return date(name, label, c["days"][0], c["days"][1])
+    if "number" in c:
+        lo, hi = c["number"]
         return num(
-            name, label, bounds[0], bounds[1], decimals=r.get("decimals", int, 0), prefix=r.get("prefix", str, ""),
-            suffix=r.get("suffix", str, ""), nice=r.get("nice", bool, False), stars=r.get("stars", bool, False),
+            name, label, lo, hi, decimals=c.get("decimals", 0), prefix=c.get("prefix", ""),
+            suffix=c.get("suffix", ""), nice=c.get("nice", False), stars=c.get("stars", False),
         )  # fmt: skip
-    return text(name, label, MAKERS[kind](r))
+    return text(name, label, _maker(c, path, where))
 
 
-MAKERS: dict[str, Callable[[Reader], Maker]] = {
-    "words": lambda r: Words(r.words("words"), r.get("sep", str, " ")),
-    "sentences": lambda r: Sentence(r.strings("sentences"), r.words("parts")),
-    "person": lambda r: Person(),
-    "code": lambda r: Code(r.get("code", str), r.get("digits", int, 5), r.get("suffix", str, "")),
-}
-
-
-def table(r: Reader) -> TableDef:
+def table(t: TableFile, path: Path, where: str) -> TableDef:
     """A table of a domain: its page, its columns and which of them the controls, forms and copy button use."""
-    fields = tuple(column(r.path, f"{r.where}.fields[{i}]", d) for i, d in enumerate(r.tables("fields")))
+    fields = tuple(column(c, path, f"{where}.fields[{i}]") for i, c in enumerate(t["fields"]))
     names = {f.column.name for f in fields}
     if len(names) != len(fields):
-        raise r.error("two columns share a name", "fields")
-    s = r.get
-    t = TableDef(
-        s("name", str), s("title", str), s("singular", str), s("id_prefix", str), fields, s("label", str),
-        s("dropdown", str), s("options", str), s("slider", str), s("date", str), r.strings("sort"),
-        r.strings("search"), text=r.optional("text"), create=r.strings("create", ()), edit=r.strings("edit", ()),
-        copy=r.optional("copy"), slider_label=s("slider_label", str, ""), date_label=s("date_label", str, ""),
+        raise InputError(f"{path}: {where}.fields: two columns share a name")
+    d = TableDef(
+        t["name"], t["title"], t["singular"], t["id_prefix"], fields, t["label"], t["dropdown"], t["options"],
+        t["slider"], t["date"], tuple(t["sort"]), tuple(t["search"]), text=t.get("text"),
+        create=tuple(t.get("create", ())), edit=tuple(t.get("edit", ())), copy=t.get("copy"),
+        slider_label=t.get("slider_label", ""), date_label=t.get("date_label", ""),
     )  # fmt: skip
-    used = [t.label, t.dropdown, t.options, t.slider, t.date, *t.sort, *t.search, *t.create, *t.edit]
-    for k in (t.text, t.copy, *used):
+    used = [d.label, d.dropdown, d.options, d.slider, d.date, *d.sort, *d.search, *d.create, *d.edit]
+    for k in (d.text, d.copy, *used):
         if k is not None and k not in names:
-            raise r.error(f"names the column {k!r}, which the table does not have")
-    return t
+            raise InputError(f"{path}: {where}: names the column {k!r}, which the table does not have")
+    return d
 
 
 def load_domain(path: Path) -> Domain:
@@ -170,12 +192,17 @@ def load_domain(path: Path) -> Domain:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
         raise InputError(f"{path}: {e}") from e
-    r = Reader(path, "", data, DOMAIN_KEYS)
-    tables = [table(Reader(path, f"tables[{i}]", d, TABLE_KEYS)) for i, d in enumerate(r.tables("tables"))]
-    if len(tables) != 2:
-        raise r.error(f"has {len(tables)} tables, not 2 (the first is the site's main list)", "tables")
-    key = r.get("key", str)
-    if key != path.stem:
-        raise r.error(f"is {key!r}, not the file's name {path.stem!r}", "key")
-    return Domain(key, r.get("title", str), r.strings("names"), r.get("tagline", str), r.get("hero", str),
-                  (tables[0], tables[1]))  # fmt: skip
+    errors = list(_validator().iter_errors(data))
+    # a value of the wrong type also leaves its key unevaluated: name the type, not the key
+    named = [e for e in errors if e.validator != "unevaluatedProperties"] or errors
+    if (error := best_match(named)) is not None:
+        raise _schema_error(path, error)
+    d = cast(DomainFile, data)
+    if d["key"] != path.stem:
+        raise InputError(f"{path}: key: is {d['key']!r}, not the file's name {path.stem!r}")
+    if len(d["tables"]) != 2:
+        raise InputError(
+            f"{path}: tables: has {len(d['tables'])} tables, not 2 (the first is the site's main list)"
+        )
+    first, second = (table(t, path, f"tables[{i}]") for i, t in enumerate(d["tables"]))
+    return Domain(d["key"], d["title"], tuple(d["names"]), d["tagline"], d["hero"], (first, second))
