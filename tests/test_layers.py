@@ -15,6 +15,7 @@ LEAVES = (
     "urls",
     "records",
     "checks",
+    "options",
 )  # anything may import these; they import only each other
 ORDER = (
     "sites",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 
@@ -14,6 +13,7 @@ from plandvc.eval.metrics import table
 from plandvc.eval.reference import REFERENCES
 from plandvc.eval.run import MODES, EvalConfig, evaluate
 from plandvc.eval.specs import SpecsConfig, eval_specs
+from plandvc.options import fill
 from plandvc.ports import workers_option
 from plandvc.run import options
 from plandvc.run.chain import RunParams
@@ -44,21 +44,7 @@ from plandvc.run.chain import RunParams
 @options.cache(
     ".plandvc/cache/eval_chains", "finished held-out chains, for resuming (apart from run-chains' own)"
 )
-def eval_specs_cmd(
-    pool: Path,
-    sites: Path,
-    out: Path,
-    n: int,
-    seed: int,
-    sizes: str,
-    tries: int,
-    answer_share: float,
-    recovery_share: float,
-    budget: int,
-    planner_turns: int,
-    workers: int,
-    cache: Path,
-) -> None:
+def eval_specs_cmd(**values: object) -> None:
     """Walk held-out chains on the test sites only, run them with the scripted planner, keep the good ones.
 
     The records come from the test sites of SITES/site_split.json (never a training site); the chains are
@@ -69,20 +55,8 @@ def eval_specs_cmd(
     Example:
         plandvc eval-specs --pool data/pool --sites data/sites --out data/eval --n 24 --seed 0
     """
-    cfg = SpecsConfig(
-        pool=pool,
-        sites=sites,
-        out=out,
-        n=n,
-        seed=seed,
-        sizes=parse_sizes(sizes),
-        tries=tries,
-        answer_share=answer_share,
-        recovery_share=recovery_share,
-        params=RunParams(budget=budget, planner_turns=planner_turns),
-        workers=workers,
-        cache=cache,
-    )
+    params = fill(RunParams, values)
+    cfg = fill(SpecsConfig, values, sizes=parse_sizes(str(values["sizes"])), params=params)
     s = eval_specs(cfg)
     click.echo(
         f"eval-specs: {s['held_out']} held-out chains of {s['chains']} walked from {s['records']} test-site "
@@ -130,26 +104,7 @@ def eval_specs_cmd(
 @options.shown("--concurrency", click.IntRange(1), 2, "replies asked at once (teacher-forced)")
 @click.option("--max-tokens", type=click.IntRange(16), default=512, show_default=True)
 @options.run_params("--budget", "--planner-turns")
-def eval_planner_cmd(
-    specs: Path,
-    pool: Path,
-    sites: Path,
-    out: Path,
-    metrics: Path,
-    planner_url: str,
-    planner_model: str,
-    reference: str,
-    seed: int,
-    mode: str,
-    images: bool,
-    limit: int,
-    timeout: float,
-    retries: int,
-    concurrency: int,
-    max_tokens: int,
-    budget: int,
-    planner_turns: int,
-) -> None:
+def eval_planner_cmd(**values: object) -> None:
     """Score a planner on the held-out chains, teacher-forced and in the closed loop.
 
     Teacher-forced: every turn gets its training row's input and the reply is scored (schema, kind,
@@ -166,13 +121,10 @@ def eval_planner_cmd(
             --out eval/qwen --metrics metrics/eval.json \\
             --planner-url http://127.0.0.1:8000/v1 --planner-model qwen
     """
-    if planner_url and not planner_model:
+    if values["planner_url"] and not values["planner_model"]:
         raise click.BadParameter("--planner-model is needed with --planner-url", param_hint="--planner-model")
-    loop = LoopConfig(pool=pool, sites=sites, budget=budget, planner_turns=planner_turns, images=images)
-    asking = Asking(timeout=timeout, retries=retries, concurrency=concurrency, max_tokens=max_tokens)
-    cfg = EvalConfig(
-        specs, out, metrics, loop, planner_url, planner_model, reference, seed, mode, limit, asking
-    )
+    loop, asking = fill(LoopConfig, values), fill(Asking, values)
+    cfg = fill(EvalConfig, values, loop=loop, asking=asking)
     m = evaluate(cfg)
     if "skipped" in m:
         click.echo(

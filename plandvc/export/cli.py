@@ -9,6 +9,7 @@ import click
 from plandvc.export.common import FORMATS, ExportParams
 from plandvc.export.run import ExportOutcome
 from plandvc.export.run import export as run_export
+from plandvc.options import fill
 
 
 def _report(done: ExportOutcome, out: str, start: float) -> None:
@@ -46,7 +47,7 @@ def _report(done: ExportOutcome, out: str, start: float) -> None:
     "--filter-metrics", type=click.Path(dir_okay=False), help="filter-rows' filter.json (for the card)."
 )
 @click.option("--metrics", "metrics_dir", type=click.Path(file_okay=False), help="Directory for export.json.")
-@click.option("--license", "license_", default="mit", show_default=True, help="The card's license id.")
+@click.option("--license", default="mit", show_default=True, help="The card's license id.")
 @click.option(
     "--shard-rows", default=2000, show_default=True, type=click.IntRange(1), help="Examples per file/shard."
 )
@@ -65,20 +66,7 @@ def _report(done: ExportOutcome, out: str, start: float) -> None:
     help="Image MB per row group.",
 )
 @click.option("--allow-empty", is_flag=True, help="Export a version with no examples (else an error).")
-def export(
-    rows: str,
-    out: str,
-    formats: str,
-    sites: str | None,
-    pool: str | None,
-    filter_metrics: str | None,
-    metrics_dir: str | None,
-    license_: str,
-    shard_rows: int,
-    row_group_rows: int,
-    row_group_mb: float,
-    allow_empty: bool,
-) -> None:
+def export(**values: object) -> None:
     """Export the dataset version ROWS to OUT/<format>/ for TRL/HF datasets, LLaMA-Factory, OpenAI and WebDataset.
 
     Formats: hf (Parquet with Image features and TRL's prompt/completion/images columns), llamafactory
@@ -96,19 +84,6 @@ def export(
         plandvc export --rows data/planner_rows/v1 --out data/exports/v1 --sites data/sites --metrics metrics
         plandvc export --rows data/planner_rows/v1 --out scratch/exports --formats hf,wds
     """
-    params = ExportParams(
-        license=license_, shard_rows=shard_rows, row_group_rows=row_group_rows, row_group_mb=row_group_mb
-    )
     start = time.perf_counter()
-    done = run_export(
-        rows,
-        out,
-        formats,
-        params,
-        sites=sites,
-        pool=pool,
-        filter_metrics=filter_metrics,
-        metrics_dir=metrics_dir,
-        allow_empty=allow_empty,
-    )
-    _report(done, out, start)
+    done = fill(run_export, values, params=fill(ExportParams, values))
+    _report(done, str(values["out"]), start)

@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from plandvc.options import fill
 from plandvc.ports import ports_option, workers_option
 
 
@@ -21,17 +22,7 @@ from plandvc.ports import ports_option, workers_option
 @click.option(
     "--per-macro", type=click.IntRange(1), default=None, help="tasks per site and macro [default 8]"
 )
-def make_pool(
-    sites: str,
-    out: str,
-    run: str,
-    seed: int,
-    workers: int,
-    ports: list[int] | None,
-    limit: int,
-    only_site: str | None,
-    per_macro: int | None,
-) -> None:
+def make_pool(**values: object) -> None:
     """Record the executor pool: every site's tasks, run by the scripted executor in Chromium and gated.
 
     Writes OUT/runs/RUN/accepted/<task_id>/{task,trajectory,elements}.json, OUT/runs/RUN/rejected/<task_id>/
@@ -47,17 +38,7 @@ def make_pool(
     """
     from plandvc.pool.recorder import make_pool as run_make_pool
 
-    summary = run_make_pool(
-        sites,
-        out,
-        run=run,
-        seed=seed,
-        workers=workers,
-        ports=ports,
-        limit=limit,
-        only_site=only_site,
-        per_macro=per_macro,
-    )
+    summary = fill(run_make_pool, values)
     if not summary.accepted:
         click.echo("error: no task was accepted", err=True)
         sys.exit(1)

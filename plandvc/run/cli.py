@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from plandvc.options import fill
 from plandvc.ports import ports_option, workers_option
 from plandvc.run import options
 from plandvc.run.chain import RunParams
@@ -14,7 +15,8 @@ from plandvc.run.runner import RunConfig, RunSummary
 from plandvc.run.runner import run_chains as run
 
 
-def _shard(value: str | None) -> tuple[int, int] | None:
+def _shard(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[int, int] | None:
+    """--shard k/n as (k, n), or None."""
     if not value:
         return None
     try:
@@ -43,7 +45,9 @@ def _shard(value: str | None) -> tuple[int, int] | None:
     "(PLANDVC_ENGINE); never changes the output",
 )
 @click.option("--limit", type=click.IntRange(0), default=0, help="run only the first N chains")
-@click.option("--shard", default=None, help="k/n: this process takes every n-th chain from k")
+@click.option(
+    "--shard", default=None, callback=_shard, help="k/n: this process takes every n-th chain from k"
+)
 @options.run_params("--budget", "--planner-turns", "--timeout-base", "--timeout-per-turn")
 @click.option("--memory-url", default="", help="OpenAI-compatible URL of the memory model (empty: none)")
 @click.option("--memory-model", default="", help="the memory model's name on that server")
@@ -60,28 +64,7 @@ def _shard(value: str | None) -> tuple[int, int] | None:
 @click.option(
     "--allow-empty", is_flag=True, help="an empty chains file publishes an empty OUT (else an error)"
 )
-def run_chains(
-    chains: Path,
-    pool: Path,
-    sites: Path,
-    out: Path,
-    workers: int,
-    engine: str,
-    ports: list[int] | None,
-    limit: int,
-    shard: str | None,
-    budget: int,
-    planner_turns: int,
-    timeout_base: float,
-    timeout_per_turn: float,
-    memory_url: str,
-    memory_model: str,
-    headful: bool,
-    cache: Path,
-    log: Path | None,
-    progress: bool,
-    allow_empty: bool,
-) -> None:
+def run_chains(**values: object) -> None:
     """Run each chain's planner in Chromium with a scripted model and replayed specialists; write the rows.
 
     Ok chains go to OUT/<key>/ (rows.jsonl, step_*.png, episode.json), failed ones to OUT/_failed/<key>/,
@@ -101,24 +84,8 @@ def run_chains(
         RAY_ADDRESS=head:6379 plandvc run-chains --engine ray --workers 16 \\
             --chains data/chains.jsonl --pool data/pool --sites data/sites --out data/raw
     """
-    params = RunParams(budget, planner_turns, timeout_base, timeout_per_turn, memory_url, memory_model)
-    cfg = RunConfig(
-        chains=chains,
-        pool=pool,
-        sites=sites,
-        out=out,
-        params=params,
-        workers=workers,
-        ports=ports,
-        limit=limit,
-        shard=_shard(shard),
-        headful=headful,
-        cache=cache,
-        log=log or Path(os.environ.get("PLANDVC_LOGS", ".plandvc/logs")) / "run_chains.json",
-        progress=progress,
-        engine=engine,
-        allow_empty=allow_empty,
-    )
+    default_log = Path(os.environ.get("PLANDVC_LOGS", ".plandvc/logs")) / "run_chains.json"
+    cfg = fill(RunConfig, values, params=fill(RunParams, values), log=values["log"] or default_log)
     _report(run(cfg))
 
 
