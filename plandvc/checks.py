@@ -27,7 +27,7 @@ table have nothing more to verify).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any, Literal, NotRequired, TypedDict, cast, get_args
@@ -157,7 +157,7 @@ def gate(
     """(ok, detail) of one part's check and verifier on a session's state."""
     c = parse_check(check)
     obs = Observed.of(state)
-    ok, detail = _judge(c, obs)
+    ok, detail = _JUDGES[c["kind"]](c, obs)
     if (
         ok
         and (verifier or {}).get("exclusive")
@@ -256,23 +256,6 @@ def _fmt_params(params: Mapping[str, object]) -> str:
 
 
 # ── kinds ─────────────────────────────────────────────────────────────────────
-
-
-def _judge(check: Check, obs: Observed) -> Result:
-    """The check of its kind on what the session shows."""
-    if check["kind"] == "query":
-        return _query(check, obs)
-    if check["kind"] == "visited":
-        return _visited(check, obs)
-    if check["kind"] == "entry_created":
-        return _entry_created(check, obs)
-    if check["kind"] == "entry_updated":
-        return _entry_updated(check, obs)
-    if check["kind"] == "entry_deleted":
-        return _entry_deleted(check, obs)
-    if check["kind"] == "answer":
-        return _answer(check, obs)
-    return _clipboard(check, obs)
 
 
 def _query(check: QueryCheck, obs: Observed) -> Result:
@@ -387,6 +370,18 @@ def _clipboard(check: ClipboardCheck, obs: Observed) -> Result:
     if any(x.strip() == value for x in clip):
         return True, f"clipboard: {value!r} ok"
     return False, f"clipboard: expected {value!r}, found {clip[-3:] if clip else 'nothing copied'}"
+
+
+# each kind's judge, on what the session shows (a kind with none is caught by a test, not judged as another)
+_JUDGES: dict[str, Callable[..., Result]] = {
+    "query": _query,
+    "visited": _visited,
+    "entry_created": _entry_created,
+    "entry_updated": _entry_updated,
+    "entry_deleted": _entry_deleted,
+    "answer": _answer,
+    "clipboard": _clipboard,
+}
 
 
 def _exclusive(

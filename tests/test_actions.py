@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from plandvc.agent.schema import SPECIALIST_SCHEMA, errors
-from plandvc.browser.actions import ACTIONS, NAMES, perform, reply_action, targets_element
+from plandvc.browser.actions import ACTIONS, NAMES, Action, perform, reply_action, targets_element
 from plandvc.run.timing import Clock, TimedSession
 
 VALUES = {"input": "Ada", "select": "Shipped", "set_range": 40, "scroll": 600, "go_to": "/sites/shop"}
@@ -87,3 +87,19 @@ def test_the_timed_session_times_by_phase_and_shares_the_record() -> None:
     assert inner.seen == [] and timed.events is inner.events and timed.url == inner.url
     with pytest.raises(AttributeError):
         timed.page  # noqa: B018  (nothing beyond the session protocol is forwarded)
+
+
+def test_what_a_recorded_step_fills_comes_from_the_params() -> None:
+    """`index` makes an action target an element; the one other parameter is what a step's value fills."""
+    got = {a.name: (a.targets_element, a.value) for a in ACTIONS.values()}
+    assert got == {
+        "click": (True, None),
+        "input": (True, "text"),
+        "select": (True, "value"),
+        "set_range": (True, "value"),
+        "scroll": (False, "dy"),
+        "go_to": (False, "url"),
+        "back": (False, None),
+    }
+    with pytest.raises(ValueError, match="action drag: a recorded step fills one parameter besides index"):
+        Action("drag", {"index": {}, "dx": {}, "dy": {}}, lambda s, p: s.back())

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from plandvc import checks
 from plandvc.checks import KINDS, gate, normalise_answer
 from plandvc.io import InputError
 
@@ -292,3 +293,8 @@ def test_every_kind_can_pass_and_fail() -> None:
     for check in right.values():
         assert ok(check, deleted()), check
         assert not ok(copy.deepcopy(check), empty), check
+
+
+def test_every_check_kind_has_its_needs_and_its_judge() -> None:
+    """A kind added to `CheckKind` without a judge (or keys it needs) fails here, not at a gate."""
+    assert set(checks._JUDGES) == set(checks._NEEDS) == checks.KINDS

@@ -30,53 +30,49 @@ def _same(value: ParamValue) -> ParamValue:
 
 @dataclass(frozen=True)
 class Action:
-    """One specialist action: `params` its reply parameters (name -> JSON schema, in order), `targets_element`
-    whether the first one is the `index` of an element of the current snapshot, `value` the parameter a
-    recorded step's value fills (None: the action takes none), `cast` how that value is typed in a reply,
-    and `perform` how a session does it."""
+    """One specialist action: `params` its reply parameters (name -> JSON schema, in order), `perform` how a
+    session does it, `cast` how a recorded step's value is typed in a reply. An `index` parameter is the
+    element of the current snapshot it acts on; the one other parameter, if any, is what a recorded step's
+    value fills."""
 
     name: str
     params: Mapping[str, JsonSchema]
-    targets_element: bool
-    value: str | None
     perform: Callable[[ActionSession, Params], Awaitable[object]]
     cast: Callable[[ParamValue], ParamValue] = _same
 
+    def __post_init__(self) -> None:
+        if len(self.params) - self.targets_element > 1:
+            raise ValueError(f"action {self.name}: a recorded step fills one parameter besides index")
+
+    @property
+    def targets_element(self) -> bool:
+        """Whether it acts on an element (its first parameter is `index`)."""
+        return "index" in self.params
+
+    @property
+    def value(self) -> str | None:
+        """The parameter a recorded step's value fills (None: the action takes none)."""
+        return next((p for p in self.params if p != "index"), None)
+
 
 _INDEX: JsonSchema = {"type": "integer"}
-
+_STRING: JsonSchema = {"type": "string"}
 ACTIONS: dict[str, Action] = {
     a.name: a
     for a in (
-        Action("click", {"index": _INDEX}, True, None, lambda s, p: s.click(p["index"])),
+        Action("click", {"index": _INDEX}, lambda s, p: s.click(p["index"])),
+        Action("input", {"index": _INDEX, "text": _STRING}, lambda s, p: s.input(p["index"], p["text"]), str),
         Action(
-            "input",
-            {"index": _INDEX, "text": {"type": "string"}},
-            True,
-            "text",
-            lambda s, p: s.input(p["index"], p["text"]),
-            str,
-        ),
-        Action(
-            "select",
-            {"index": _INDEX, "value": {"type": "string"}},
-            True,
-            "value",
-            lambda s, p: s.select(p["index"], p["value"]),
-            str,
+            "select", {"index": _INDEX, "value": _STRING}, lambda s, p: s.select(p["index"], p["value"]), str
         ),
         Action(
             "set_range",
             {"index": _INDEX, "value": {"type": ["number", "string"]}},  # a slider's value; "40" too
-            True,
-            "value",
             lambda s, p: s.set_range(p["index"], p["value"]),
         ),
-        Action("scroll", {"dy": {"type": "number"}}, False, "dy", lambda s, p: s.scroll(p["dy"])),
-        Action(
-            "go_to", {"url": {"type": "string", "minLength": 1}}, False, "url", lambda s, p: s.go_to(p["url"])
-        ),
-        Action("back", {}, False, None, lambda s, p: s.back()),
+        Action("scroll", {"dy": {"type": "number"}}, lambda s, p: s.scroll(p["dy"])),
+        Action("go_to", {"url": {"type": "string", "minLength": 1}}, lambda s, p: s.go_to(p["url"])),
+        Action("back", {}, lambda s, p: s.back()),
     )
 }
 NAMES = frozenset(ACTIONS)
