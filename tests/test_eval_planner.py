@@ -64,9 +64,9 @@ def config(specs: Path, out: Path, mode: str = "both", **kw: Any) -> EvalConfig:
 def test_held_out_chains_walk_only_the_test_sites(specs: Path) -> None:
     split = io.read_json(SITES / "site_split.json")
     chains = load_held_out(specs)
-    assert len(chains) == N and {c.site for c in chains} <= set(split["test"])
+    assert len(chains) == N and {c.line["site"] for c in chains} <= set(split["test"])
     training_ids = {r["id"] for r in io.read_jsonl(POOL / "kept.jsonl") if r["site"] in split["train"]}
-    assert not {p for c in chains for p in c.parts} & training_ids
+    assert not {p for c in chains for p in c.line["parts"]} & training_ids
     assert {r["site"] for r in io.read_jsonl(specs / "items.jsonl")} == set(split["test"])
     summary = io.read_json(specs / "summary.json")
     assert summary["records_dropped"]["train_site"] > 0  # the training sites were there, and left out
@@ -128,9 +128,9 @@ def test_off_script_delegation_ends_the_episode_at_that_turn(specs: Path, tmp_pa
         reply = json.loads(oracle(messages))
         step = messages[1]["content"][0]["text"]
         params = reply["action"][0].get("delegate")
-        if chains[0].request in step and "Step 2 of" in step:
+        if chains[0].line["request"] in step and "Step 2 of" in step:
             params["family"] = next(f for f in ("Filter", "Navigation") if f != params["family"])
-        if chains[1].request in step and "Step 1 of" in step:
+        if chains[1].line["request"] in step and "Step 1 of" in step:
             params["instruction"] = "Do the first part."
         return json.dumps(reply)
 
@@ -142,7 +142,7 @@ def test_off_script_delegation_ends_the_episode_at_that_turn(specs: Path, tmp_pa
     assert cl["ends"] == {"off_script": 2} and cl["success"] == 0
     assert cl["off_script_at_turn"] == {"1": 1, "2": 1}
     episodes = {e["key"]: e for e in io.read_jsonl(tmp_path / "run" / "episodes.jsonl")}
-    first, second = episodes[chains[0].key], episodes[chains[1].key]
+    first, second = episodes[chains[0].line["key"]], episodes[chains[1].line["key"]]
     assert (first["off_script_turn"], first["steps_done"], first["turns"]) == (2, 1, 2)
     assert "family" in first["detail"]
     assert (second["off_script_turn"], second["steps_done"]) == (1, 0)

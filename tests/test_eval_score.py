@@ -11,7 +11,7 @@ import pytest
 from plandvc.eval.metrics import teacher_metrics
 from plandvc.eval.reference import RandomFamily, always_done, request_and_turn
 from plandvc.eval.score import delegation_problems, score_reply
-from plandvc.eval.specs import HeldOut, Turn
+from plandvc.eval.specs import HeldOut, SpecLine, Turn
 from plandvc.eval.teacher import TurnReply
 
 FILTER = Turn(
@@ -22,9 +22,16 @@ DONE = Turn("done", None, None, None)
 
 
 def chain(answer: object = None, turns: tuple[Turn, ...] = (FILTER, LIMIT, DONE)) -> HeldOut:
-    return HeldOut(
-        "plan-school-x", "school", ["a", "b"], [None, "page"], "req", answer, list(turns), Path("x")
-    )
+    line: SpecLine = {
+        "key": "plan-school-x",
+        "site": "school",
+        "parts": ["a", "b"],
+        "via": [None, "page"],
+        "request": "req",
+        "answer": answer,
+        "turns": [vars(t) for t in turns],  # the turns as written (the chain holds them read)
+    }
+    return HeldOut(line, list(turns), Path("x"))
 
 
 def delegate(family: str, instruction: str, memory: str = "m") -> str:

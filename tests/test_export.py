@@ -418,7 +418,7 @@ def test_roles_that_do_not_alternate_are_refused_for_llamafactory(made):
     from plandvc.rows.version import DatasetVersion
 
     version = DatasetVersion.open(rows)
-    example = version.examples[0]
+    example = version.contents.examples[0]
     broken = type(example)(**{**example.__dict__, "prompt": (*example.prompt, example.prompt[-1])})
     with pytest.raises(InputError, match="do not alternate"):
         llamafactory.record(broken)

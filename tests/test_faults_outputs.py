@@ -28,7 +28,7 @@ from run_helpers import ROOT, one_line, plandvc
 from plandvc.eval.client import Asking, PlannerClient, PlannerUnavailable
 from plandvc.eval.metrics import reply_record
 from plandvc.eval.score import score_reply
-from plandvc.eval.specs import HeldOut, Turn
+from plandvc.eval.specs import held_out
 from plandvc.eval.teacher import TurnReply
 from plandvc.rows.dataset import filter_rows
 
@@ -323,8 +323,18 @@ def test_a_models_list_trickling_ends_at_the_timeout(serve) -> None:
 
 def test_an_8_mb_reply_is_capped_in_replies_jsonl(tmp_path: Path) -> None:
     """Worth fixing: an 8 MB reply was stored whole in replies.jsonl."""
-    turn = Turn("done", None, None, None)
-    chain = HeldOut("k", "shop", [], [], "r", None, [turn], tmp_path)
+    done = {"kind": "done", "family": None, "instruction": None, "macro": None, "answer": None}
+    line = {
+        "key": "k",
+        "site": "shop",
+        "parts": [],
+        "via": [],
+        "request": "r",
+        "answer": None,
+        "turns": [done],
+    }
+    chain = held_out(line, tmp_path)
+    turn = chain.turns[0]
     big = "x" * 8_000_000
     rec = reply_record(TurnReply(chain, 0, turn, big, None, score_reply(big, turn, chain)))
     assert len(rec["reply"]) <= 100_000 and rec["reply_cut_from"] == 8_000_000

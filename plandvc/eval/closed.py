@@ -94,12 +94,13 @@ class Episode:
 def load_chain_parts(pool: Path, chain: HeldOut) -> list[Part]:
     """The chain's parts ({task, traj, elements}) from the pool, by the kept index's runs."""
     store = Pool.open(pool)
-    return [store.part(pid) for pid in chain.parts]
+    return [store.part(pid) for pid in chain.line["parts"]]
 
 
 def load_sibling(pool: Path, chain: HeldOut) -> Part | None:
     """A held-out recovery chain's wrong-value sibling from the pool, or None."""
-    sid = chain.failure.get("sibling") if chain.failure is not None else None
+    failure = chain.line.get("failure")
+    sid = failure.get("sibling") if failure is not None else None
     if sid is None:
         return None
     return Pool.open(pool).part(sid)
@@ -119,20 +120,21 @@ async def run_episode(
     """One held-out chain in the closed loop on a fresh `session`; never raises (but cancellation)."""
     from plandvc.pool.prep import prepare
 
+    line = chain.line
     spec: ChainSpec = {
-        "key": chain.key,
-        "site": chain.site,
-        "parts": [{"id": p, "via": v} for p, v in zip(chain.parts, chain.via, strict=True)],
+        "key": line["key"],
+        "site": line["site"],
+        "parts": [{"id": p, "via": v} for p, v in zip(line["parts"], line["via"], strict=True)],
     }
-    failure = None
-    if chain.failure is not None:  # the specialist fails on cue; the planner under test must re-delegate
-        failure = plan_failure(chain.failure, parts[chain.failure["part"]], sibling, chain.key)
+    planned, failure = line.get("failure"), None
+    if planned is not None:  # the specialist fails on cue; the planner under test must re-delegate
+        failure = plan_failure(planned, parts[planned["part"]], sibling, line["key"])
     steps = build_steps(spec, parts, site, failure)
     team = EvalTeam(session, steps, [t for t in chain.turns if t.kind == "delegate"], budget)
     planner = Planner(
-        session, chain.request, model, team, version=VERSION, today=site.today, max_turns=planner_turns
+        session, line["request"], model, team, version=VERSION, today=site.today, max_turns=planner_turns
     )
-    ep = Episode(chain.key, "", False, 0, 0, len(steps))
+    ep = Episode(line["key"], "", False, 0, 0, len(steps))
 
     async def play() -> PlannerResult:
         await prepare(session, parts[0]["task"])
@@ -171,8 +173,8 @@ def _verdict(ep: Episode, res: PlannerResult, chain: HeldOut, gate_detail: str) 
         ep.end, ep.detail = "not_finished", f"done after {ep.steps_done} of {ep.steps} steps"
     elif not all(ep.gates):
         ep.end, ep.detail = "gate_failed", gate_detail[:300]
-    elif not answer_kept(res.done_text, chain.answer):
-        ep.end, ep.detail = "answer_missing", f"the done text lacks the answer {chain.answer!r}"
+    elif not answer_kept(res.done_text, chain.line["answer"]):
+        ep.end, ep.detail = "answer_missing", f"the done text lacks the answer {chain.line['answer']!r}"
     else:
         ep.end, ep.success = "success", True
 
@@ -199,7 +201,8 @@ async def closed_loop(
     out = []
     async with Browser() as browser:
         for chain in chains:
-            site = SiteInfo(site_name(cfg.sites, chain.site), specs[chain.site].today)
+            name = chain.line["site"]
+            site = SiteInfo(site_name(cfg.sites, name), specs[name].today)
             parts = load_chain_parts(cfg.pool, chain)
             sibling = load_sibling(cfg.pool, chain)
             session = await browser.new_session(base)

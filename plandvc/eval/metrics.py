@@ -153,14 +153,14 @@ def reply_record(r: TurnReply) -> ReplyLine:
     s = r.score
     cut = r.reply is not None and len(r.reply) > MAX_REPLY_CHARS
     record: ReplyLine = {
-        "key": r.chain.key,
+        "key": r.chain.line["key"],
         "turn": r.turn_index,
         "expected": {
             "kind": r.turn.kind,
             "family": r.turn.family,
             "instruction": r.turn.instruction,
             "macro": r.turn.macro,
-            "answer": r.chain.answer if r.turn.kind == "done" else None,
+            "answer": r.chain.line["answer"] if r.turn.kind == "done" else None,
         },
         "reply": r.reply[:MAX_REPLY_CHARS] if r.reply is not None else None,
         "error": r.error,

@@ -68,7 +68,7 @@ class Oracle:
         self.targets: dict[tuple[str, int], str] = {}
         for c in chains:
             for row in read_jsonl(c.dir / "rows.jsonl"):
-                at = (c.request, int(row["step"]))
+                at = (c.line["request"], int(row["step"]))
                 if self.targets.setdefault(at, row["target"]) != row["target"]:
                     raise InputError(f"{c.dir}: two held-out chains share the request but not turn {at[1]}")
 

@@ -114,9 +114,9 @@ def score_reply(text: str | None, turn: Turn, chain: HeldOut) -> Score:
         if not action.success:
             s.problems.append("done with success false")
         if chain.asks:
-            s.answer = answer_kept(action.text or "", chain.answer)
+            s.answer = answer_kept(action.text or "", chain.line["answer"])
             if not s.answer:
-                s.problems.append(f"done text lacks the answer {answer_text(chain.answer)!r}")
+                s.problems.append(f"done text lacks the answer {answer_text(chain.line['answer'])!r}")
     elif chain.asks:
         s.answer = False
     s.correct = bool(s.kind and action.success and s.answer is not False)

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NotRequired, TypedDict
 
+from jsonschema import Draft202012Validator
+
 from plandvc import io
 from plandvc.chains.items import pool_items
 from plandvc.chains.recovery import assign_failures
@@ -31,6 +33,7 @@ from plandvc.chains.walk import chain_specs
 from plandvc.memory.text import answer_text
 from plandvc.records import Answer, ChainFailure, Episode, TurnRole, Via
 from plandvc.records import Turn as EpisodeTurn
+from plandvc.rows.shape import shape_error
 from plandvc.rows.validate import Reason, check_chain, check_key
 from plandvc.run.chain import RunParams
 
@@ -62,22 +65,17 @@ class Turn:
 
 @dataclass(frozen=True)
 class HeldOut:
-    """A held-out chain: its request, its turns and where its rows are (`dir`, inside `raw/`)."""
+    """A held-out chain: its line of specs.jsonl (key, site, parts, request, answer, failure...), the line's
+    turns read as `Turn`s, and where its rows are (`dir`, inside `raw/`)."""
 
-    key: str
-    site: str
-    parts: list[str]
-    via: list[Via]
-    request: str
-    answer: Answer
+    line: SpecLine
     turns: list[Turn]
     dir: Path
-    failure: ChainFailure | None = None  # a held-out recovery chain's planned failure
 
     @property
     def asks(self) -> bool:
         """Whether the chain asks a question (its done must carry the answer)."""
-        return bool(answer_text(self.answer))
+        return bool(answer_text(self.line["answer"]))
 
 
 @dataclass
@@ -109,7 +107,7 @@ class SpecTurn(TypedDict):
 
 
 class SpecLine(TypedDict):
-    """A line of specs.jsonl: a held-out chain (`HeldOut` once read)."""
+    """A line of specs.jsonl: a held-out chain (`HeldOut.line` once read; `SPEC` checks it)."""
 
     key: str
     site: str
@@ -118,7 +116,22 @@ class SpecLine(TypedDict):
     request: str
     answer: Answer
     turns: list[SpecTurn]
-    failure: NotRequired[ChainFailure]
+    failure: NotRequired[ChainFailure]  # a held-out recovery chain's planned failure
+
+
+SPEC: dict[str, object] = {  # what load_held_out reads of a specs.jsonl line
+    "type": "object",
+    "required": ["key", "site", "parts", "via", "request", "answer", "turns"],
+    "properties": {
+        "key": {"type": "string"},
+        "site": {"type": "string"},
+        "parts": {"type": "array", "items": {"type": "string"}},
+        "via": {"type": "array"},
+        "request": {"type": "string"},
+        "turns": {"type": "array", "items": {"type": "object", "required": ["kind"]}},
+    },
+}
+_SPECS = Draft202012Validator(SPEC)
 
 
 class SpecsSummary(TypedDict):
@@ -247,43 +260,41 @@ def _eval_specs(cfg: SpecsConfig) -> SpecsSummary:
     return summary
 
 
+def held_out(line: SpecLine, folder: Path) -> HeldOut:
+    """The held-out chain of a specs.jsonl line whose rows are in `folder`: an after_failure turn's task is the
+    failed turn's instruction (the turn before it)."""
+    turns: list[Turn] = []
+    for t in line["turns"]:
+        after = t.get("role") == "after_failure" and turns
+        task = turns[-1].instruction if after else None
+        turns.append(
+            Turn(
+                t["kind"],
+                t.get("family"),
+                t.get("instruction"),
+                t.get("macro"),
+                t.get("answer"),
+                t.get("role"),
+                task,
+            )
+        )
+    return HeldOut(line, turns, folder)
+
+
 def load_held_out(specs: Path) -> list[HeldOut]:
     """The held-out chains of an eval-specs folder, sorted by key; a bad line is an InputError naming it."""
     path = specs / "specs.jsonl"
     out = []
     for n, line in enumerate(io.read_jsonl(path), 1):
-        try:
-            turns: list[Turn] = []
-            for t in line["turns"]:
-                after = t.get("role") == "after_failure" and turns
-                task = turns[-1].instruction if after else None
-                turns.append(
-                    Turn(
-                        t["kind"],
-                        t.get("family"),
-                        t.get("instruction"),
-                        t.get("macro"),
-                        t.get("answer"),
-                        t.get("role"),
-                        task,
-                    )
-                )
-            held = HeldOut(
-                key=check_key(line["key"], f"{path}:{n}"),
-                site=line["site"],
-                parts=list(line["parts"]),
-                via=list(line["via"]),
-                request=line["request"],
-                answer=line["answer"],
-                turns=turns,
-                dir=specs / "raw" / line["key"],
-                failure=line.get("failure"),
-            )
-        except (KeyError, TypeError) as e:
-            raise io.InputError(f"{path}:{n}: not a held-out chain ({type(e).__name__}: {e})") from None
+        where = f"{path}:{n}"
+        problem = shape_error(SPEC, _SPECS, line)
+        if problem is not None:
+            raise io.InputError(f"{where}: not a held-out chain ({problem})")
+        held = held_out(line, specs / "raw" / check_key(line["key"], where))
+        turns = held.turns
         if not turns or turns[-1].kind != "done" or any(t.kind not in ("delegate", "done") for t in turns):
-            raise io.InputError(f"{path}:{n}: turns must be delegations ending on one done")
+            raise io.InputError(f"{where}: turns must be delegations ending on one done")
         out.append(held)
     if not out:
         raise io.InputError(f"{path}: no held-out chain (run eval-specs first)")
-    return sorted(out, key=lambda h: h.key)
+    return sorted(out, key=lambda h: h.line["key"])

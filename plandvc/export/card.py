@@ -120,7 +120,7 @@ def _prompt_hashes(version: DatasetVersion) -> list[tuple[str, str]]:
     from plandvc.agent.prompts import VERSIONS
 
     out = []
-    for v in sorted({str(c.episode.get("version")) for c in version.chains}):
+    for v in sorted({str(c.episode.get("version")) for c in version.contents.chains}):
         spec = VERSIONS.get(v)
         system = spec["system"] if spec else None
         out.append((v, hashlib.sha256(system.encode()).hexdigest()[:16] if system else "unknown"))
@@ -128,7 +128,7 @@ def _prompt_hashes(version: DatasetVersion) -> list[tuple[str, str]]:
 
 
 def _env(version: DatasetVersion, key: str) -> str:
-    found = {(c.episode.get("env") or {}).get(key) for c in version.chains}
+    found = {(c.episode.get("env") or {}).get(key) for c in version.contents.chains}
     return ", ".join(sorted(str(v) for v in found if v is not None)) or "unknown"
 
 
@@ -204,7 +204,8 @@ def _loading(fmt: str | None, reports: dict[str, FormatReport]) -> list[str]:
 def _how_made(version: DatasetVersion, prov: Provenance) -> list[str]:
     """The pipeline, the planner and executor versions, the code and data hashes, the images and the split."""
     m = version.manifest
-    ep = version.chains[0].episode if version.chains else {}
+    chains = version.contents.chains
+    ep = chains[0].episode if chains else {}
     return [
         "## How the rows were made",
         "",
@@ -237,12 +238,13 @@ def _how_made(version: DatasetVersion, prov: Provenance) -> list[str]:
 def _counts(version: DatasetVersion) -> list[str]:
     """The chains and examples per split, and the chains of a split by site, parts, macro and family."""
     counts = version.manifest.counts
-    in_split = [c for c in version.chains if c.split in ("train", "val")]
+    chains = [c.entry for c in version.contents.chains]
+    in_split = [c for c in chains if c.split in ("train", "val")]
     by_site = Counter(c.site for c in in_split)
     by_parts = Counter(len(c.parts) for c in in_split)
     by_macro = Counter(mac for c in in_split for mac in c.macros)
-    by_family = Counter(e.delegated for e in version.examples if e.op == "delegate")
-    by_split = Counter(c.split for c in version.chains)
+    by_family = Counter(e.delegated for e in version.contents.examples if e.op == "delegate")
+    by_split = Counter(c.split for c in chains)
     return [
         "## Counts",
         "",
@@ -322,10 +324,10 @@ def _split_and_leaks(version: DatasetVersion, leaks: Leaks) -> list[str]:
 
 def _limitations(version: DatasetVersion) -> list[str]:
     """What the rows are not, and how many kept chains no split holds."""
-    excluded = sum(c.split == "excluded" for c in version.chains)
+    excluded = sum(c.entry.split == "excluded" for c in version.contents.chains)
     teach = (
         "  the rows teach the delegation format and order, and recovery only from failures made by construction."
-        if any(e.role for e in version.examples)
+        if any(e.role for e in version.contents.examples)
         else "  the rows teach the delegation format and order, not recovery from a wrong step."
     )
     return [
@@ -353,7 +355,7 @@ def body(
             *_counts(version),
             *_kept_rate(version, prov),
             *_split_and_leaks(version, leaks),
-            *card_lines([e.role for e in version.examples]),
+            *card_lines([e.role for e in version.contents.examples]),
             *_limitations(version),
         ]
     )

@@ -190,7 +190,7 @@ def write(version: DatasetVersion, out: Path, params: ExportParams) -> FormatRep
     """Write the Parquet files of every split under `out/data/`."""
     report = FormatReport("hf")
     (out / "data").mkdir(parents=True, exist_ok=True)
-    sch = schema(any(e.role for e in version.examples))
+    sch = schema(any(e.role for e in version.contents.examples))
     for split, examples in version.by_split.items():
         report.examples[split] = len(examples)
         parts = shards(examples, params.shard_rows)

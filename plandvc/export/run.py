@@ -86,12 +86,13 @@ def parse_formats(text: str | Sequence[str]) -> list[str]:
 
 def check_version(version: DatasetVersion, test_sites: Sequence[str]) -> Leaks:
     """Refuse a chain on a held-out test site, and a split that leaks; return the (empty) leak check."""
-    for c in version.chains:
+    chains = [c.entry for c in version.contents.chains]
+    for c in chains:
         if c.site in test_sites:
             raise ExportError(
                 f"{version.root / 'manifest.json'}: chain {c.key} is on the held-out test site {c.site!r}"
             )
-    leaks = leak_check(version.split_chains(), {c.key: c.split for c in version.chains})
+    leaks = leak_check(version.split_chains(), {c.key: str(c.split) for c in chains})
     if not leaks.ok:
         what = "the split leaks" if leaks.crosses else "duplicate rows"
         raise ExportError(f"{version.root / 'manifest.json'}: {what}: {leaks.first()}")
@@ -107,8 +108,8 @@ def _not_asked(fmt: str) -> bytes:
 
 def _metrics(version: DatasetVersion, reports: dict[str, FormatReport], leaks: Leaks) -> ExportMetrics:
     splits = {s: 0 for s in ("train", "val", "excluded")}
-    for c in version.chains:
-        splits[c.split] += 1
+    for c in version.contents.chains:
+        splits[str(c.entry.split)] += 1
     return {
         "version": version.name,
         "chains": splits,
@@ -233,7 +234,7 @@ def export(
     check_outputs(out, metrics_at)
     with io.exclusive(out, "export"):
         version = DatasetVersion.open(rows)
-        if not version.examples and not allow_empty:
+        if not version.contents.examples and not allow_empty:
             raise ExportError(f"{rows}: no examples to export (--allow-empty exports an empty version)")
         prov = _provenance(
             params,

@@ -68,14 +68,10 @@ class Example:
 
 @dataclass(frozen=True)
 class VersionChain:
-    """A chain of the version, as the manifest and its episode describe it."""
+    """A chain of the version: its manifest entry (parts and macros from the episode where the manifest has
+    none), its episode and how many rows it has."""
 
-    key: str
-    site: str
-    parts: tuple[str, ...]
-    macros: tuple[str, ...]
-    split: str  # train, val or excluded
-    split_detail: str
+    entry: ChainEntry
     episode: dict[str, Any]  # episode.json as run-chains wrote it (shown in the card as it is)
     rows: int
 

@@ -8,10 +8,10 @@ typed records (`plandvc.rows.manifest`: every key and file path confined to the 
 line) and checks every listed chain folder exists. A version fetched from someone else's repository is read
 the same way.
 
-`DatasetVersion.examples` reads the rows as typed `Example`s (`plandvc.rows.examples`) for the exporters,
-checking what an exporter must not trust: every listed file exists with its sha256, a kept chain has rows,
-every image part names a file of its chain, and `image()` returns only an image that still has its sha256
-and decodes as a whole PNG.
+`DatasetVersion.contents` reads every chain's episode and rows (the rows as typed `Example`s,
+`plandvc.rows.examples`) for the exporters, checking what an exporter must not trust: every listed file exists
+with its sha256, a kept chain has rows, every image part names a file of its chain, and `image()` returns
+only an image that still has its sha256 and decodes as a whole PNG.
 """
 
 from __future__ import annotations
@@ -95,20 +95,14 @@ class DatasetVersion:
                 raise VersionError(f"{path}: its sha256 is not the manifest's (changed after filter-rows)")
 
     def _chain(self, entry: ChainEntry, rows: int) -> VersionChain:
+        """The chain with its episode, its entry's parts and macros taken from the episode where it has none."""
         path = self.root / entry.key / "episode.json"
         episode = read_json(path)
         if not isinstance(episode, dict):
             raise VersionError(f"{path}: not a JSON object")
-        return VersionChain(
-            key=entry.key,
-            site=entry.site,
-            parts=entry.parts or strings(episode.get("parts")),
-            macros=entry.macros or strings(episode.get("macros")),
-            split=str(entry.split),
-            split_detail=entry.split_detail,
-            episode=episode,
-            rows=rows,
-        )
+        parts = entry.parts or strings(episode.get("parts"))
+        macros = entry.macros or strings(episode.get("macros"))
+        return VersionChain(replace(entry, parts=parts, macros=macros), episode, rows)
 
     @cached_property
     def contents(self) -> Contents:
@@ -135,14 +129,6 @@ class DatasetVersion:
             examples = [replace(e, role=e.role or "normal") for e in examples]
         return Contents(chains, examples, prints)
 
-    @property
-    def chains(self) -> list[VersionChain]:
-        return self.contents.chains
-
-    @property
-    def examples(self) -> list[Example]:
-        return self.contents.examples
-
     def image(self, example: Example, name: str) -> bytes:
         """An image's bytes, checked against the manifest's sha256 and decoded once as a whole PNG."""
         rel = example.image_path(name)
@@ -168,12 +154,14 @@ class DatasetVersion:
     def split_chains(self) -> list[SplitChain]:
         """The chains as the leak check sees them: parts from the episode, prompts from the rows."""
         prints = self.contents.prompt_prints
-        return [SplitChain(c.key, c.parts, prints.get(c.key, ())) for c in self.chains]
+        return [
+            SplitChain(c.entry.key, c.entry.parts, prints.get(c.entry.key, ())) for c in self.contents.chains
+        ]
 
     @cached_property
     def by_split(self) -> dict[str, list[Example]]:
         """The examples of each split that has any: an empty split gets no file (loaders refuse empty ones)."""
-        found = {s: [e for e in self.examples if e.split == s] for s in SPLITS}
+        found = {s: [e for e in self.contents.examples if e.split == s] for s in SPLITS}
         return {s: ex for s, ex in found.items() if ex}
 
     def count(self, split: str) -> int:
