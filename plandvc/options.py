@@ -1,17 +1,32 @@
 """A command's options handed to the library by name: `fill(RunConfig, values, params=...)`.
 
-A click command names its options as the fields of the record (or the parameters of the function) they feed,
-so its body is one call instead of a list of `x=x` lines kept in step with the options above it by hand. A
-name the target does not have is an error at once (`given`), and a required field with no option of its name
-fails on the first run of the command, never quietly."""
+A click command names its options as the fields of the records (or the parameters of the functions) they
+feed, so its body is one call instead of a list of `x=x` lines kept in step with the options above it by hand.
+`feeds` checks the names when the command is defined (an option that feeds nothing is an error at import, so
+the test suite's first import catches it); `fill` refuses a `given` name its target does not have."""
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TypeVar
 
+import click
+
 R = TypeVar("R")
+
+
+def feeds(*targets: Callable[..., object]) -> Callable[[click.Command], click.Command]:
+    """Decorate a click command whose every option is a parameter of one of `targets` (else TypeError)."""
+
+    def check(command: click.Command) -> click.Command:
+        names = {n for t in targets for n in inspect.signature(t).parameters}
+        lost = sorted(str(p.name) for p in command.params if p.name not in names)
+        if lost:
+            raise TypeError(f"{command.name}: option {', '.join(lost)} feeds none of {_names(targets)}")
+        return command
+
+    return check
 
 
 def fill(target: Callable[..., R], values: Mapping[str, object], **given: object) -> R:
@@ -20,5 +35,9 @@ def fill(target: Callable[..., R], values: Mapping[str, object], **given: object
     names = inspect.signature(target).parameters
     unknown = sorted(set(given) - set(names))
     if unknown:
-        raise TypeError(f"{getattr(target, '__name__', target)} has no parameter {', '.join(unknown)}")
+        raise TypeError(f"{_names([target])} has no parameter {', '.join(unknown)}")
     return target(**{n: given[n] if n in given else values[n] for n in names if n in given or n in values})
+
+
+def _names(targets: Iterable[Callable[..., object]]) -> str:
+    return ", ".join(getattr(t, "__name__", str(t)) for t in targets)

@@ -13,12 +13,13 @@ from plandvc.eval.metrics import table
 from plandvc.eval.reference import REFERENCES
 from plandvc.eval.run import MODES, EvalConfig, evaluate
 from plandvc.eval.specs import SpecsConfig, eval_specs
-from plandvc.options import fill
+from plandvc.options import feeds, fill
 from plandvc.ports import workers_option
 from plandvc.run import options
 from plandvc.run.chain import RunParams
 
 
+@feeds(SpecsConfig, RunParams)
 @click.command("eval-specs")
 @click.option("--pool", type=options.DIR, required=True, help="the executor pool")
 @click.option(
@@ -65,6 +66,7 @@ def eval_specs_cmd(**values: object) -> None:
     )
 
 
+@feeds(EvalConfig, LoopConfig, Asking)
 @click.command("eval-planner")
 @click.option("--specs", type=options.DIR, required=True, help="the held-out folder from eval-specs")
 @click.option("--pool", type=options.DIR, required=True, help="the executor pool (the parts' trajectories)")

@@ -9,7 +9,7 @@ import click
 from plandvc.export.common import FORMATS, ExportParams
 from plandvc.export.run import ExportOutcome
 from plandvc.export.run import export as run_export
-from plandvc.options import fill
+from plandvc.options import feeds, fill
 
 
 def _report(done: ExportOutcome, out: str, start: float) -> None:
@@ -29,6 +29,7 @@ def _report(done: ExportOutcome, out: str, start: float) -> None:
     )
 
 
+@feeds(run_export, ExportParams)
 @click.command("export")
 @click.option(
     "--rows", required=True, type=click.Path(file_okay=False), help="The dataset version (filter-rows' OUT)."

@@ -6,10 +6,12 @@ import sys
 
 import click
 
-from plandvc.options import fill
+from plandvc.options import feeds, fill
+from plandvc.pool.recorder import make_pool as run_make_pool
 from plandvc.ports import ports_option, workers_option
 
 
+@feeds(run_make_pool)
 @click.command("make-pool")
 @click.option("--sites", "sites", required=True, type=click.Path(file_okay=False), help="site specs folder")
 @click.option("--out", "out", required=True, type=click.Path(file_okay=False), help="pool folder to write")
@@ -36,8 +38,6 @@ def make_pool(**values: object) -> None:
         plandvc make-pool --sites data/sites --out /tmp/pool --only-site shop --limit 20 --workers 2
         plandvc make-pool --sites data/world --out /tmp/world-pool --per-macro 2
     """
-    from plandvc.pool.recorder import make_pool as run_make_pool
-
     summary = fill(run_make_pool, values)
     if not summary.accepted:
         click.echo("error: no task was accepted", err=True)

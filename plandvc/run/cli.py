@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from plandvc.options import fill
+from plandvc.options import feeds, fill
 from plandvc.ports import ports_option, workers_option
 from plandvc.run import options
 from plandvc.run.chain import RunParams
@@ -28,6 +28,7 @@ def _shard(_ctx: click.Context, _param: click.Parameter, value: str | None) -> t
     return k, n
 
 
+@feeds(RunConfig, RunParams)
 @click.command("run-chains")
 @click.option("--chains", "chains", type=options.FILE, required=True, help="chains.jsonl from chain-specs")
 @click.option("--pool", type=options.DIR, required=True, help="the executor pool")
