@@ -104,9 +104,10 @@ def main() -> None:
         for e in [site.index[i % len(site.index)]]
     ]
     write_index(big, "big", entries, site.facets)
+    first = OUT / "view" / "chains" / f"{site.chains[0].head.key}.html"
     pages = [
         (f"index of {args.chains}", (OUT / "view" / "index.html").resolve().as_uri()),
-        ("first chain page", (OUT / "view" / "chains" / f"{site.chains[0].key}.html").resolve().as_uri()),
+        ("first chain page", first.resolve().as_uri()),
         (f"index of {args.index}", (big / "index.html").resolve().as_uri()),
     ]
     times = asyncio.run(page_times(pages, args.repeat))

@@ -18,7 +18,7 @@ from plandvc.io import JSONObject
 from plandvc.macros import FAMILY_OF
 from plandvc.rows.manifest import SplitInfo
 from plandvc.rows.version import DatasetVersion
-from plandvc.view.read import FAILED, STATUSES, ChainSource
+from plandvc.view.read import FAILED, STATUSES, ChainHead, ChainSource
 from plandvc.view.text import rel_url, report_of, sections, sha256, split_target, word_diff
 
 HOME_MACRO = "navigate_home"
@@ -26,7 +26,8 @@ HOME_MACRO = "navigate_home"
 
 @dataclass(frozen=True)
 class IndexEntry:
-    """One line of the index (kept short: the index of 10,000 chains embeds 10,000 of them)."""
+    """One line of the index (kept short: the index of 10,000 chains embeds 10,000 of them), flat: its fields
+    are the keys of the index's JSON, in this order (`index_entry` makes it from the chain's `ChainHead`)."""
 
     key: str
     site: str
@@ -77,11 +78,9 @@ class StepView:
 
 @dataclass(frozen=True)
 class ChainView:
-    key: str
-    site: str
-    status: str
-    reason: str | None
-    split: str | None
+    """A chain's page: its head (the source's), request, parts and steps, and the chains before and after it."""
+
+    head: ChainHead
     request: str
     request_by: str | None
     answer: str | None
@@ -213,7 +212,7 @@ def _part_views(src: ChainSource, ep: JSONObject, plays: list[int | None]) -> li
             instructions[plays_part] = str(turn.get("instruction"))
     parts = []
     for i, pid in enumerate(src.parts):
-        macro = str(macros[i]) if macros and i < len(macros) else macro_of_part(pid, src.site)
+        macro = str(macros[i]) if macros and i < len(macros) else macro_of_part(pid, src.head.site)
         parts.append(
             PartView(
                 id=pid,
@@ -291,11 +290,7 @@ def chain_view(src: ChainSource, out: Path, prompts: dict[str, Prompt]) -> Chain
     if not request and steps:
         request = steps[0].sections["user_request"]
     return ChainView(
-        key=src.key,
-        site=src.site,
-        status=src.status,
-        reason=src.reason,
-        split=src.split,
+        head=src.head,
         request=request,
         request_by=str(ep["instruction_by"]) if ep.get("instruction_by") else None,
         answer=None if ep.get("answer") is None else str(ep.get("answer")),
@@ -316,22 +311,23 @@ def index_entry(view: ChainView, src: ChainSource) -> IndexEntry:
         {f for p in view.parts if (f := p.family)} | {s.delegated for s in view.steps if s.delegated}
     )
     failed = src.parts[src.failed_part] if src.failed_part is not None else None
+    head = view.head
     return IndexEntry(
-        key=view.key,
-        site=view.site,
+        key=head.key,
+        site=head.site,
         parts=len(view.parts),
         macros=[p.macro or "?" for p in view.parts],
         families=families,
         via=[p.via for p in view.parts],
         turns=len(view.steps) or None,
         answer=view.answer,
-        split=view.split,
-        status=view.status,
-        reason=view.reason,
+        split=head.split,
+        status=head.status,
+        reason=head.reason,
         reason_kind=src.reason_kind,
         failed_part=failed,
         request=view.request,
-        href=f"chains/{quote(view.key)}.html",
+        href=f"chains/{quote(head.key)}.html",
     )
 
 
@@ -390,7 +386,7 @@ def stats(version: DatasetVersion, views: list[ChainView], index: list[IndexEntr
         chains=len(index),
         by_status={s: statuses[s] for s in STATUSES},
         kept_rate=round(statuses["kept"] / len(index), 4) if index else 0.0,
-        rows=int(counts.get("rows") or sum(len(v.steps) for v in views if v.status == "kept")),
+        rows=int(counts.get("rows") or sum(len(v.steps) for v in views if v.head.status == "kept")),
         images=int(counts.get("images") or 0),
         by_site=_bars(by["site"]),
         by_macro=_bars(by["macro"]),
@@ -415,8 +411,8 @@ def build(version: DatasetVersion, sources: list[ChainSource], out: Path, raw_gi
     views = [chain_view(s, out, prompts) for s in sources]
     linked = []
     for i, v in enumerate(views):
-        prev = views[i - 1].key if i > 0 else None
-        nxt = views[i + 1].key if i + 1 < len(views) else None
+        prev = views[i - 1].head.key if i > 0 else None
+        nxt = views[i + 1].head.key if i + 1 < len(views) else None
         linked.append(replace(v, prev=prev, next=nxt))
     index = [index_entry(v, s) for v, s in zip(linked, sources, strict=True)]
     facets = {

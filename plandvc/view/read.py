@@ -25,18 +25,25 @@ KEPT, DROPPED, FAILED = "kept", "dropped", "failed"
 STATUSES = (KEPT, DROPPED, FAILED)
 
 
+@dataclass(frozen=True)
+class ChainHead:
+    """Which chain and what became of it: what its page and its index line both show."""
+
+    key: str
+    site: str
+    status: str
+    split: str | None = None
+    reason: str | None = None  # dropped: "kind: detail"; failed: the run's error
+
+
 @dataclass
 class ChainSource:
     """One chain of the run as the viewer shows it, and the folder its files are in (None: no files)."""
 
-    key: str
-    site: str
+    head: ChainHead
     parts: list[str]
     via: list[str | None]
-    status: str
     dir: Path | None
-    split: str | None = None
-    reason: str | None = None  # dropped: "kind: detail"; failed: the run's error
     reason_kind: str | None = None
     failed_part: int | None = None  # index into parts of the part whose gate failed, when known
     episode: JSONObject | None = None
@@ -111,18 +118,16 @@ def _check_raw(version: DatasetVersion, results: list[ChainResult], raw: Path) -
 
 
 def _kept(version: DatasetVersion, c: ChainEntry, parts: list[str], via: list[str | None]) -> ChainSource:
-    return ChainSource(
-        c.key, c.site, list(c.parts) or parts, via, KEPT, dir=version.root / c.key, split=c.split
-    )
+    head = ChainHead(c.key, c.site, KEPT, split=c.split)
+    return ChainSource(head, list(c.parts) or parts, via, dir=version.root / c.key)
 
 
 def _dropped(
     d: DroppedEntry, site: str, parts: list[str], via: list[str | None], raw: Path | None
 ) -> ChainSource:
     folder = raw / d.key if raw is not None and (raw / d.key).is_dir() else None
-    return ChainSource(
-        d.key, site, parts, via, DROPPED, reason=f"{d.kind}: {d.detail}", reason_kind=d.kind, dir=folder
-    )
+    head = ChainHead(d.key, site, DROPPED, reason=f"{d.kind}: {d.detail}")
+    return ChainSource(head, parts, via, dir=folder, reason_kind=d.kind)
 
 
 def _failed(
@@ -130,15 +135,12 @@ def _failed(
 ) -> ChainSource:
     folder = raw / "_failed" / key if raw is not None else None
     return ChainSource(
-        key,
-        site,
+        ChainHead(key, site, FAILED, reason=str((r and r["error"]) or "unknown error")),
         parts,
         via,
-        FAILED,
-        reason=str((r and r["error"]) or "unknown error"),
+        dir=folder if folder is not None and folder.is_dir() else None,
         reason_kind=error_kind(r and r["error"]),
         failed_part=failed_part(r) if r is not None else None,
-        dir=folder if folder is not None and folder.is_dir() else None,
     )
 
 
@@ -164,6 +166,6 @@ def read_chains(version: DatasetVersion, raw: Path | None) -> list[ChainSource]:
             src = _dropped(dropped[key], site, parts, via, raw)
         else:
             src = _failed(key, r, site, parts, via, raw)
-        _load(src, required=src.status == KEPT)
+        _load(src, required=src.head.status == KEPT)
         out.append(src)
     return out

@@ -84,8 +84,8 @@ def index_page(
 
 def chain_page(env: Environment, version: str, chain: ChainView, prompts: dict[str, Prompt]) -> str:
     data: dict[str, object] = {
-        "key": chain.key,
-        "status": chain.status,
+        "key": chain.head.key,
+        "status": chain.head.status,
         "parts": chain.parts,
         "steps": chain.steps,
     }
@@ -98,7 +98,7 @@ def chain_page(env: Environment, version: str, chain: ChainView, prompts: dict[s
 
 def recovery_kinds(chains: list[ChainView]) -> dict[str, str]:
     """The failure kind of every recovery chain, by key."""
-    return {c.key: c.recovery.kind for c in chains if c.recovery is not None}
+    return {c.head.key: c.recovery.kind for c in chains if c.recovery is not None}
 
 
 def write_index(
@@ -124,7 +124,7 @@ def _render(site: Site, tmp: Path) -> None:
     )
     prompts = {p.sha256: p for p in site.prompts}
     for chain in site.chains:
-        (tmp / "chains" / f"{chain.key}.html").write_text(
+        (tmp / "chains" / f"{chain.head.key}.html").write_text(
             chain_page(env, name, chain, prompts), encoding="utf-8"
         )
     leak = orjson.dumps(site.stats.split.leak, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode()

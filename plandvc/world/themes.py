@@ -1,36 +1,72 @@
 """Looks and pieces a generated site is drawn with: colour palettes, fonts, and which layout family, navigation,
 pagination, banner and control implementations it gets.
 
-Choices are made so a world covers every piece evenly (site `i` takes the `i`-th of a seeded permutation,
-cycling), and the two sites of one domain never share a layout family.
+The palettes, fonts, corner radii, paginations, banners and page sizes are data: `looks.toml` beside this
+file, checked against `looks.schema.json` and read once into `OPTIONS`. Choices are made so a world covers
+every piece evenly (site `i` takes the `i`-th of a seeded permutation, cycling), and the two sites of one
+domain never share a layout family.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TypedDict, cast
 
-from plandvc.sites.model import FAMILIES, FORMS, IMPLS, NAVS
+from plandvc.errors import InputError
+from plandvc.sites.model import BANNERS, FAMILIES, FORMS, IMPLS, NAVS, PAGINATIONS
+from plandvc.world.domains.load import read_toml
 
-# (accent, background, panel, text): muted, readable, distinct
-PALETTES: tuple[tuple[str, str, str, str], ...] = (
-    ("#c2410c", "#fff7ed", "#ffffff", "#1c1917"),
-    ("#1d4ed8", "#f5f7fb", "#ffffff", "#111827"),
-    ("#047857", "#f2f8f5", "#ffffff", "#102a22"),
-    ("#7c3aed", "#f7f5ff", "#ffffff", "#1e1b2e"),
-    ("#b91c1c", "#fbf6f4", "#ffffff", "#1f1515"),
-    ("#0e7490", "#f0f8fa", "#ffffff", "#0f2329"),
-    ("#a16207", "#fbf8ef", "#fffdf7", "#241d0c"),
-    ("#be185d", "#fdf4f8", "#ffffff", "#2a1020"),
-    ("#334155", "#f3f4f6", "#ffffff", "#0f172a"),
-    ("#15803d", "#f6faf3", "#ffffff", "#132313"),
-    ("#4338ca", "#f4f4fb", "#ffffff", "#17173a"),
-    ("#9a3412", "#f7f3ef", "#fffcf9", "#2b1b12"),
-)
-FONTS = ("DejaVu Sans", "Liberation Sans", "DejaVu Serif", "Liberation Serif", "DejaVu Sans Condensed")
-WORLD_PAGINATIONS = ("numbered", "nextprev", "loadmore")
-WORLD_BANNERS = ("none", "cookie", "newsletter")
-PAGE_SIZES = (10, 12, 15)
+LOOKS_FILE = Path(__file__).with_name("looks.toml")
+LOOKS_SCHEMA = Path(__file__).with_name("looks.schema.json")
+Palette = tuple[str, str, str, str]  # (accent, background, panel, text)
+
+
+class LooksFile(TypedDict):
+    """looks.toml as read (looks.schema.json has checked every type)."""
+
+    palettes: list[list[str]]
+    fonts: list[str]
+    radii: list[int]
+    paginations: list[str]
+    banners: list[str]
+    page_sizes: list[int]
+
+
+@dataclass(frozen=True)
+class LookOptions:
+    """What looks are drawn from (looks.toml): sites take them by index or by seeded permutation."""
+
+    palettes: tuple[Palette, ...]
+    fonts: tuple[str, ...]
+    radii: tuple[int, ...]
+    paginations: tuple[str, ...]
+    banners: tuple[str, ...]
+    page_sizes: tuple[int, ...]
+
+
+def read_options(path: Path) -> LookOptions:
+    """The look options in `path`; a bad file or value is one `InputError` naming the file and the key."""
+    d = cast(LooksFile, read_toml(path, LOOKS_SCHEMA))
+    for key, values, known in (
+        ("paginations", d["paginations"], PAGINATIONS),
+        ("banners", d["banners"], BANNERS),
+    ):
+        for i, value in enumerate(values):
+            if value not in known:
+                raise InputError(f"{path}: {key}[{i}]: {value!r} is not one of {', '.join(known)}")
+    return LookOptions(
+        palettes=tuple((a, b, p, t) for a, b, p, t in d["palettes"]),
+        fonts=tuple(d["fonts"]),
+        radii=tuple(d["radii"]),
+        paginations=tuple(d["paginations"]),
+        banners=tuple(d["banners"]),
+        page_sizes=tuple(d["page_sizes"]),
+    )
+
+
+OPTIONS = read_options(LOOKS_FILE)
 
 
 @dataclass(frozen=True)
@@ -42,7 +78,7 @@ class Look:
     pagination: str
     page_size: int
     banner: str
-    palette: tuple[str, str, str, str]
+    palette: Palette
     font: str
     radius: int
 
@@ -65,12 +101,12 @@ class Chooser:
         return Look(
             family=self.pick(FAMILIES, 2 * domain_index + j),
             nav=self.pick(NAVS, site_index + domain_index),
-            pagination=self.pick(WORLD_PAGINATIONS, site_index),
-            page_size=PAGE_SIZES[(site_index * 7) % len(PAGE_SIZES)],
-            banner=self.pick(WORLD_BANNERS, site_index + 2 * domain_index),
-            palette=PALETTES[(site_index * 5) % len(PALETTES)],
-            font=FONTS[(site_index * 3 + domain_index) % len(FONTS)],
-            radius=(0, 4, 8, 14)[(site_index + j) % 4],
+            pagination=self.pick(OPTIONS.paginations, site_index),
+            page_size=OPTIONS.page_sizes[(site_index * 7) % len(OPTIONS.page_sizes)],
+            banner=self.pick(OPTIONS.banners, site_index + 2 * domain_index),
+            palette=OPTIONS.palettes[(site_index * 5) % len(OPTIONS.palettes)],
+            font=OPTIONS.fonts[(site_index * 3 + domain_index) % len(OPTIONS.fonts)],
+            radius=OPTIONS.radii[(site_index + j) % len(OPTIONS.radii)],
         )
 
     def impl(self, kind: str, site_index: int, page_index: int) -> str:
@@ -93,12 +129,12 @@ def restyle(look: Look, theme_seed: int, slug: str) -> Look:
     def other(options: tuple[str, ...], current: str) -> str:
         return rng.choice([o for o in options if o != current])
 
-    palettes = [p for p in PALETTES if p != look.palette]
-    radii = [r for r in (0, 4, 8, 14) if r != look.radius]
+    palettes = [p for p in OPTIONS.palettes if p != look.palette]
+    radii = [r for r in OPTIONS.radii if r != look.radius]
     return replace(
         look,
         palette=rng.choice(palettes),
-        font=other(FONTS, look.font),
+        font=other(OPTIONS.fonts, look.font),
         radius=rng.choice(radii),
         nav=other(NAVS, look.nav),
     )

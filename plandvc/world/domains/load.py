@@ -17,6 +17,8 @@ columns. A column names how its values are drawn by exactly one of these keys (t
 In a word list, `"@CITIES"` (an `@` and a name in capitals) stands for the shared vocabulary of that name
 (plandvc/world/vocab.py), in place; any other word is itself (`"@mail.example"`). A number keeps its TOML type
 (`[50, 900]`, not `[50.0, 900.0]`, for a column of whole numbers).
+
+`read_toml` (a TOML file checked against a JSON Schema) also reads the world's look options, `../looks.toml`.
 """
 
 from __future__ import annotations
@@ -96,8 +98,8 @@ class DomainFile(TypedDict):
 
 
 @cache
-def _validator() -> Draft202012Validator:
-    return Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
+def _validator(schema: Path) -> Draft202012Validator:
+    return Draft202012Validator(json.loads(schema.read_text(encoding="utf-8")))
 
 
 def _where(parts: Iterable[str | int]) -> str:
@@ -186,18 +188,23 @@ def table(t: TableFile, path: Path, where: str) -> TableDef:
     return d
 
 
-def load_domain(path: Path) -> Domain:
-    """The domain in one TOML file; a wrong or missing key is an `InputError` naming the file and the key."""
+def read_toml(path: Path, schema: Path) -> dict[str, object]:
+    """A TOML file checked against a JSON Schema; a bad file or key is one `InputError` naming both."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
         raise InputError(f"{path}: {e}") from e
-    errors = list(_validator().iter_errors(data))
+    errors = list(_validator(schema).iter_errors(data))
     # a value of the wrong type also leaves its key unevaluated: name the type, not the key
     named = [e for e in errors if e.validator != "unevaluatedProperties"] or errors
     if (error := best_match(named)) is not None:
         raise _schema_error(path, error)
-    d = cast(DomainFile, data)
+    return data
+
+
+def load_domain(path: Path) -> Domain:
+    """The domain in one TOML file; a wrong or missing key is an `InputError` naming the file and the key."""
+    d = cast(DomainFile, read_toml(path, SCHEMA))
     if d["key"] != path.stem:
         raise InputError(f"{path}: key: is {d['key']!r}, not the file's name {path.stem!r}")
     if len(d["tables"]) != 2:
