@@ -24,6 +24,7 @@ POOL_CODE: tuple[str, ...] = tuple(
             "plandvc/errors.py",
             "plandvc/io.py",
             "plandvc/macros",
+            "plandvc/options.py",
             "plandvc/pool/__init__.py",
             "plandvc/pool/cli.py",
             "plandvc/pool/code.py",

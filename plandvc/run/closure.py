@@ -37,6 +37,7 @@ RUN_CODE: tuple[str, ...] = tuple(
             "plandvc/io.py",
             "plandvc/macros",
             "plandvc/memory",
+            "plandvc/options.py",
             "plandvc/pool/__init__.py",
             "plandvc/pool/prep.py",
             "plandvc/pool/schema.py",
