@@ -14,12 +14,15 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import orjson
 
 # re-exported: bad input is `plandvc.errors.InputError`, imported from here by much of the package
 from plandvc.errors import InputError as InputError
+
+if TYPE_CHECKING:
+    from jsonschema import ValidationError
 
 T = TypeVar("T")
 
@@ -39,6 +42,20 @@ def raise_problems(problems: list[str]) -> None:
         if len(problems) > MAX_PROBLEMS_SHOWN:
             shown.append(f"... and {len(problems) - MAX_PROBLEMS_SHOWN} more problems")
         raise InputError("\n".join(shown))
+
+
+def json_path(parts: Iterable[str | int]) -> str:
+    """['steps', 2, 'element'] -> 'steps[2].element': a place in a JSON value, as every error names it."""
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts).lstrip(".")
+
+
+def error_key(e: ValidationError) -> str:
+    """The key a JSON Schema error is about: its place in the value, and for a missing property that property
+    (the one line every schema check prints starts with it)."""
+    parts = list(e.absolute_path)
+    if e.validator == "required":
+        parts.append(e.message.split("'")[1] if "'" in e.message else e.message)
+    return json_path(parts)
 
 
 def _umask() -> int:

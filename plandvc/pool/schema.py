@@ -10,7 +10,6 @@ problems of a file are reported, not just the first. The pool's reader (`plandvc
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -20,6 +19,7 @@ import orjson
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from plandvc.io import error_key
 from plandvc.macros import REGISTRY
 
 SCHEMAS = ("task", "trajectory", "elements", "kept", "site", "site_split")
@@ -65,19 +65,10 @@ def _validator_for(name: str, macros: tuple[str, ...]) -> Draft202012Validator:
     return Draft202012Validator(schema(name))
 
 
-def json_path(parts: Iterable[str | int]) -> str:
-    """deque(['steps', 2, 'element']) -> 'steps[2].element'."""
-    out = ""
-    for p in parts:
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
-    return out
-
-
 def _problem(file: str, e: ValidationError) -> Problem:
-    key = json_path(e.absolute_path)
+    key = error_key(e)
     if e.validator == "required":
-        missing = e.message.split("'")[1] if "'" in e.message else e.message
-        return Problem(file, f"{key}.{missing}" if key else missing, "missing")
+        return Problem(file, key, "missing")
     if e.validator == "additionalProperties":
         return Problem(file, key, e.message.replace("Additional properties are not allowed", "unknown key"))
     if e.validator == "enum" and "propertyNames" in e.schema_path:

@@ -9,24 +9,17 @@ schema's shape, so the readers build typed records from it without re-checking t
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from plandvc.io import InputError
+from plandvc.io import InputError, json_path
 
 Schema = Mapping[str, object]
 _ONE_DEEPER = ("items", "additionalProperties")
 _NAMED = ("properties", "patternProperties")
 _BRANCH = ("anyOf", "oneOf", "allOf")
-
-
-def _place(path: Sequence[str | int]) -> str:
-    out = ""
-    for p in path:
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
-    return out
 
 
 def _marked(root: Schema, error: ValidationError) -> tuple[str | None, int]:
@@ -55,7 +48,7 @@ def shape_error(root: Schema, validator: Draft202012Validator, value: object) ->
     message, depth = _marked(root, error)
     if message is None:
         message, depth = error.message[:200], len(error.absolute_path)
-    place = _place(list(error.absolute_path)[:depth])
+    place = json_path(list(error.absolute_path)[:depth])
     return (f"{place}: " if place else "") + message.replace("{value}", repr(error.instance)[:80])
 
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from typing import NotRequired, TypedDict, cast
@@ -35,6 +34,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
 from plandvc.errors import InputError
+from plandvc.io import error_key
 from plandvc.world import vocab
 from plandvc.world.fields import Code, Domain, Field, Maker, Person, Sentence, TableDef, Words
 from plandvc.world.kit import date, enum, num, text
@@ -102,16 +102,10 @@ def _validator(schema: Path) -> Draft202012Validator:
     return Draft202012Validator(json.loads(schema.read_text(encoding="utf-8")))
 
 
-def _where(parts: Iterable[str | int]) -> str:
-    """deque(['tables', 0, 'fields', 2]) -> 'tables[0].fields[2]'."""
-    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts).lstrip(".")
-
-
 def _schema_error(path: Path, e: ValidationError) -> InputError:
-    where = _where(e.absolute_path)
+    where = error_key(e)
     if e.validator == "required":
-        missing = e.message.split("'")[1]
-        where, reason = f"{where}.{missing}".lstrip("."), "missing"
+        reason = "missing"
     elif e.validator in ("additionalProperties", "unevaluatedProperties"):
         extra = re.findall(r"'([^']+)'", e.message)
         reason = f"unknown key {extra[0]!r}" if extra else e.message
