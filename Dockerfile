@@ -2,14 +2,15 @@
 #
 # Pins. BASE is the multi-arch index digest of debian:bookworm-slim (bookworm-20260824-slim; amd64 and
 # the other platforms resolve from it). `make lock` refreshes both pins with `make docker-pin`
-# (docker/plandvc-docker.sh pin: the registry's current digest via skopeo, and the chromium candidate
-# apt shows inside that base); the image tag follows, as it hashes this file.
+# (docker/plandvc-docker.sh pin: with DOCKER_BASE=pinned the registry's current digest via skopeo and the
+# chromium candidate apt shows inside that base; by default only the chromium pin, from the local base, as
+# Debian's security archive serves only its latest chromium); the image tag follows, as it hashes this file.
 # Where no registry is reachable, `make docker-build` passes --build-arg BASE=debian:bookworm-slim, a
 # base made locally with debootstrap (`make docker-base`).
 ARG BASE=debian:bookworm-slim@sha256:88200866dfff7ea7f5cbcb6ec7c8a701889efe6fe859fe64d6990e4b07ea4171
 FROM ${BASE}
 
-ARG CHROMIUM_VERSION=156.0.8078.114-1~deb12u1
+ARG CHROMIUM_VERSION=156.0.8078.129-1~deb12u1
 ARG DEBIAN_FRONTEND=noninteractive
 
 # Debian's chromium-headless-shell (headless runs) and chromium (--headful), the same pinned version

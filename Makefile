@@ -88,7 +88,7 @@ lock-llm: setup ## re-pin requirements-llm.lock (eval-llm's server and model) wi
 bench-ray: setup ## run-chains on a two-node Ray cluster on this host vs the local engine (bench/ray_results.json)
 	$(BIN)/python bench/ray_bench.py
 
-lock: setup ## re-pin requirements.lock with hashes from requirements.in, and the image's pins when a registry answers
+lock: setup ## re-pin requirements.lock with hashes from requirements.in, and the image's chromium pin (docker-pin) when a local base is made
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv
 	$(BIN)/uv pip compile --python-version 3.11 --generate-hashes requirements.in -o requirements.lock
 	-$(MAKE) docker-pin
@@ -124,7 +124,7 @@ docker-test: setup ## the image tests: installs podman/debootstrap/runc when mis
 	@DOCKER=podman docker/plandvc-docker.sh tools
 	$(BIN)/python -m pytest -m docker tests/test_docker.py $(PYTEST_ARGS)
 
-docker-pin: ## refresh the Dockerfile's base digest and chromium version pins (needs a registry)
+docker-pin: ## refresh the Dockerfile's chromium pin from the local base (DOCKER_BASE=pinned: also the base digest, from a registry)
 	@$(DOCKER_SH) pin
 
 clean: ## remove caches (keeps the venv and data)

@@ -221,20 +221,28 @@ cmd_run() {
   engine_ "${args[@]}" "$tag" "$@"
 }
 
-# Refresh the pins: BASE = the registry's current digest of debian:bookworm-slim (needs skopeo and a
-# reachable registry), CHROMIUM_VERSION = the candidate apt shows inside that base.
+# Refresh the pins. DOCKER_BASE=pinned: BASE = the registry's current digest of debian:bookworm-slim (needs
+# skopeo and a reachable registry), CHROMIUM_VERSION = the candidate apt shows inside that base.
+# DOCKER_BASE=local (no registry): BASE stays, CHROMIUM_VERSION = the candidate inside the local base (made by
+# `base`), so a pin Debian's security archive no longer serves (it keeps only the latest) can be renewed here.
 cmd_pin() {
-  command -v skopeo >/dev/null 2>&1 || die "pin: skopeo is missing (apt-get install skopeo)"
-  local digest version
-  digest=$(skopeo inspect --raw "docker://docker.io/library/$BASE_NAME" | sha256sum | cut -d' ' -f1) ||
-    die "pin: the registry did not answer for $BASE_NAME"
-  [ ${#digest} -eq 64 ] || die "pin: no digest for $BASE_NAME"
-  version=$(podman_ run --rm "docker.io/library/$BASE_NAME@sha256:$digest" sh -c \
-    'apt-get update -qq && apt-cache policy chromium' | awk '/Candidate:/ { print $2 }')
-  [ -n "$version" ] && [ "$version" != "(none)" ] || die "pin: no chromium candidate in $BASE_NAME"
-  sed -i -e "s|^ARG BASE=.*|ARG BASE=$BASE_NAME@sha256:$digest|" \
-    -e "s|^ARG CHROMIUM_VERSION=.*|ARG CHROMIUM_VERSION=$version|" "$REPO/Dockerfile"
-  echo "pinned $BASE_NAME@sha256:$digest, chromium $version" >&2
+  local digest="" from version
+  if [ "$DOCKER_BASE" = pinned ]; then
+    command -v skopeo >/dev/null 2>&1 || die "pin: skopeo is missing (apt-get install skopeo)"
+    digest=$(skopeo inspect --raw "docker://docker.io/library/$BASE_NAME" | sha256sum | cut -d' ' -f1) ||
+      die "pin: the registry did not answer for $BASE_NAME"
+    [ ${#digest} -eq 64 ] || die "pin: no digest for $BASE_NAME"
+    from="docker.io/library/$BASE_NAME@sha256:$digest"
+  else
+    podman_ image exists "$BASE_NAME" || die "pin: no local $BASE_NAME (make docker-base), or DOCKER_BASE=pinned"
+    from=$BASE_NAME
+  fi
+  version=$(podman_ run --rm "$from" sh -c 'apt-get update -qq && apt-cache policy chromium' |
+    awk '/Candidate:/ { print $2 }')
+  [ -n "$version" ] && [ "$version" != "(none)" ] || die "pin: no chromium candidate in $from"
+  [ -z "$digest" ] || sed -i -e "s|^ARG BASE=.*|ARG BASE=$BASE_NAME@sha256:$digest|" "$REPO/Dockerfile"
+  sed -i -e "s|^ARG CHROMIUM_VERSION=.*|ARG CHROMIUM_VERSION=$version|" "$REPO/Dockerfile"
+  echo "pinned chromium $version${digest:+ and $BASE_NAME@sha256:$digest}" >&2
 }
 
 command=${1:-}
