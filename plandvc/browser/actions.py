@@ -46,7 +46,7 @@ class Action:
 
     @property
     def targets_element(self) -> bool:
-        """Whether it acts on an element (its first parameter is `index`)."""
+        """Whether it acts on an element (it has an `index` parameter)."""
         return "index" in self.params
 
     @property
