@@ -167,6 +167,30 @@ class KeptLine(TypedDict):
     macro: NotRequired[str]
 
 
+class Ask(TypedDict):
+    """A part's facts for the request composer (`plandvc.chains.ask`). `values` are verbatim strings as the task's target holds them; `query`
+    the (param, value) pairs its check reads on its list page (a filter, a sort, a search)."""
+
+    macro: str
+    site: str  # the site's display name
+    page: str  # the list page's key
+    plural: str  # the list's noun, lower case ("repositories")
+    singular: str  # one entry ("repository")
+    label: NotRequired[str]  # the control's or the column's label ("Language")
+    kind: NotRequired[str]  # the control's kind (dropdown, options, slider, date_range, sort, search)
+    impl: NotRequired[str]  # how this site draws it (select, listbox, checkboxes, chips, radios, ...)
+    type: NotRequired[str]  # the column's type (number, date, enum, text)
+    values: NotRequired[list[str]]
+    dir: NotRequired[str]  # a sort's direction, asc or desc
+    entry: NotRequired[str]  # the entry's name
+    fields: NotRequired[list[list[str]]]  # a form's [label, value] pairs, in the form's order
+    number: NotRequired[int]  # a page number
+    tab: NotRequired[str]  # an entry page's tab
+    typed: NotRequired[str]  # what is typed before a suggestion is chosen
+    query: NotRequired[list[list[str]]]  # the (param, value) pairs it leaves on its list page
+    answer: NotRequired[str]  # a question's recorded answer
+
+
 class ItemRecord(TypedDict):
     """A line of items.jsonl: what the chain walk needs of a kept trajectory (pool-items)."""
 
@@ -188,13 +212,27 @@ class ItemRecord(TypedDict):
     # month of its current date, a sort header flips the direction it shows. Its recorded steps then redo the
     # part only from the state they were recorded in, so no `wrong_value` failure is made of it
     stateful: NotRequired[bool]
+    ask: NotRequired[Ask]  # what the part asks for, as facts (pool-items with the site's spec)
 
 
 class ChainPart(TypedDict):
-    """A part of a chain: the record id, and how it follows the previous part (None for the first)."""
+    """A part of a chain: the record id, and how it follows the previous part (None for the first); in a
+    composed chain also the planner's delegation of it (`say`)."""
 
     id: str
     via: Via
+    say: NotRequired[str]
+
+
+class ChainGoal(TypedDict):
+    """A goal chain's ending (`plandvc.chains.goals`): a question answered from the state its constraints
+    leave on the list page `page`; `expected` by the site's query semantics; `say` its delegation."""
+
+    kind: Literal["count", "top"]
+    page: str
+    expected: str
+    value: NotRequired[str]  # top: the first entry's value in the sort column
+    say: NotRequired[str]
 
 
 class ChainFailure(TypedDict):
@@ -216,6 +254,12 @@ class ChainSpec(TypedDict):
     site: str
     parts: list[ChainPart]
     failure: NotRequired[ChainFailure]
+    # a composed chain (`chains.request: composed`): the user's request, how it was made, the final message,
+    # and a goal chain's ending (plandvc.chains.compose, plandvc.chains.goals)
+    request: NotRequired[str]
+    request_by: NotRequired[str]
+    final: NotRequired[str]
+    goal: NotRequired[ChainGoal]
 
 
 class ChainResult(TypedDict):
@@ -246,6 +290,7 @@ class Turn(TypedDict):
     instruction: NotRequired[str]
     macro: NotRequired[str]
     answer: NotRequired[Answer]
+    text: NotRequired[str]  # a composed chain's `done`: the final message the user reads
     fails: NotRequired[
         FailureKind
     ]  # a recovery chain's failed attempt: the delegation is right, its result not

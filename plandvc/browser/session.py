@@ -349,6 +349,14 @@ class Session:
 
     # -- state -----------------------------------------------------------------------------------------
 
+    async def read(self, selector: str) -> list[tuple[str, str]]:
+        """(href or "", visible text) of every element `selector` finds, in document order: what an
+        Information specialist reads off the page as it is (a live goal step, `plandvc.run.goal`)."""
+        got = await self.page.eval_on_selector_all(
+            selector, "els => els.map(e => [e.getAttribute('href') || '', e.innerText])"
+        )
+        return [(str(h), " ".join(str(t).split())) for h, t in got]
+
     async def screenshot(self) -> bytes:
         """PNG bytes of the viewport, caret hidden (the sites have no animations or transitions).
 

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import click
 
+from plandvc.chains.compose import REQUESTS
 from plandvc.chains.items import pool_items as load_pool_items
-from plandvc.chains.items import read_site_split
-from plandvc.chains.recovery import assign_failures, count_failures
+from plandvc.chains.items import read_site_split, site_specs
+from plandvc.chains.make import ChainParams, make_chains
+from plandvc.chains.recovery import count_failures
 from plandvc.chains.walk import HOME_RULES, summarise
-from plandvc.chains.walk import chain_specs as walk_chains
 from plandvc.io import InputError, check_output_file, raise_problems, read_jsonl, write_jsonl
 from plandvc.pool.store import Pool, read_ids
 from plandvc.records import ItemRecord
@@ -175,6 +176,25 @@ def _check_walk_options(n: int, tries: int, answer_share: float, recovery_share:
     show_default=True,
     help="Share of chains whose one part fails at its first attempt and is re-delegated (0: none).",
 )
+@click.option(
+    "--request",
+    type=click.Choice(REQUESTS),
+    default=REQUESTS[0],
+    show_default=True,
+    help="The user's request: the parts' instructions joined at run time, or composed here as a user states "
+    "the goal (with the planner's delegations and the final message).",
+)
+@click.option(
+    "--goal-share",
+    type=float,
+    default=0.0,
+    show_default=True,
+    help="Share of goal chains: constraints on one list, then a question answered from the state they leave "
+    "(needs --request composed and --sites).",
+)
+@click.option(
+    "--sites", type=click.Path(path_type=Path), default=None, help="Sites directory (goal chains' answers)."
+)
 @click.option("--allow-empty", is_flag=True, help="Write an empty chains file when no chain can be made.")
 def chain_specs(
     items_path: Path,
@@ -186,6 +206,9 @@ def chain_specs(
     answer_share: float,
     home_rule: str,
     recovery_share: float,
+    request: str,
+    goal_share: float,
+    sites: Path | None,
     allow_empty: bool,
 ) -> None:
     """Walk the items into chains of 2–4 parts of one site, deterministically in the seed.
@@ -194,13 +217,18 @@ def chain_specs(
     trip home after a filter or sort (--home-rule). Each line of the output is {key, site, parts: [{id, via}]},
     via null, "page" or "home"; a --recovery-share of the chains (seeded apart from the walk, so the chains
     stay the same) also carry a failure {part, kind, sibling?}: that part's first attempt stops short, uses
-    a wrong value or loses its form, and the planner re-delegates it. Empty items (or no chain made) is an
-    error unless --allow-empty; an existing --out is replaced only when it is a previous chain-specs output.
+    a wrong value or loses its form, and the planner re-delegates it. With --request composed each line also
+    has the user's request, each part's delegation (`say`) and the final message, and a --goal-share of the
+    chains end on a question answered from the state their constraints leave (`goal`). Empty items (or no
+    chain made) is an error unless --allow-empty; an existing --out is replaced only when it is a previous
+    chain-specs output.
 
     \b
     Example:
         plandvc chain-specs --items data/items.jsonl --out data/chains.jsonl --n 1500 --seed 0
         plandvc chain-specs --items data/items.jsonl --out data/chains.jsonl --recovery-share 0.2
+        plandvc chain-specs --items data/items.jsonl --out data/chains.jsonl --request composed \\
+            --goal-share 0.4 --sites data/world
     """
     size_list = parse_sizes(sizes)
     _check_walk_options(n, tries, answer_share, recovery_share)
@@ -208,14 +236,17 @@ def chain_specs(
     items = read_items(items_path)
     if not items and not allow_empty:
         raise InputError(f"{items_path}: no items (--allow-empty writes an empty chains file)")
-    chains = walk_chains(
-        items, n, size_list, seed=seed, tries=tries, answer_share=answer_share, home_rule=home_rule
+    if goal_share and sites is None:
+        raise InputError("--goal-share: goal chains need --sites (their answers come from the sites' tables)")
+    specs = site_specs(sites) if sites is not None else None
+    params = ChainParams(
+        n, size_list, seed, tries, answer_share, home_rule, recovery_share, request, goal_share
     )
+    chains = make_chains(items, params, specs)
     if not chains and not allow_empty:
         raise InputError(
             f"{items_path}: {len(items)} items make no chain (--allow-empty writes an empty chains file)"
         )
-    chains = assign_failures(chains, items, recovery_share, seed=seed)
     write_jsonl(out, chains)
     s = summarise(chains, {r["id"] for r in items if r["answers"]})
     click.echo(
@@ -227,6 +258,8 @@ def chain_specs(
         f"  home steps {s['home_steps']}, page steps {s['page_steps']}, ending on a question {s['answers']}",
         err=True,
     )
+    if request == "composed":
+        click.echo(f"  goal chains {sum('goal' in c for c in chains)} (requests composed)", err=True)
     click.echo(f"  by site: {_counts(s['by_site'])}", err=True)
     if recovery_share:
         click.echo(f"  recovery chains: {_counts(count_failures(chains))}", err=True)

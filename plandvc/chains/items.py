@@ -12,14 +12,17 @@ crash.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypedDict
 
+from plandvc.chains.ask import ask_of
 from plandvc.io import InputError
 from plandvc.macros import FLAGGED_ROLES, REGISTRY
 from plandvc.pool.store import Pool, read_ids
 from plandvc.records import ItemRecord, Task, Trajectory
+from plandvc.sites.model import Spec
 from plandvc.sites.spec import load_spec, read_split
 from plandvc.urls import url_path
 
@@ -40,18 +43,24 @@ def read_site_split(sites: str | Path) -> tuple[set[str], set[str]]:
 STATEFUL_IMPLS = frozenset({"calendar", "headers"})
 
 
-def stateful_controls(sites: str | Path) -> set[tuple[str, str]]:
-    """(site, control id) of every control drawn in a `STATEFUL_IMPLS` implementation (none when the folder holds
-    only the site split, as a pool's records need no more). A site.json that does not load adds none: site-level
-    problems are check-pool's to name, and run-chains reports them per chain."""
-    out: set[tuple[str, str]] = set()
+def site_specs(sites: str | Path) -> dict[str, Spec]:
+    """Every site spec of the folder that loads, by site (the composer's facts: labels, nouns, entry names); a
+    site.json that does not load adds none: site-level problems are check-pool's to name, and run-chains reports them per chain."""
+    out: dict[str, Spec] = {}
     for path in sorted(Path(sites).glob("*/site.json")):
         try:
             spec = load_spec(path)
         except InputError:
             continue
-        out |= {(spec.site, c.control_id) for _, c in spec.controls if c.impl in STATEFUL_IMPLS}
+        out[spec.site] = spec
     return out
+
+
+def stateful_controls(sites: str | Path | Mapping[str, Spec]) -> set[tuple[str, str]]:
+    """(site, control id) of every control drawn in a `STATEFUL_IMPLS` implementation (none when the folder holds
+    only the site split, as a pool's records need no more); `sites` a folder or its `site_specs`."""
+    specs = sites if isinstance(sites, Mapping) else site_specs(sites)
+    return {(s.site, c.control_id) for s in specs.values() for _, c in s.controls if c.impl in STATEFUL_IMPLS}
 
 
 def make_record(
@@ -63,6 +72,7 @@ def make_record(
     train: set[str],
     test: set[str],
     stateful: set[tuple[str, str]] | None = None,
+    specs: Mapping[str, Spec] | None = None,
 ) -> Record:
     """The record of one trajectory (its files checked against the pool's schemas); raises Dropped (a rule)
     or InputError (bad content)."""
@@ -107,6 +117,12 @@ def make_record(
     }
     if (site, ctrl.get("control_id")) in (stateful or set()):
         record["stateful"] = True
+    spec = (specs or {}).get(site)
+    if spec is not None:
+        try:
+            record["ask"] = ask_of(task, spec)
+        except KeyError as e:  # a task its site's spec does not describe: no facts, so no composed request
+            raise InputError(f"{rel}/task.json: {e.args[0]}") from None
     return record
 
 
@@ -155,6 +171,7 @@ def _read_part(
     held_out: bool,
     tally: _Tally,
     stateful: set[tuple[str, str]],
+    specs: Mapping[str, Spec],
 ) -> Record | None:
     """The record of one chosen kept part, or None (counted in `tally` as dropped or unreadable)."""
     part = store.check(tid)
@@ -175,7 +192,7 @@ def _read_part(
         tally.unreadable.append({"file": rel, "error": "; ".join(p.line() for p in part.problems)})
         return None
     try:
-        return make_record(tid, run, rel, good["task"], good["traj"], *split, stateful)
+        return make_record(tid, run, rel, good["task"], good["traj"], *split, stateful, specs)
     except Dropped as d:
         tally.dropped["train_site" if held_out and str(d) == "test_site" else str(d)] += 1
     except InputError as e:
@@ -197,7 +214,8 @@ def pool_items(
     pool = Path(pool)
     train, test = read_site_split(sites)
     split = (test, train) if held_out else (train, test)
-    stateful = stateful_controls(sites)
+    specs = site_specs(sites)
+    stateful = stateful_controls(specs)
     chosen_ids = set(read_ids(ids if ids is not None else pool / "pool_ids.txt"))
     if not (pool / "kept.jsonl").is_file():
         raise InputError(f"{pool / 'kept.jsonl'}: file not found")
@@ -212,7 +230,7 @@ def pool_items(
         if not (row["id"] in chosen_ids or (qa and _question(row.get("macro")))):
             continue
         tally.chosen += 1
-        record = _read_part(store, pool, row["id"], row["run"], split, held_out, tally, stateful)
+        record = _read_part(store, pool, row["id"], row["run"], split, held_out, tally, stateful, specs)
         if record is not None:
             records.append(record)
     records.sort(key=lambda r: r["id"])

@@ -232,6 +232,6 @@ def summarise(chains: list[Chain], answering: set[str] | frozenset[str] = frozen
         "by_size": dict(sorted(Counter(len(c["parts"]) for c in chains).items())),
         "home_steps": sum(p["via"] == "home" for c in chains for p in c["parts"]),
         "page_steps": sum(p["via"] == "page" for c in chains for p in c["parts"]),
-        "answers": sum(c["parts"][-1]["id"] in answering for c in chains),
+        "answers": sum(c["parts"][-1]["id"] in answering or "goal" in c for c in chains),
         "by_site": dict(sorted(Counter(c["site"] for c in chains).items())),
     }

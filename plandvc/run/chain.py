@@ -17,6 +17,7 @@ from plandvc.macros import FAMILY_OF, HOME_STEP
 from plandvc.records import (
     Answer,
     BackendState,
+    ChainGoal,
     ChainResult,
     ChainSpec,
     ElementDescriptor,
@@ -31,6 +32,7 @@ from plandvc.records import (
     TurnRole,
 )
 from plandvc.replay import Replayer, ReplayModel, home_trajectory
+from plandvc.run.goal import goal_check, read_goal, unread_goal
 from plandvc.run.recovery import (
     FailingReplayer,
     FailurePlan,
@@ -81,6 +83,9 @@ class Step:
     report: str | None = None  # the failing specialist's own report; None: it reports a finished step
     gated: Part | None = None  # the part the failed attempt's own gate reads, right after it
     role: TurnRole | None = None  # every turn's role in a recovery chain; None in a chain without a failure
+    goal: ChainGoal | None = (
+        None  # a goal chain's ending: read live (`plandvc.run.goal`), its trajectory then
+    )
 
 
 @dataclass
@@ -106,6 +111,8 @@ class ScriptedTeam(Team):
     async def run_step(self, family: str, instruction: str) -> Report:
         n = len(self.replayers)
         failing = self.steps[n].gated if n < len(self.steps) else None
+        if n < len(self.steps) and (goal := self.steps[n].goal) is not None:
+            self.steps[n].traj = await read_goal(self.browser, goal, self.steps[n].traj["site"])
         before = await self.browser.backend_state() if failing is not None else None
         report = await super().run_step(family, instruction)
         self.end_urls.append(self.session.url)
@@ -169,10 +176,22 @@ def build_steps(
             steps[-1].role = "after_failure"
             continue
         steps.append(Step(family, task["instruction"], traj["macro"], traj, part["elements"], i))
+    if (goal := chain.get("goal")) is not None:
+        unread = unread_goal(goal, chain["site"])
+        steps.append(Step("Information", goal.get("say", ""), unread["macro"], unread, [], goal=goal))
     if failure is not None:
         for st in steps:
             st.role = st.role or "normal"
     return steps
+
+
+def with_delegations(chain: ChainSpec, parts: list[Part]) -> list[Part]:
+    """The parts with a composed chain's delegations (`say`) as their instructions: the planner delegates, the
+    recovery re-delegates and the rows record those words; a joined chain's parts as they are."""
+    return [
+        {**p, "task": {**p["task"], "instruction": spec["say"]}} if "say" in spec else p
+        for spec, p in zip(chain["parts"], parts, strict=True)
+    ]
 
 
 def base_result(chain: ChainSpec, error: str | None = None) -> ChainResult:
@@ -232,15 +251,22 @@ async def plan_turns(
     """The delegations (a trip home before each `via: home` part), the merged request and the turn list."""
     steps = build_steps(chain, parts, site, failure)
     instructions = [p["task"]["instruction"] for p in parts]
-    if memory is not None:
+    if "request" in chain:  # composed by chain-specs; a memory model may rewrite it, its values kept
+        request, how = chain["request"], chain.get("request_by", "composed")
+        if memory is not None:
+            request, how = await memory.merge([request])
+    elif memory is not None:
         request, how = await memory.merge(instructions)
     else:
         from plandvc.memory import joined
 
         request, how = joined(instructions), "joined"
-    answer = parts[-1]["traj"].get("answer")
+    goal = chain.get("goal")
+    answer = goal["expected"] if goal is not None else parts[-1]["traj"].get("answer")
     turns: list[Turn] = [turn_of(s) for s in steps]
     turns.append({"kind": "done", "answer": answer})
+    if "final" in chain:
+        turns[-1]["text"] = chain["final"]
     if failure is not None:
         turns[-1]["role"] = "normal"
     return Plan(steps, turns, request, how, answer)
@@ -323,6 +349,11 @@ def gate_parts(
     """Gate every part on what the session did: (all passed, the details joined by " | ")."""
     with clock.phase("gates"):
         oks, detail = gate_each(parts, plan.steps, played.team, session, played.state)
+        goal = next((s.goal for s in plan.steps if s.goal is not None), None)
+        if goal is not None:  # the answer read live, against the one the site's query semantics give
+            ok, said = gate(goal_check(goal), {}, observed(played.team, session, played.state))
+            oks.append(bool(ok))
+            detail = f"{detail} | {said}"
     return all(oks), detail
 
 
@@ -382,6 +413,7 @@ async def run_chain(
             res["failure"] = chain["failure"]["kind"]
             failure = plan_failure(chain["failure"], parts[chain["failure"]["part"]], sibling, chain["key"])
             chain = {**chain, "failure": failure.line}  # the episode records the failure as made (its cut)
+        parts = with_delegations(chain, parts)
         plan = await plan_turns(chain, parts, site, memory, failure)
         res["turns"], res["steps"], res["instruction_by"] = (
             len(plan.turns),

@@ -2,7 +2,8 @@
 
 The memory of each turn comes from the chain's known decomposition (`template_memory`: at the first turn a
 numbered checklist of the delegations, trips home left out, and the next step; later the previous step said done,
-the count done and left, and the next step; at the end all items done and the answer); the final message from the memory model when one is configured, else the answer or "The task is done.".
+the count done and left, and the next step; at the end all items done and the answer); the final message from the memory model when one is configured, else a composed chain's own (`text` of its
+`done` turn, plandvc.chains.compose), else the answer or "The task is done.".
 In a recovery chain the failed attempt and its re-delegation are one checklist item: the turn after the failed
 attempt says what failed and why (`FAILED`), and counts the item as not done yet.
 """
@@ -132,6 +133,8 @@ class PlannerScript:
             ans = turn.get("answer")
             if self.memory is not None:
                 text, self.final_by = await self.memory.final(messages, ans)
+            elif "text" in turn:  # a composed chain's final message
+                text, self.final_by = turn["text"], "composed"
             else:
                 text, self.final_by = fallback_final(ans), "fallback"
             action = {"done": {"text": text, "success": True}}

@@ -69,6 +69,10 @@ class TimedSession:
         with self._clock.phase("snapshots"):
             return await self._session.snapshot()
 
+    async def read(self, selector: str) -> list[tuple[str, str]]:
+        with self._clock.phase("specialist_actions"):
+            return await self._session.read(selector)
+
     async def screenshot(self) -> bytes:
         with self._clock.phase("planner_capture"):
             return await self._session.screenshot()

@@ -1,0 +1,472 @@
+"""The request composer: a chain's request as a user states the goal, the planner's delegations as a planner
+says them about this page, and the final message a user reads, all from the parts' `Ask` facts.
+
+- **The request** states what the user wants and its constraints, not the steps. Constraints on one list (the
+  filters, a search and a sort that follow each other on its page) merge into one noun phrase ("repositories
+  whose language is Python, with stars up to 2000, highest stars first"); parts on other pages follow in order
+  (", then add ..."); a question ends it. It names no widget and no navigation a user would not ask for (trips
+  home, pages and tabs are the planner's to decide). Values are verbatim; a control's label is sometimes left
+  out ("listed under Python"), so the planner must find the control on the page. Registers vary: imperative,
+  "I'm looking for ...", a polite question, a plain question.
+- **A delegation** names the control by its label, the value, and only the widget this site draws for it (the
+  control's implementation picks the phrase: a slider is a slider only where the site draws a range input).
+- **The final message** says what was done and gives the answer verbatim ("There are 13 courses ...").
+
+Pure and seeded: `random.Random` of the seed and the chain's key, one fixed order of draws, so a chain's words
+are a function of its parts, its goal and the seed (tests/test_compose.py).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from plandvc.io import InputError
+from plandvc.records import Ask, ChainSpec, ItemRecord
+from plandvc.records import ChainGoal as Goal
+
+# the macros whose parts narrow one list page: consecutive ones on one page merge into one noun phrase
+LIST_MACROS = frozenset(
+    {
+        "filter_by_dropdown",
+        "filter_by_options",
+        "filter_by_slider",
+        "filter_by_date_range",
+        "sort_by_form",
+        "search_by_text",
+        "choose_suggestion",
+    }
+)
+# what a user never asks for: the planner decides on pages and tabs (the composed walk leaves them out)
+UI_ONLY_MACROS = frozenset({"go_to_page", "switch_tab", "navigate_home"})
+
+
+@dataclass(frozen=True)
+class Composed:
+    """A chain's words: the request, each part's delegation (in part order), the goal step's delegation, the
+    final message."""
+
+    request: str
+    delegations: list[str]
+    final: str
+    goal: str | None = None
+
+
+# ── small words ──────────────────────────────────────────────────────────────
+
+
+def article(noun: str) -> str:
+    """ "a" or "an" before `noun` (by its first letter's sound, as far as spelling tells)."""
+    return "an" if noun[:1].lower() in "aeiou" else "a"
+
+
+def the(plural: str) -> str:
+    """ "the repositories", but "my submissions" as it is (a page title that owns itself)."""
+    return plural if plural.split(" ", 1)[0].lower() in ("my", "your", "our") else f"the {plural}"
+
+
+def lower_label(label: str) -> str:
+    """A label as a user writes it mid-sentence: "Max stars" -> "max stars", "RAM" and "CPU cores" kept."""
+    return " ".join(
+        w if w[1:] != w[1:].lower() or len(w) == 1 else w[:1].lower() + w[1:] for w in label.split()
+    )
+
+
+def quoted(value: str) -> str:
+    """A text value in quotes, a number or a date bare."""
+    plain = value.replace(".", "", 1).replace("-", "").isdigit()
+    return value if plain else f'"{value}"'
+
+
+def listing(items: Sequence[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def superlative(ask: Ask) -> str:
+    """The sort's direction as a user says it: "lowest price", "most recent publish date", "title from A to Z"."""
+    label, up = lower_label(ask.get("label", "")), ask.get("dir", "asc") == "asc"
+    if ask.get("type") == "date":
+        label = f"{label} date" if label.endswith("ed") else label  # "published" -> "published date"
+        return f"earliest {label}" if up else f"most recent {label}"
+    if ask.get("type") == "number":
+        return f"lowest {label}" if up else f"highest {label}"
+    return f"{label} from A to Z" if up else f"{label} from Z to A"
+
+
+# ── the request ──────────────────────────────────────────────────────────────
+
+
+def constraint(ask: Ask, rng: random.Random, one: bool = False) -> str:
+    """One list constraint as a relative phrase ("whose language is Python"); a sort's is ", lowest price
+    first" (the caller puts it last)."""
+    m, values = ask["macro"], ask.get("values", [])
+    label = lower_label(ask.get("label", ""))
+    if m == "sort_by_form":
+        return rng.choice(("{s} first", "with the {s} first", "ordered by {s} first")).format(
+            s=superlative(ask)
+        )
+    if m in ("search_by_text", "choose_suggestion"):
+        mention = "that mentions" if one else "that mention"
+        return rng.choice(('matching "{v}"', mention + ' "{v}"', 'about "{v}"')).format(v=values[0])
+    if m == "filter_by_slider":
+        return rng.choice(
+            ("with {l} up to {v}", "with {l} of at most {v}", "with {l} no higher than {v}")
+        ).format(l=label, v=values[0])
+    if m == "filter_by_date_range":
+        a, b = values
+        lead = (
+            label if label.endswith("ed") else f"with {label}"
+        )  # "received between", "with last push between"
+        return rng.choice(("{l} between {a} and {b}", "{l} from {a} to {b}")).format(l=lead, a=a, b=b)
+    v = " or ".join(values)
+    forms = (
+        ("whose {l} is {v}", "with {l} {v}", "listed under {v}")
+        if len(values) == 1
+        else ("whose {l} is {v}", "with {l} {v}")
+    )
+    return rng.choice(forms).format(l=label, v=v)
+
+
+def noun_phrase(group: Sequence[Ask], rng: random.Random, *, with_sort: bool = True) -> str:
+    """The list and its constraints in one phrase: "repositories whose language is Python and with stars up to
+    2000, highest stars first" (a sort comes last, after a comma)."""
+    plural = group[0]["plural"]
+    filters = [constraint(a, rng) for a in group if a["macro"] != "sort_by_form"]
+    sorts = [constraint(a, rng) for a in group if a["macro"] == "sort_by_form"] if with_sort else []
+    out = plural + (" " + listing(filters) if filters else "")
+    return out + "".join(f", {s}" if filters else f" {s}" for s in sorts)
+
+
+def clause(ask: Ask, rng: random.Random) -> str:
+    """A part on its own as the user asks for it, lower case, no end mark: "open the repository "rust-ml""."""
+    m, s, e = ask["macro"], ask["singular"], ask.get("entry", "")
+    label, values = lower_label(ask.get("label", "")), ask.get("values", [])
+    if m == "open_entry":
+        return rng.choice(('open the {s} "{e}"', 'show me the {s} "{e}"', 'pull up the {s} "{e}"')).format(
+            s=s, e=e
+        )
+    if m == "create_entry":
+        fields = listing([f"{lower_label(k)} {quoted(v)}" for k, v in ask.get("fields", [])])
+        verb = rng.choice(("add", "create", "add a new"))
+        noun = s if verb != "add" else f"{article(s)} {s}"
+        return f"{verb} {noun} with {fields}" if verb != "add a new" else f"add a new {s} with {fields}"
+    if m == "edit_entry":
+        return rng.choice(
+            (
+                'change the {l} of the {s} "{e}" to {v}',
+                'set the {l} of "{e}" to {v}',
+                'update "{e}" so its {l} is {v}',
+            )
+        ).format(l=label, s=s, e=e, v=quoted(values[0]))
+    if m == "delete_entry":
+        return rng.choice(('delete the {s} "{e}"', 'remove the {s} "{e}"')).format(s=s, e=e)
+    if m == "copy_value":
+        return f'copy the {label} of the {s} "{e}" to my clipboard'
+    if m == "navigate_to_page":
+        return rng.choice(("show me {p}", "take me to {p}")).format(p=the(ask["plural"]))
+    if m == "report_information":
+        return rng.choice(('what is the {l} of the {s} "{e}"?', 'what {l} does the {s} "{e}" have?')).format(
+            l=label, s=s, e=e
+        )
+    if m == "count_entries":
+        return f'how many {ask["plural"]} have {label} "{values[0]}"?'
+    if m == "go_to_page":
+        return f"show me more {ask['plural']}, page {ask.get('number')}"
+    if m == "switch_tab":
+        return f'show the {ask.get("tab")} of the {s} "{e}"'
+    return f"show me {noun_phrase([ask], rng)}"
+
+
+def _opening(np: str, rng: random.Random) -> str:
+    return rng.choice(
+        ("Show me {np}", "I'm looking for {np}", "Find {np}", "Could you pull up {np}", "List {np}")
+    ).format(np=np)
+
+
+def _groups(asks: Sequence[Ask], vias: Sequence[str | None]) -> list[list[Ask]]:
+    """The parts in runs: consecutive list parts on one page (each after the first reached by page) form one run."""
+    runs: list[list[Ask]] = []
+    for a, via in zip(asks, vias, strict=True):
+        prev = runs[-1][-1] if runs else None
+        if (
+            prev is not None
+            and a["macro"] in LIST_MACROS
+            and prev["macro"] in LIST_MACROS
+            and via == "page"
+            and a["page"] == prev["page"]
+        ):
+            runs[-1].append(a)
+        else:
+            runs.append([a])
+    return runs
+
+
+def goal_question(goal: Goal, group: Sequence[Ask], rng: random.Random) -> str:
+    """A goal chain's request: the question whose answer depends on every constraint before it."""
+    if goal["kind"] == "count":
+        np = noun_phrase(group, rng, with_sort=False)
+        return rng.choice(
+            (
+                "How many {np} are there?",
+                "Can you tell me how many {np} there are?",
+                "I'm looking for {np}. How many are there?",
+                "Count the {np} for me, please.",
+            )
+        ).format(np=np)
+    sort = next(a for a in group if a["macro"] == "sort_by_form")
+    rest = [a for a in group if a is not sort]
+    s = group[0]["singular"]
+    among = (" " + listing([constraint(a, rng, one=True) for a in rest])) if rest else ""
+    return rng.choice(
+        (
+            "Which {s}{among} has the {sup}?",
+            "Among the {p}{among}, which one has the {sup}?",
+            "I want the {s}{among} with the {sup}. Which one is it?",
+        )
+    ).format(s=s, p=group[0]["plural"], among=among, sup=superlative(sort))
+
+
+def request_text(
+    asks: Sequence[Ask], vias: Sequence[str | None], rng: random.Random, goal: Goal | None = None
+) -> str:
+    """The user's request for the chain's parts (and its goal): one sentence per run of related parts at most."""
+    runs = _groups(asks, vias)
+    if goal is not None and len(runs) == 1:
+        return goal_question(goal, runs[0], rng)
+    phrases: list[str] = []
+    question: str | None = None
+    for i, run in enumerate(runs):
+        if run[0]["macro"] in LIST_MACROS:
+            np = noun_phrase(run, rng)
+            phrases.append(_opening(np, rng) if i == 0 else f"show me {np}")
+            continue
+        c = clause(run[0], rng)
+        if c.endswith("?"):
+            question = _sentence(c)
+            continue
+        if i > 0 and run[0]["macro"] == "open_entry" and runs[i - 1][0]["macro"] in LIST_MACROS:
+            c = rng.choice(('among them, open "{e}"', 'open "{e}" among them')).format(
+                e=run[0].get("entry", "")
+            )
+        phrases.append(_sentence(c) if i == 0 else c)
+    out = ""
+    for i, p in enumerate(phrases):
+        if i == 0:
+            out = p
+        elif i == len(phrases) - 1:
+            out += rng.choice((", then ", ", and then ", " and ")) + p
+        else:
+            out += ", " + p
+    polite = out.startswith("Could you")
+    out = (out + ("?" if polite else ".")) if out else ""
+    if question is not None:
+        out = (out + " " + question).strip()
+    return out
+
+
+# ── the delegations ──────────────────────────────────────────────────────────
+
+# a list control's delegation by its implementation: the widget words this site's control has, and no other
+DELEGATION = {
+    ("filter_by_dropdown", "select"): 'Choose "{v}" in the {L} dropdown of {the_p}.',
+    ("filter_by_dropdown", "listbox"): 'Pick "{v}" in the {L} list of {the_p}.',
+    ("filter_by_options", "checkboxes"): "Tick {vs} under {L} and apply the filter.",
+    ("filter_by_options", "chips"): "Select the {vs} chip under {L}.",
+    ("filter_by_options", "radios"): "Select the {vs} option under {L}.",
+    ("filter_by_slider", "range"): "Set the {L} slider to {v}.",
+    ("filter_by_slider", "numbers"): "Enter {v} as the highest {L} and apply it.",
+    ("filter_by_date_range", "inputs"): 'Set {L} from "{a}" to "{b}" and apply it.',
+    ("filter_by_date_range", "calendar"): 'Pick "{a}" to "{b}" for {L} in its calendar.',
+    ("sort_by_form", "select"): 'Sort {the_p} by "{L}", {dir}.',
+    ("sort_by_form", "headers"): 'Sort {the_p} by the "{L}" column header, {dir}.',
+    ("search_by_text", "form"): 'Search {the_p} for "{v}".',
+    ("search_by_text", "autocomplete"): 'Search {the_p} for "{v}".',
+    (
+        "choose_suggestion",
+        "autocomplete",
+    ): 'Type "{typed}" in the search of {the_p} and choose "{v}" among the suggestions.',
+    (
+        "choose_suggestion",
+        "form",
+    ): 'Type "{typed}" in the search of {the_p} and choose "{v}" among the suggestions.',
+}
+ENTRY_DELEGATION = {
+    "open_entry": 'Open the {s} "{e}".',
+    "delete_entry": 'Delete the {s} "{e}".',
+    "copy_value": 'Copy the {L} of the {s} "{e}".',
+    "report_information": 'Read the {L} of the {s} "{e}".',
+    "edit_entry": 'Change the {L} of the {s} "{e}" to "{v}" and save it.',
+    "switch_tab": 'Open the "{tab}" tab of the {s} "{e}".',
+    "count_entries": 'Count {the_p} whose {L} is "{v}".',
+    "navigate_to_page": 'Open the "{P}" page.',
+    "go_to_page": "Go to page {n} of {the_p}.",
+}
+
+
+def delegation(ask: Ask) -> str:
+    """What the planner delegates for this part, about this page (the widget by the control's implementation)."""
+    m, values = ask["macro"], ask.get("values", [])
+    words = {
+        "v": values[0] if values else "",
+        "vs": " and ".join(f'"{v}"' for v in values),
+        "a": values[0] if values else "",
+        "b": values[-1] if values else "",
+        "L": ask.get("label", ""),
+        "the_p": the(ask["plural"]),
+        "P": _sentence(ask["plural"]),
+        "s": ask["singular"],
+        "e": ask.get("entry", ""),
+        "dir": (
+            "lowest first"
+            if ask.get("type") == "number"
+            else "oldest first"
+            if ask.get("type") == "date"
+            else "A to Z"
+        )
+        if ask.get("dir", "asc") == "asc"
+        else (
+            "highest first"
+            if ask.get("type") == "number"
+            else "newest first"
+            if ask.get("type") == "date"
+            else "Z to A"
+        ),
+        "tab": ask.get("tab", "").replace("-", " ").title(),
+        "n": str(ask.get("number", "")),
+        "typed": ask.get("typed", ""),
+    }
+    if len(values) > 1 and m == "filter_by_options":
+        words["vs"] = listing([f'"{v}"' for v in values])
+    template = DELEGATION.get((m, ask.get("impl", ""))) or ENTRY_DELEGATION.get(m)
+    if m == "create_entry":
+        fields = ", ".join(f'{k} "{v}"' for k, v in ask.get("fields", []))
+        return f"Add {article(ask['singular'])} {ask['singular']} with {fields} and save it."
+    if template is None:
+        raise KeyError(f"no delegation for macro {m!r} drawn as {ask.get('impl', '')!r}")
+    return template.format(**words)
+
+
+GOAL_DELEGATION = {
+    "count": "Read how many {p} the list shows now.",
+    "top": "Read the name of the first {s} in the list as it is sorted now.",
+}
+
+
+def goal_delegation(goal: Goal, ask: Ask) -> str:
+    """The goal step's delegation to the Information specialist: read the answer off the list as it is."""
+    return GOAL_DELEGATION[goal["kind"]].format(p=ask["plural"], s=ask["singular"])
+
+
+# ── the final message ────────────────────────────────────────────────────────
+
+
+def done_clause(run: Sequence[Ask], rng: random.Random) -> str:
+    """What a run of parts did, for the final message ("the repository "rust-ml" is open")."""
+    a = run[0]
+    s, e, label = a["singular"], a.get("entry", ""), lower_label(a.get("label", ""))
+    if a["macro"] in LIST_MACROS and all(x["macro"] == "sort_by_form" for x in run):
+        return f"{the(a['plural'])} are sorted with the {superlative(a)} first"
+    if a["macro"] in LIST_MACROS:
+        return f"{the(a['plural'])} now show only {noun_phrase(run, rng)}"
+    m, values = a["macro"], a.get("values", [])
+    if m == "open_entry":
+        return f'the {s} "{e}" is open'
+    if m == "create_entry":
+        return f"I added the {s} with {listing([f'{lower_label(k)} {quoted(v)}' for k, v in a.get('fields', [])])}"
+    if m == "edit_entry":
+        return f'the {label} of "{e}" is now {quoted(values[0])}'
+    if m == "delete_entry":
+        return f'the {s} "{e}" is deleted'
+    if m == "copy_value":
+        return f'the {label} of "{e}" is on your clipboard'
+    if m == "go_to_page":
+        return f"page {a.get('number')} of {the(a['plural'])} is open"
+    if m == "switch_tab":
+        return f'the {a.get("tab")} of "{e}" is open'
+    return f"{the(a['plural'])} are open"
+
+
+def final_text(
+    asks: Sequence[Ask], vias: Sequence[str | None], rng: random.Random, goal: Goal | None = None
+) -> str:
+    """The final message: the answer verbatim when the chain asks a question, else what was done."""
+    runs = _groups(asks, vias)
+    last = asks[-1]
+    if goal is not None:
+        group = runs[-1]
+        if goal["kind"] == "count":
+            np = noun_phrase(group, rng, with_sort=False)
+            n = goal["expected"]
+            return rng.choice(("There are {n} {np}.", "I found {n} {np}.")).format(n=n, np=np)
+        sort = next(a for a in group if a["macro"] == "sort_by_form")
+        value = (
+            f" ({lower_label(sort.get('label', ''))} {goal.get('value', '')})" if goal.get("value") else ""
+        )
+        return f"The one with the {superlative(sort)} is {goal['expected']}{value}."
+    if last["macro"] == "report_information":
+        return f'The {lower_label(last.get("label", ""))} of "{last.get("entry", "")}" is {last.get("answer", "")}.'
+    if last["macro"] == "count_entries":
+        values = last.get("values", [""])
+        return f'There are {last.get("answer", "")} {last["plural"]} with {lower_label(last.get("label", ""))} "{values[0]}".'
+    said = [done_clause(r, rng) for r in runs]
+    return "Done: " + listing(said) + "."
+
+
+def compose(
+    asks: Sequence[Ask], vias: Sequence[str | None], key: str, seed: int = 0, goal: Goal | None = None
+) -> Composed:
+    """A chain's words from its parts' facts (and its goal), seeded by `seed` and the chain's `key`."""
+    rng = random.Random(f"compose:{seed}:{key}")
+    request = request_text(asks, vias, rng, goal)
+    final = final_text(asks, vias, rng, goal)
+    return Composed(
+        request,
+        [delegation(a) for a in asks],
+        final,
+        goal_delegation(goal, asks[-1]) if goal is not None else None,
+    )
+
+
+REQUESTS = (
+    "joined",
+    "composed",
+)  # chains.request: the parts' instructions joined at run time, or composed here
+
+
+def compose_chains(
+    chains: Sequence[ChainSpec], items: Iterable[ItemRecord], seed: int = 0
+) -> list[ChainSpec]:
+    """The chains with their words: each part's delegation (`say`), the request (`request_by: composed`), the
+    final message, and a goal's delegation. A part whose item has no `Ask` (pool-items made it without the
+    site's spec) is an error naming it."""
+    by_id = {r["id"]: r for r in items}
+    out: list[ChainSpec] = []
+    for chain in chains:
+        asks = []
+        for p in chain["parts"]:
+            ask = by_id[p["id"]].get("ask")
+            if ask is None:
+                raise InputError(
+                    f"item {p['id']!r}: no 'ask' (pool-items writes it when --sites has the site's spec)"
+                )
+            asks.append(ask)
+        goal = chain.get("goal")
+        words = compose(asks, [p["via"] for p in chain["parts"]], chain["key"], seed, goal)
+        made: ChainSpec = {
+            **chain,
+            "parts": [{**p, "say": say} for p, say in zip(chain["parts"], words.delegations, strict=True)],
+            "request": words.request,
+            "request_by": "composed",
+            "final": words.final,
+        }
+        if goal is not None and words.goal is not None:
+            made["goal"] = {**goal, "say": words.goal}
+        out.append(made)
+    return out

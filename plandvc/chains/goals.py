@@ -1,0 +1,141 @@
+"""Goal chains: 1–3 constraints that stay on one list page (filters, a search, a sort), then a question answered
+from the state they leave there, so the answer depends on every step before it.
+
+The ending is no pool trajectory: its expected answer is computed here by the site's own query semantics
+(`plandvc.sites.query.select_rows`) over the (param, value) pairs the constraints leave on the page, and at run
+time the Information specialist reads it off the page as it is (`plandvc.run.goal`); the answer's gate compares
+the two, so a constraint that did not hold fails the chain. Two kinds:
+- `count`: how many entries the list shows (some, but not all of the table);
+- `top`: the name of the first entry after the chain's sort on a number or a date column (only when that entry
+  is first by its value alone, not by a tie); a chain with a sort always asks this (a count does not depend on
+  the order, so a sort before it would be a step the request does not ask for).
+
+One `random.Random` of the seed drives the walk in one fixed order of draws; sites take turns in sorted order.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+
+from plandvc.chains.walk import chain_key
+from plandvc.records import ChainGoal, ChainSpec, ItemRecord
+from plandvc.sites.model import Spec
+from plandvc.sites.query import BadValue, select_rows
+
+# the constraints a goal chain is made of: they stay on their list page and narrow or order it
+GOAL_MACROS = frozenset(
+    {
+        "filter_by_dropdown",
+        "filter_by_options",
+        "filter_by_slider",
+        "filter_by_date_range",
+        "sort_by_form",
+        "search_by_text",
+    }
+)
+CONSTRAINTS = (1, 2, 3)
+
+
+def _usable(r: ItemRecord) -> bool:
+    """A record a goal chain can use: a constraint recorded from a fresh start on its own list page."""
+    ask = r.get("ask")
+    return (
+        ask is not None
+        and r["macro"] in GOAL_MACROS
+        and r["fresh"]
+        and r["stays"]
+        and "query" in ask
+        and r["start"].endswith("/" + ask["page"])
+    )
+
+
+def _pick(cands: Sequence[ItemRecord], k: int, rng: random.Random) -> list[ItemRecord]:
+    """Up to k records of different controls with disjoint scopes, in a seeded order."""
+    order = list(cands)
+    rng.shuffle(order)
+    got: list[ItemRecord] = []
+    controls: set[str | None] = set()
+    scopes: set[str] = set()
+    for r in order:
+        if r["control"] in controls or not scopes.isdisjoint(r["scope"]):
+            continue
+        got.append(r)
+        controls.add(r["control"])
+        scopes |= set(r["scope"])
+        if len(got) == k:
+            break
+    return got
+
+
+def goal_of(parts: Sequence[ItemRecord], spec: Spec, kind: str) -> ChainGoal | None:
+    """The goal `kind` of these constraints on their list page, its answer computed by the site's query
+    semantics; None when it has no single right answer there."""
+    ask = parts[0]["ask"]
+    page = spec.page(ask["page"])
+    if page is None:
+        return None
+    table = spec.table_of(page)
+    pairs = [(k, v) for r in parts for k, v in r["ask"].get("query", [])]
+    try:
+        rows = select_rows(page, table, list(table.rows), pairs)
+    except BadValue:
+        return None
+    path = f"/sites/{spec.site}/{page.page}"
+    if kind == "count":
+        if not 0 < len(rows) < len(table.rows):
+            return None
+        return {"kind": "count", "page": path, "expected": str(len(rows))}
+    sort = next((r["ask"] for r in parts if r["macro"] == "sort_by_form"), None)
+    if sort is None or sort.get("type") not in ("number", "date") or not rows:
+        return None
+    column = next(c for c in table.columns if c.label == sort.get("label"))
+    first = rows[0][column.name]
+    if len(rows) > 1 and rows[1][column.name] == first:
+        return None  # a tie: the first entry is first by the table's order, not by the asked value
+    value = str(int(first)) if isinstance(first, float) and first.is_integer() else str(first)
+    return {"kind": "top", "page": path, "expected": str(rows[0][table.label]), "value": value}
+
+
+def goal_chains(
+    records: Iterable[ItemRecord], specs: Mapping[str, Spec], n: int, seed: int = 0, tries: int = 40
+) -> list[ChainSpec]:
+    """Up to n goal chains `{key, site, parts, goal}`, sites taking turns in sorted order; a site whose tries
+    all fail three rounds running drops out."""
+    by_start: dict[str, dict[str, list[ItemRecord]]] = defaultdict(lambda: defaultdict(list))
+    for r in sorted(records, key=lambda r: r["id"]):
+        if r["site"] in specs and _usable(r):
+            by_start[r["site"]][r["start"]].append(r)
+    rng = random.Random(f"goals:{seed}")
+    sites, misses, seen = sorted(by_start), dict.fromkeys(by_start, 0), set()
+    out: list[ChainSpec] = []
+    while len(out) < n and sites:
+        for site in list(sites):
+            if len(out) >= n:
+                break
+            starts = sorted(by_start[site])
+            made = None
+            for _ in range(tries):
+                parts = _pick(by_start[site][rng.choice(starts)], rng.choice(CONSTRAINTS), rng)
+                kind = "top" if any(p["macro"] == "sort_by_form" for p in parts) else "count"
+                goal = goal_of(parts, specs[site], kind) if parts else None
+                key = chain_key(site, [p["id"] for p in parts] + [f"goal-{kind}"])
+                if goal is not None and key not in seen:
+                    seen.add(key)
+                    made = {
+                        "key": key,
+                        "site": site,
+                        "parts": [
+                            {"id": p["id"], "via": None if i == 0 else "page"} for i, p in enumerate(parts)
+                        ],
+                        "goal": goal,
+                    }
+                    break
+            if made is not None:
+                out.append(made)  # type: ignore[arg-type]
+            else:
+                misses[site] += 1
+                if misses[site] >= 3:
+                    sites.remove(site)
+    return out

@@ -1,0 +1,70 @@
+"""chain-specs as one library call: the walk, the goal chains, the recovery failures, and the words.
+
+`make_chains` strings the steps in their fixed order, each seeded apart, so a param that only adds a step
+leaves the others' draws alone: with `request: joined` and `goal_share: 0` the chains are the walk's (and the
+recovery draw's) byte for byte, as before either existed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from plandvc.chains.compose import REQUESTS, UI_ONLY_MACROS, compose_chains
+from plandvc.chains.goals import goal_chains
+from plandvc.chains.recovery import assign_failures
+from plandvc.chains.walk import HOME_RULES, chain_specs
+from plandvc.io import InputError
+from plandvc.records import ChainSpec, ItemRecord
+from plandvc.sites.model import Spec
+
+
+@dataclass(frozen=True)
+class ChainParams:
+    """chain-specs' params (params.yaml `chains`): each changes the chains."""
+
+    n: int = 300
+    sizes: tuple[int, ...] = (2, 3, 4)
+    seed: int = 0
+    tries: int = 40
+    answer_share: float = 0.5
+    home_rule: str = HOME_RULES[0]
+    recovery_share: float = 0.0
+    request: str = REQUESTS[0]
+    goal_share: float = 0.0
+
+
+def make_chains(
+    items: Sequence[ItemRecord], params: ChainParams, specs: Mapping[str, Spec] | None = None
+) -> list[ChainSpec]:
+    """The chains of `items`: a composed request leaves out the parts a user never asks for (pages, tabs, trips
+    home as parts); `goal_share` of the chains are goal chains (their answers need the sites' `specs`),
+    shuffled in among the walked ones by their own seed; then the recovery failures, then the words."""
+    p = params
+    if p.request not in REQUESTS:
+        raise InputError(f"request: expected one of {', '.join(REQUESTS)}, got {p.request!r}")
+    if not 0.0 <= p.goal_share <= 1.0:
+        raise InputError(f"goal_share: must be in [0, 1], got {p.goal_share}")
+    if p.goal_share and p.request != "composed":
+        raise InputError("goal_share: goal chains need composed requests (request: composed)")
+    usable = (
+        [r for r in items if r["macro"] not in UI_ONLY_MACROS] if p.request == "composed" else list(items)
+    )
+    n_goal = round(p.n * p.goal_share)
+    chains = chain_specs(
+        usable,
+        p.n - n_goal,
+        p.sizes,
+        seed=p.seed,
+        tries=p.tries,
+        answer_share=p.answer_share,
+        home_rule=p.home_rule,
+    )
+    if n_goal:
+        if specs is None:
+            raise InputError("goal_share: goal chains need the sites (--sites)")
+        chains += goal_chains(usable, specs, n_goal, seed=p.seed, tries=p.tries)
+        random.Random(f"goal-mix:{p.seed}").shuffle(chains)
+    chains = assign_failures(chains, items, p.recovery_share, seed=p.seed)
+    return compose_chains(chains, items, seed=p.seed) if p.request == "composed" else chains
