@@ -332,4 +332,8 @@ class Episode(TypedDict):
     planner_turns: int
     response_format: dict[str, object] | None  # the planner's JSON schema as it asked (None: never asked)
     failure: NotRequired[ChainFailure]  # a recovery chain's planned failure
+    goal: NotRequired[ChainGoal]  # a goal chain's ending (its answer's expected value)
+    part_instructions: NotRequired[
+        list[str]
+    ]  # a composed chain: the executor's own instructions of its parts
     env: NotRequired[Environment]  # versions of the code, Chromium, Playwright (left out when not known)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 import pytest_asyncio
@@ -35,7 +36,10 @@ from bundled import SITES_DIR  # noqa: E402
 
 from plandvc.browser import Browser, Session  # noqa: E402
 from plandvc.ports import free_ports  # noqa: E402
+from plandvc.records import ItemRecord  # noqa: E402
 from plandvc.sites.servers import Servers  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -79,3 +83,24 @@ async def session(browser: Browser, base: str) -> AsyncIterator[Session]:
     s = await browser.new_session(base)
     yield s
     await s.close()
+
+
+@pytest.fixture(scope="session")
+def world0(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The generated world of `make-sites --seed 0` (all domains), made once per session, read-only."""
+    from plandvc.world.make import make_world
+
+    out = tmp_path_factory.mktemp("world0") / "world"
+    make_world(out, seed=0)
+    return out
+
+
+@pytest.fixture(scope="session")
+def world_items(world0: Path) -> list[ItemRecord]:
+    """pool-items of the committed world pool on `world0`: every record with its `ask` (read-only)."""
+    from plandvc.chains.items import pool_items
+
+    records, _ = pool_items(
+        ROOT / "data" / "world-pool", world0, ROOT / "data" / "world-pool" / "pool_ids.txt"
+    )
+    return records

@@ -19,6 +19,7 @@ are a function of its parts, its goal and the seed (tests/test_compose.py).
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -227,10 +228,10 @@ def goal_question(goal: Goal, group: Sequence[Ask], rng: random.Random) -> str:
     return rng.choice(
         (
             "Which {s}{among} has the {sup}?",
-            "Among the {p}{among}, which one has the {sup}?",
+            "Among {the_p}{among}, which one has the {sup}?",
             "I want the {s}{among} with the {sup}. Which one is it?",
         )
-    ).format(s=s, p=group[0]["plural"], among=among, sup=superlative(sort))
+    ).format(s=s, the_p=the(group[0]["plural"]), among=among, sup=superlative(sort))
 
 
 def request_text(
@@ -307,6 +308,7 @@ ENTRY_DELEGATION = {
     "count_entries": 'Count {the_p} whose {L} is "{v}".',
     "navigate_to_page": 'Open the "{P}" page.',
     "go_to_page": "Go to page {n} of {the_p}.",
+    "navigate_home": "Go to the {site} home page.",
 }
 
 
@@ -341,6 +343,7 @@ def delegation(ask: Ask) -> str:
         "tab": ask.get("tab", "").replace("-", " ").title(),
         "n": str(ask.get("number", "")),
         "typed": ask.get("typed", ""),
+        "site": ask["site"],
     }
     if len(values) > 1 and m == "filter_by_options":
         words["vs"] = listing([f'"{v}"' for v in values])
@@ -470,3 +473,40 @@ def compose_chains(
             made["goal"] = {**goal, "say": words.goal}
         out.append(made)
     return out
+
+
+# ── the checks the words are held to ─────────────────────────────────────────
+
+# a widget word, and the control implementations that have that widget (none: no page of ours has it)
+WIDGET_WORDS: dict[str, frozenset[str]] = {
+    "slider": frozenset({"range"}),
+    "dropdown": frozenset({"select"}),
+    "checkbox": frozenset({"checkboxes"}),
+    "tick": frozenset({"checkboxes"}),
+    "chip": frozenset({"chips"}),
+    "radio": frozenset({"radios"}),
+    "calendar": frozenset({"calendar"}),
+    "header": frozenset({"headers"}),
+    "suggestion": frozenset({"autocomplete"}),
+    "sort form": frozenset(),
+    "search box": frozenset(),
+}
+_WIDGET = re.compile(r"\b(" + "|".join(re.escape(w) for w in WIDGET_WORDS) + r")(?:es|s)?\b", re.I)
+_BROKEN = re.compile(r"\b(?:a (?=[aeiouAEIOU]\w)|an (?=[^aeiouAEIOU\W\d])|the (?=my |your |our ))")
+
+
+def widget_words(text: str) -> list[str]:
+    """The widget words `text` names, in order ("slider", "dropdown", ...; plurals as the word)."""
+    return [m.group(1).lower() for m in _WIDGET.finditer(text)]
+
+
+def widget_problems(text: str, impl: str) -> list[str]:
+    """The widget words of `text` that a control drawn as `impl` does not have (empty: none)."""
+    return [
+        f"{w!r} on a control drawn as {impl!r}" for w in widget_words(text) if impl not in WIDGET_WORDS[w]
+    ]
+
+
+def grammar_problems(text: str) -> list[str]:
+    """Broken articles: "a issue", "an booking", "the my submissions" (empty: none)."""
+    return [f"broken article at {text[m.start() : m.start() + 12]!r}" for m in _BROKEN.finditer(text)]

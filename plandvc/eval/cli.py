@@ -7,6 +7,7 @@ import sys
 import click
 
 from plandvc.chains.cli import parse_sizes
+from plandvc.chains.compose import REQUESTS
 from plandvc.eval.client import Asking
 from plandvc.eval.closed import LoopConfig
 from plandvc.eval.metrics import table
@@ -40,6 +41,14 @@ from plandvc.run.chain import RunParams
     0.0,
     "share of held-out chains whose one part fails at its first attempt (recovery turns are scored apart)",
 )
+@click.option(
+    "--request",
+    type=click.Choice(REQUESTS),
+    default=REQUESTS[0],
+    show_default=True,
+    help="the requests, as the training chains' (chain-specs --request)",
+)
+@options.share("--goal-share", 0.0, "share of goal chains (chain-specs --goal-share; composed requests only)")
 @options.run_params("--budget", "--planner-turns")
 @workers_option(1)
 @options.cache(

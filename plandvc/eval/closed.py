@@ -126,6 +126,8 @@ async def run_episode(
         "site": line["site"],
         "parts": [{"id": p, "via": v} for p, v in zip(line["parts"], line["via"], strict=True)],
     }
+    if "goal" in line:  # a goal chain: its ending is read live, as in run-chains
+        spec["goal"] = line["goal"]
     planned, failure = line.get("failure"), None
     if planned is not None:  # the specialist fails on cue; the planner under test must re-delegate
         failure = plan_failure(planned, parts[planned["part"]], sibling, line["key"])

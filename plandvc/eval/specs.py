@@ -27,11 +27,11 @@ from typing import NotRequired, TypedDict
 from jsonschema import Draft202012Validator
 
 from plandvc import io
-from plandvc.chains.items import pool_items
-from plandvc.chains.recovery import assign_failures
-from plandvc.chains.walk import chain_specs
+from plandvc.chains.items import pool_items, site_specs
+from plandvc.chains.make import ChainParams, make_chains
+from plandvc.chains.walk import HOME_RULES
 from plandvc.memory.text import answer_text
-from plandvc.records import Answer, ChainFailure, Episode, TurnRole, Via
+from plandvc.records import Answer, ChainFailure, ChainGoal, Episode, TurnRole, Via
 from plandvc.records import Turn as EpisodeTurn
 from plandvc.rows.shape import shape_error
 from plandvc.rows.validate import Reason, check_chain, check_key
@@ -89,6 +89,10 @@ class SpecsConfig:
     tries: int = 40
     answer_share: float = 0.5
     recovery_share: float = 0.0
+    request: str = (
+        "joined"  # or "composed" (plandvc.chains.compose), as the training chains' `chains.request`
+    )
+    goal_share: float = 0.0  # goal chains among the held-out ones (composed requests only)
     params: RunParams = field(default_factory=RunParams)
     workers: int = 1
     cache: Path = Path(".plandvc/cache/eval_chains")
@@ -117,6 +121,7 @@ class SpecLine(TypedDict):
     answer: Answer
     turns: list[SpecTurn]
     failure: NotRequired[ChainFailure]  # a held-out recovery chain's planned failure
+    goal: NotRequired[ChainGoal]  # a held-out goal chain's ending
 
 
 SPEC: dict[str, object] = {  # what load_held_out reads of a specs.jsonl line
@@ -178,6 +183,8 @@ def spec_line(episode: Episode) -> SpecLine:
     }
     if "failure" in episode:
         line["failure"] = episode["failure"]
+    if "goal" in episode:
+        line["goal"] = episode["goal"]
     return line
 
 
@@ -206,10 +213,11 @@ def _eval_specs(cfg: SpecsConfig) -> SpecsSummary:
         raise io.InputError(
             f"{cfg.sites / 'site_split.json'}: no usable trajectory of a test site in {cfg.pool}"
         )
-    chains = chain_specs(
-        records, cfg.n, cfg.sizes, seed=cfg.seed, tries=cfg.tries, answer_share=cfg.answer_share
-    )
-    chains = assign_failures(chains, records, cfg.recovery_share, seed=cfg.seed)
+    walk = ChainParams(
+        cfg.n, cfg.sizes, cfg.seed, cfg.tries, cfg.answer_share, HOME_RULES[0], cfg.recovery_share, cfg.request,
+        cfg.goal_share,
+    )  # fmt: skip
+    chains = make_chains(records, walk, site_specs(cfg.sites) if cfg.goal_share else None)
     tmp = io.staging(cfg.out)
     io.write_jsonl(tmp / "items.jsonl", records)
     io.write_jsonl(tmp / "chains.jsonl", chains)

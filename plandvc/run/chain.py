@@ -325,8 +325,9 @@ def gate_each(
     session: SessionProtocol,
     backend: BackendState,
 ) -> tuple[list[bool], str]:
-    """Gate every part on what the session did and the backend state after it: (each part's verdict, the
-    details joined by " | "). The run and the closed-loop evaluation gate the same way."""
+    """Gate every part on what the session did and the backend state after it, and a goal chain's answer
+    last: (each verdict, the details joined by " | "). The run and the closed-loop evaluation gate the same
+    way."""
     gate_state = observed(team, session, backend)
     # a part's own end page, for the checks of where a part leaves the browser (`visited` with `last`);
     # a query check reads the chain's last page, so a later part that undid it fails the chain
@@ -340,6 +341,11 @@ def gate_each(
         ok_p, detail_p = gate(check, p["task"].get("verifier") or {}, state)
         oks.append(bool(ok_p))
         details.append(str(detail_p))
+    goal = next((s.goal for s in steps if s.goal is not None), None)
+    if goal is not None:  # the answer read live, against the one the site's query semantics give
+        ok_g, detail_g = gate(goal_check(goal), {}, gate_state)
+        oks.append(bool(ok_g))
+        details.append(str(detail_g))
     return oks, " | ".join(details)
 
 
@@ -349,11 +355,6 @@ def gate_parts(
     """Gate every part on what the session did: (all passed, the details joined by " | ")."""
     with clock.phase("gates"):
         oks, detail = gate_each(parts, plan.steps, played.team, session, played.state)
-        goal = next((s.goal for s in plan.steps if s.goal is not None), None)
-        if goal is not None:  # the answer read live, against the one the site's query semantics give
-            ok, said = gate(goal_check(goal), {}, observed(played.team, session, played.state))
-            oks.append(bool(ok))
-            detail = f"{detail} | {said}"
     return all(oks), detail
 
 
@@ -364,8 +365,10 @@ def episode_of(
     played: Played,
     params: RunParams,
     env: Environment | None,
+    part_instructions: list[str] | None = None,
 ) -> Episode:
-    """The chain's episode.json (key order is part of the bytes: written unsorted, `env` last)."""
+    """The chain's episode.json (key order is part of the bytes: written unsorted, `env` last); a composed
+    chain's also has the executor's own instructions of its parts, beside the delegations."""
     episode: Episode = {
         "task_id": chain["key"],
         "site": chain["site"],
@@ -385,6 +388,10 @@ def episode_of(
     }
     if "failure" in chain:
         episode["failure"] = chain["failure"]
+    if "goal" in chain:
+        episode["goal"] = chain["goal"]
+    if part_instructions is not None:
+        episode["part_instructions"] = part_instructions
     if env is not None:
         episode["env"] = env
     return episode
@@ -413,6 +420,7 @@ async def run_chain(
             res["failure"] = chain["failure"]["kind"]
             failure = plan_failure(chain["failure"], parts[chain["failure"]["part"]], sibling, chain["key"])
             chain = {**chain, "failure": failure.line}  # the episode records the failure as made (its cut)
+        own = [p["task"]["instruction"] for p in parts] if "request" in chain else None
         parts = with_delegations(chain, parts)
         plan = await plan_turns(chain, parts, site, memory, failure)
         res["turns"], res["steps"], res["instruction_by"] = (
@@ -438,7 +446,7 @@ async def run_chain(
             if why is not None:  # the first reason: without a failure there is no recovery to keep
                 res["ok"], res["error"] = False, why[:300]
         out.rows, out.images = script.rows, script.images
-        out.episode = episode_of(chain, parts, plan, played, params, env)
+        out.episode = episode_of(chain, parts, plan, played, params, env, own)
     except asyncio.CancelledError:
         raise
     except Exception as e:
