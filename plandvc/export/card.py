@@ -322,6 +322,54 @@ def _split_and_leaks(version: DatasetVersion, leaks: Leaks) -> list[str]:
     ]
 
 
+def _request_limit(version: DatasetVersion) -> list[str]:
+    """How the requests were made, as a limitation line: joined (v1) or composed (v2 on)."""
+    chains = version.contents.chains
+    if not any(c.entry.request_by for c in chains):
+        return [
+            "- Chains are 2-4 parts of one site; the request is the parts' instructions joined (or merged by a",
+            "  memory model when one was configured).",
+        ]
+    return [
+        "- Chains are 1-4 parts of one site. The requests are composed from the parts' facts by templates (a",
+        "  few registers, the sites' own nouns and labels), not written by people; the answers of goal chains",
+        "  are counts and first entries of one list.",
+    ]
+
+
+def _requests(version: DatasetVersion) -> list[str]:
+    """What the requests are (a composed version's card): how made, goal chains by kind, an example each."""
+    chains = version.contents.chains
+    composed = [c for c in chains if c.entry.request_by]
+    if not composed:
+        return []
+    goals = Counter(c.entry.goal for c in composed if c.entry.goal)
+    asking = sum(bool(c.episode.get("answer")) for c in chains)
+    lines = [
+        "## Requests",
+        "",
+        "The request states the user's goal and its constraints, not the steps (`chains.request: composed`):",
+        "constraints on one list merge into one phrase, parts on other pages follow in order, a question ends it;",
+        "it names no widget and no page, tab or trip home. Each delegation names the control by its label, the",
+        "value and only the widget this site draws. Goal chains end on a question whose answer depends on every",
+        "step before it, computed by the site's query semantics and read live by the Information specialist.",
+        'Version v1 joined the parts\' instructions with "Then" (`chains.request: joined`).',
+        "",
+        _table(
+            ("what", "chains"),
+            [
+                ("composed requests", f"{len(composed)} of {len(chains)}"),
+                ("ending on a question", f"{asking} of {len(chains)}"),
+                *((f"goal chains: {kind}", str(n)) for kind, n in sorted(goals.items())),
+            ],
+        ),
+        "",
+    ]
+    for c in sorted(composed, key=lambda c: c.entry.key)[:3]:
+        lines.append(f"- {c.episode['instruction']}")
+    return [*lines, ""]
+
+
 def _limitations(version: DatasetVersion) -> list[str]:
     """What the rows are not, and how many kept chains no split holds."""
     excluded = sum(c.entry.split == "excluded" for c in version.contents.chains)
@@ -336,8 +384,7 @@ def _limitations(version: DatasetVersion) -> list[str]:
         "- The sites are synthetic back-office sites served on loopback; their pages are simpler than the web.",
         "- The planner's replies are scripted from the chain's known decomposition, not sampled from a model:",
         teach,
-        "- Chains are 2-4 parts of one site; the request is the parts' instructions joined (or merged by a",
-        "  memory model when one was configured).",
+        *_request_limit(version),
         f"- {excluded} kept chains are in no split, because they share a part with val.",
         "",
     ]
@@ -352,6 +399,7 @@ def body(
             *_title(version, fmt),
             *_loading(fmt, reports),
             *_how_made(version, prov),
+            *_requests(version),
             *_counts(version),
             *_kept_rate(version, prov),
             *_split_and_leaks(version, leaks),

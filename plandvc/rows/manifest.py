@@ -45,6 +45,9 @@ class ChainRecord(TypedDict, total=False):
     split: str | None
     split_detail: str | None
     failure: FailureKind  # only a recovery chain's record has it
+    request_by: str  # only a composed chain's record has these three: how its request was made,
+    request: str  # the request itself,
+    goal: str  # and a goal chain's kind (count, top)
 
 
 class DroppedRecord(TypedDict, total=False):
@@ -86,6 +89,8 @@ class ChainEntry:
     split: str | None  # train, val or excluded (None: a version that does not split)
     split_detail: str
     failure: FailureKind | None = None  # a recovery chain's failure kind
+    request_by: str | None = None  # a composed chain's: how its request was made (composed, or by a model)
+    goal: str | None = None  # a goal chain's kind
 
 
 @dataclass(frozen=True)
@@ -135,6 +140,9 @@ CHAIN = {
             "enum": list(get_args(FailureKind)),
             "x-error": f"{{value}} is not one of {', '.join(get_args(FailureKind))}",
         },
+        "request_by": {"type": "string"},
+        "request": {"type": "string"},
+        "goal": {"enum": ["count", "top"], "x-error": "goal {value} is not one of count, top"},
     },
 }
 COUNT = {"type": "integer", "minimum": 0}
@@ -245,6 +253,8 @@ def parse_manifest(m: JSON, where: str) -> Manifest:
             c.get("split"),
             c.get("split_detail") or "",
             c.get("failure"),
+            c.get("request_by"),
+            c.get("goal"),
         )
         for c in manifest["chains"]
     )

@@ -23,7 +23,7 @@ from functools import cached_property
 from pathlib import Path
 
 from plandvc.io import InputError, read_json, read_jsonl, write_json
-from plandvc.records import ChainResult
+from plandvc.records import ChainResult, Episode
 from plandvc.rows.examples import Contents, Example, VersionChain, chain_examples
 from plandvc.rows.manifest import (
     MANIFEST,
@@ -199,7 +199,19 @@ def _entry(chain: Chain, split: str, detail: str) -> ChainRecord:
         "split": split,
         "split_detail": detail,
         **index_fields(ep),
+        **request_fields(ep),
     }
+
+
+def request_fields(ep: Episode) -> ChainRecord:
+    """What the index adds for a composed chain (one whose episode keeps its parts' own instructions): how its
+    request was made, the request, and a goal chain's kind; nothing for a joined one (v1's index as it was)."""
+    if "part_instructions" not in ep:
+        return {}
+    out: ChainRecord = {"request_by": ep["instruction_by"], "request": ep["instruction"]}
+    if "goal" in ep:
+        out["goal"] = ep["goal"]["kind"]
+    return out
 
 
 def _counts(
