@@ -8,11 +8,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 from project_copy import sh  # runs a command in the copy, with the venv on PATH and a cache of its own
 
 from plandvc.ports import free_ports
 
 ROOT = Path(__file__).resolve().parents[1]
+VERSION = yaml.safe_load((ROOT / "params.yaml").read_text())["version"]  # the default dataset version
 EXAMPLE = ROOT / "docs" / "examples" / "sites"
 COPY = ["dvc.yaml", "params.yaml", "Dockerfile", "requirements.lock", "pyproject.toml", "plandvc"]
 
@@ -95,5 +97,5 @@ def test_the_guide_on_a_new_site(tmp_path: Path) -> None:
     assert len(items) == 69 and {r["site"] for r in items} == {"garden"}
     metrics = json.loads((repo / "metrics" / "filter.json").read_text())
     assert metrics["chains_raw"] == 3 and metrics["kept"] == 3, metrics
-    manifest = json.loads((repo / "data" / "planner_rows" / "v1" / "manifest.json").read_text())
+    manifest = json.loads((repo / "data" / "planner_rows" / VERSION / "manifest.json").read_text())
     assert {c["site"] for c in manifest["chains"]} == {"garden"} and manifest["counts"]["rows"] > 0

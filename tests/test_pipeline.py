@@ -11,9 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from project_copy import sh
 
 ROOT = Path(__file__).resolve().parents[1]
+VERSION = yaml.safe_load((ROOT / "params.yaml").read_text())["version"]  # the default dataset version
 BIN = Path(sys.executable).parent
 COPY = [
     "dvc.yaml",
@@ -64,7 +66,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_repro_makes_the_versioned_dataset_and_its_metrics(repo: Path) -> None:
-    rows = repo / "data" / "planner_rows" / "v1"
+    rows = repo / "data" / "planner_rows" / VERSION
     assert (rows / "manifest.json").exists()
     assert any(p.name == "rows.jsonl" for p in rows.rglob("rows.jsonl"))
     shown = sh(repo, "dvc", "metrics", "show").stdout
@@ -124,13 +126,13 @@ def test_workers_never_change_a_stage(repo: Path) -> None:
 
 
 def test_push_then_pull_restores_the_dataset_byte_for_byte(repo: Path, tmp_path: Path) -> None:
-    rows = repo / "data" / "planner_rows" / "v1"
+    rows = repo / "data" / "planner_rows" / VERSION
     want = tree(rows)
     sh(repo, "dvc", "remote", "add", "-f", "-d", "local", str(tmp_path / "remote"))
     sh(repo, "dvc", "push")
     shutil.rmtree(rows)
     shutil.rmtree(repo / ".dvc" / "cache")
-    sh(repo, "dvc", "pull", "data/planner_rows/v1")
+    sh(repo, "dvc", "pull", f"data/planner_rows/{VERSION}")
     assert tree(rows) == want
 
 
@@ -140,7 +142,7 @@ def test_export_stage_loads_in_every_format_from_a_real_run(repo: Path) -> None:
     import datasets
     import webdataset as wds
 
-    out = repo / "data" / "exports" / "v1"
+    out = repo / "data" / "exports" / VERSION
     assert {p.name for p in out.iterdir()} >= {"hf", "llamafactory", "openai", "wds", "README.md"}
     leak = json.loads((repo / "metrics" / "export.json").read_text())["leak"]
     assert leak == {"shared_parts": 0, "shared_prompts": 0, "duplicate_rows": 0}
@@ -162,7 +164,7 @@ def test_export_stage_loads_in_every_format_from_a_real_run(repo: Path) -> None:
 
 
 def test_pull_of_one_export_format_alone(repo: Path, tmp_path: Path) -> None:
-    exports = repo / "data" / "exports" / "v1"
+    exports = repo / "data" / "exports" / VERSION
     want = tree(exports / "hf")
     sh(repo, "dvc", "commit", "-f")  # the cache holds every output again (a test before may have emptied it)
     sh(repo, "dvc", "remote", "add", "-f", "-d", "local2", str(tmp_path / "remote"))

@@ -169,12 +169,13 @@ def examples_md(examples: list[Example], picture: str, seed: int) -> str:
     return "\n".join(lines)
 
 
-def write_doc(doc: Path, body: str) -> None:
+def write_doc(doc: Path, body: str, begin: str = BEGIN, end: str = END) -> None:
+    """`doc` with its part between `begin` and `end` (markers included) replaced by `body`."""
     text = doc.read_text(encoding="utf-8")
-    if BEGIN not in text or END not in text:
-        raise InputError(f"{doc}: no {BEGIN} ... {END} part to fill")
-    head, rest = text.split(BEGIN, 1)
-    write_bytes(doc, (head + body + rest.split(END, 1)[1]).encode("utf-8"))
+    if begin not in text or end not in text:
+        raise InputError(f"{doc}: no {begin} ... {end} part to fill")
+    head, rest = text.split(begin, 1)
+    write_bytes(doc, (head + body + rest.split(end, 1)[1]).encode("utf-8"))
 
 
 def shoot(pool: Path, sites: Path, out: Path, seed: int, doc: Path | None) -> list[Example]:
