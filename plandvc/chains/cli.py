@@ -12,7 +12,7 @@ from plandvc.chains.items import read_site_split
 from plandvc.chains.recovery import assign_failures, count_failures
 from plandvc.chains.walk import HOME_RULES, summarise
 from plandvc.chains.walk import chain_specs as walk_chains
-from plandvc.io import InputError, check_output_file, raise_problems, read_jsonl, write_jsonl
+from plandvc.io import InputError, check_output_file, exclusive, raise_problems, read_jsonl, write_jsonl
 from plandvc.pool.store import Pool, read_ids
 from plandvc.records import ItemRecord
 
@@ -79,22 +79,24 @@ def pool_items(pool: Path, sites: Path, out: Path, ids: Path | None, qa: bool, a
     The trajectories whose id is in the pool ids, plus (--qa) every kept report_information and count_entries
     trajectory; test sites never appear. Dropped trajectories are counted by reason and unreadable files named
     on stderr. Every id of --ids must be a kept trajectory; no usable record is an error (--allow-empty
-    writes the empty file); an existing --out is replaced only when it is a previous pool-items output.
+    writes the empty file); an existing --out is replaced only when it is a previous pool-items output, and
+    by one writer at a time (a second one says another pool-items is writing it).
 
     \b
     Example:
         plandvc pool-items --pool data/pool --sites data/sites --out data/items.jsonl
     """
-    check_output_file(out, is_item, "pool-items")
-    read_site_split(sites)
-    check_ids(ids if ids is not None else pool / "pool_ids.txt", pool)
-    records, report = load_pool_items(pool, sites, ids=ids, qa=qa)
-    if not records and not allow_empty:
-        raise InputError(
-            f"{pool}: no usable trajectory ({report['kept']} kept, {report['chosen']} chosen); "
-            "--allow-empty writes an empty items file"
-        )
-    write_jsonl(out, records)
+    with exclusive(out, "pool-items"):
+        check_output_file(out, is_item, "pool-items")
+        read_site_split(sites)
+        check_ids(ids if ids is not None else pool / "pool_ids.txt", pool)
+        records, report = load_pool_items(pool, sites, ids=ids, qa=qa)
+        if not records and not allow_empty:
+            raise InputError(
+                f"{pool}: no usable trajectory ({report['kept']} kept, {report['chosen']} chosen); "
+                "--allow-empty writes an empty items file"
+            )
+        write_jsonl(out, records)
     click.echo(
         f"pool-items: {report['records']} records from {report['chosen']} chosen of {report['kept']} kept",
         err=True,
@@ -195,7 +197,8 @@ def chain_specs(
     via null, "page" or "home"; a --recovery-share of the chains (seeded apart from the walk, so the chains
     stay the same) also carry a failure {part, kind, sibling?}: that part's first attempt stops short, uses
     a wrong value or loses its form, and the planner re-delegates it. Empty items (or no chain made) is an
-    error unless --allow-empty; an existing --out is replaced only when it is a previous chain-specs output.
+    error unless --allow-empty; an existing --out is replaced only when it is a previous chain-specs output,
+    and by one writer at a time (a second one says another chain-specs is writing it).
 
     \b
     Example:
@@ -204,19 +207,20 @@ def chain_specs(
     """
     size_list = parse_sizes(sizes)
     _check_walk_options(n, tries, answer_share, recovery_share)
-    check_output_file(out, is_chain, "chain-specs")
-    items = read_items(items_path)
-    if not items and not allow_empty:
-        raise InputError(f"{items_path}: no items (--allow-empty writes an empty chains file)")
-    chains = walk_chains(
-        items, n, size_list, seed=seed, tries=tries, answer_share=answer_share, home_rule=home_rule
-    )
-    if not chains and not allow_empty:
-        raise InputError(
-            f"{items_path}: {len(items)} items make no chain (--allow-empty writes an empty chains file)"
+    with exclusive(out, "chain-specs"):
+        check_output_file(out, is_chain, "chain-specs")
+        items = read_items(items_path)
+        if not items and not allow_empty:
+            raise InputError(f"{items_path}: no items (--allow-empty writes an empty chains file)")
+        chains = walk_chains(
+            items, n, size_list, seed=seed, tries=tries, answer_share=answer_share, home_rule=home_rule
         )
-    chains = assign_failures(chains, items, recovery_share, seed=seed)
-    write_jsonl(out, chains)
+        if not chains and not allow_empty:
+            raise InputError(
+                f"{items_path}: {len(items)} items make no chain (--allow-empty writes an empty chains file)"
+            )
+        chains = assign_failures(chains, items, recovery_share, seed=seed)
+        write_jsonl(out, chains)
     s = summarise(chains, {r["id"] for r in items if r["answers"]})
     click.echo(
         f"chain-specs: {s['chains']} chains from {len(items)} items (seed {seed}, home rule {home_rule})",
