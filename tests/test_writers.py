@@ -187,7 +187,7 @@ def test_the_pool_index_never_lists_a_dot_folder(tmp_path: Path) -> None:
     assert (tmp_path / "pool_ids.txt").read_text() == "t1\n"
 
 
-# --- real writers at once: make-pool on a small generated world, run-chains on the sample pool ---
+# --- real writers at once (end to end, so `slow`): make-pool on a one-domain world, run-chains on the sample pool ---
 
 
 @pytest.fixture(scope="module")
@@ -202,7 +202,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def pool_args(world: Path, out: Path) -> list[str | Path]:
     site = sorted(p.name for p in world.iterdir() if (p / "site.json").is_file())[0]
     return ["make-pool", "--sites", world, "--out", out, "--per-macro", "1", "--only-site", site,
-            "--workers", "1"]  # fmt: skip
+            "--limit", "6", "--workers", "1"]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -214,12 +214,16 @@ def pool_alone(world: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[st
     return tree(out)
 
 
-def cli(args: list[str | Path], **kw: object) -> subprocess.Popen[str]:
+def cli(args: list[str | Path], new_session: bool = False) -> subprocess.Popen[str]:
     """The real command started in the background, its stderr a pipe the test reads line by line."""
     return subprocess.Popen(
         [sys.executable, "-m", "plandvc", *map(str, args)],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, **kw,  # type: ignore[call-overload]
-    )  # fmt: skip
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=new_session,
+    )
 
 
 def started(p: subprocess.Popen[str]) -> None:
@@ -254,6 +258,7 @@ def second_while_first_runs(
     return second, first.returncode, err
 
 
+@pytest.mark.slow
 def test_two_make_pools_at_once_one_records_the_other_says_so(
     world: Path, pool_alone: dict[str, bytes], tmp_path: Path
 ) -> None:
@@ -273,13 +278,14 @@ def test_two_make_pools_at_once_one_records_the_other_says_so(
     assert sorted(q.name for q in tmp_path.iterdir()) == ["p"]
 
 
+@pytest.mark.slow
 def test_a_make_pool_killed_with_its_lock_resumes_with_no_manual_step(
     world: Path, pool_alone: dict[str, bytes], tmp_path: Path
 ) -> None:
     """`kill -9` of a recording leaves its lock file and its working folder: the next run takes both (the
     holder is gone), reuses the filed outcomes and writes the pool it writes alone."""
     out = tmp_path / "p"
-    first = cli(pool_args(world, out), start_new_session=True)
+    first = cli(pool_args(world, out), new_session=True)
     try:
         started(first)
         os.killpg(first.pid, signal.SIGKILL)
@@ -295,6 +301,7 @@ def test_a_make_pool_killed_with_its_lock_resumes_with_no_manual_step(
     assert not lock_of(out).exists()
 
 
+@pytest.mark.slow
 def test_two_run_chains_at_once_the_later_does_not_replace_the_earlier(
     inputs: dict[str, Path], tmp_path: Path
 ) -> None:
