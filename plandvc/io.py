@@ -261,9 +261,16 @@ def owned_folder(
 @contextlib.contextmanager
 def exclusive(out: str | Path, command: str) -> Iterator[None]:
     """Hold the lock of output `out` (the file `.<name>.lock` beside it) while `command` writes it; another
-    process holding it is an InputError "another <command> is writing OUT". The lock file goes at the end
-    (a holder that finds its file replaced meanwhile takes the new one), so nothing is left beside OUT."""
+    process holding it is an InputError "another <command> is writing OUT". Every command that writes an
+    output takes it before any work and keeps it to the end, so one writer at a time writes OUT.
+
+    The lock is the kernel's `flock` on that file, not its content: it goes with the process, on every exit
+    path, a `kill -9` included, so a file a killed writer leaves is taken by the next run with no manual step
+    (a resume works), and no pid, host or clock is written anywhere. It sits beside OUT, never in it, so an
+    output's bytes never depend on it. The lock file goes at the end (a holder that finds its file replaced
+    meanwhile takes the new one), so nothing is left beside OUT."""
     out = Path(out)
+    check_writable(out)  # a folder that cannot take the lock file is one line, not an OSError
     out.parent.mkdir(parents=True, exist_ok=True)
     path = out.with_name(f".{out.name}.lock")
     while True:

@@ -13,7 +13,7 @@ from plandvc.chains.items import read_site_split, site_specs
 from plandvc.chains.make import ChainParams, make_chains
 from plandvc.chains.recovery import count_failures
 from plandvc.chains.walk import HOME_RULES, summarise
-from plandvc.io import InputError, check_output_file, raise_problems, read_jsonl, write_jsonl
+from plandvc.io import InputError, check_output_file, exclusive, raise_problems, read_jsonl, write_jsonl
 from plandvc.pool.store import Pool, read_ids
 from plandvc.records import ItemRecord
 
@@ -80,22 +80,24 @@ def pool_items(pool: Path, sites: Path, out: Path, ids: Path | None, qa: bool, a
     The trajectories whose id is in the pool ids, plus (--qa) every kept report_information and count_entries
     trajectory; test sites never appear. Dropped trajectories are counted by reason and unreadable files named
     on stderr. Every id of --ids must be a kept trajectory; no usable record is an error (--allow-empty
-    writes the empty file); an existing --out is replaced only when it is a previous pool-items output.
+    writes the empty file); an existing --out is replaced only when it is a previous pool-items output, and
+    by one writer at a time (a second one says another pool-items is writing it).
 
     \b
     Example:
         plandvc pool-items --pool data/pool --sites data/sites --out data/items.jsonl
     """
-    check_output_file(out, is_item, "pool-items")
-    read_site_split(sites)
-    check_ids(ids if ids is not None else pool / "pool_ids.txt", pool)
-    records, report = load_pool_items(pool, sites, ids=ids, qa=qa)
-    if not records and not allow_empty:
-        raise InputError(
-            f"{pool}: no usable trajectory ({report['kept']} kept, {report['chosen']} chosen); "
-            "--allow-empty writes an empty items file"
-        )
-    write_jsonl(out, records)
+    with exclusive(out, "pool-items"):
+        check_output_file(out, is_item, "pool-items")
+        read_site_split(sites)
+        check_ids(ids if ids is not None else pool / "pool_ids.txt", pool)
+        records, report = load_pool_items(pool, sites, ids=ids, qa=qa)
+        if not records and not allow_empty:
+            raise InputError(
+                f"{pool}: no usable trajectory ({report['kept']} kept, {report['chosen']} chosen); "
+                "--allow-empty writes an empty items file"
+            )
+        write_jsonl(out, records)
     click.echo(
         f"pool-items: {report['records']} records from {report['chosen']} chosen of {report['kept']} kept",
         err=True,
@@ -221,7 +223,7 @@ def chain_specs(
     has the user's request, each part's delegation (`say`) and the final message, and a --goal-share of the
     chains end on a question answered from the state their constraints leave (`goal`). Empty items (or no
     chain made) is an error unless --allow-empty; an existing --out is replaced only when it is a previous
-    chain-specs output.
+    chain-specs output, and by one writer at a time (a second one says another chain-specs is writing it).
 
     \b
     Example:
@@ -232,22 +234,25 @@ def chain_specs(
     """
     size_list = parse_sizes(sizes)
     _check_walk_options(n, tries, answer_share, recovery_share)
-    check_output_file(out, is_chain, "chain-specs")
-    items = read_items(items_path)
-    if not items and not allow_empty:
-        raise InputError(f"{items_path}: no items (--allow-empty writes an empty chains file)")
-    if goal_share and sites is None:
-        raise InputError("--goal-share: goal chains need --sites (their answers come from the sites' tables)")
-    specs = site_specs(sites) if sites is not None else None
-    params = ChainParams(
-        n, size_list, seed, tries, answer_share, home_rule, recovery_share, request, goal_share
-    )
-    chains = make_chains(items, params, specs)
-    if not chains and not allow_empty:
-        raise InputError(
-            f"{items_path}: {len(items)} items make no chain (--allow-empty writes an empty chains file)"
+    with exclusive(out, "chain-specs"):
+        check_output_file(out, is_chain, "chain-specs")
+        items = read_items(items_path)
+        if not items and not allow_empty:
+            raise InputError(f"{items_path}: no items (--allow-empty writes an empty chains file)")
+        if goal_share and sites is None:
+            raise InputError(
+                "--goal-share: goal chains need --sites (their answers come from the sites' tables)"
+            )
+        specs = site_specs(sites) if sites is not None else None
+        params = ChainParams(
+            n, size_list, seed, tries, answer_share, home_rule, recovery_share, request, goal_share
         )
-    write_jsonl(out, chains)
+        chains = make_chains(items, params, specs)
+        if not chains and not allow_empty:
+            raise InputError(
+                f"{items_path}: {len(items)} items make no chain (--allow-empty writes an empty chains file)"
+            )
+        write_jsonl(out, chains)
     s = summarise(chains, {r["id"] for r in items if r["answers"]})
     click.echo(
         f"chain-specs: {s['chains']} chains from {len(items)} items (seed {seed}, home rule {home_rule})",

@@ -30,7 +30,8 @@ def make_pool(**values: object) -> None:
     Writes OUT/runs/RUN/accepted/<task_id>/{task,trajectory,elements}.json, OUT/runs/RUN/rejected/<task_id>/
     {task.json,reason.txt}, OUT/kept.jsonl and OUT/pool_ids.txt. The same sites and seed give the same bytes,
     whatever the worker count. A killed run resumes: the next run of the same code, sites and tasks reuses
-    the outcomes already filed (OUT/runs/.RUN.tmp/) and records only the rest.
+    the outcomes already filed (OUT/runs/.RUN.tmp/) and records only the rest. One writer at a time writes
+    OUT: a second make-pool on it while one runs says another make-pool is writing it (exit 1).
 
     \b
     Example:

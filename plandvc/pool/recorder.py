@@ -151,6 +151,12 @@ def recorded(run_dir: Path, key: str, tasks: list[PoolTask]) -> dict[str, Outcom
     return found
 
 
+def accepted_dirs(acc: Path) -> list[Path]:
+    """The trajectory folders of an `accepted/` folder, sorted: a dot name (a `.<id>.part` being written, or
+    any temporary) is never a trajectory, so it is never indexed nor published as one."""
+    return sorted(d for d in acc.iterdir() if d.is_dir() and not d.name.startswith("."))
+
+
 def write_index(pool: Path) -> tuple[int, int]:
     """kept.jsonl and pool_ids.txt from every run's accepted tasks (a later run, by name, supersedes)."""
     kept: dict[str, KeptLine] = {}
@@ -158,7 +164,7 @@ def write_index(pool: Path) -> tuple[int, int]:
         acc = run_dir / "accepted"
         if not acc.is_dir():
             continue
-        for d in sorted(acc.iterdir()):
+        for d in accepted_dirs(acc):
             task = io.read_json(d / "task.json")
             kept[d.name] = {"id": d.name, "run": run_dir.name, "site": task["site"], "macro": task["macro"]}
     rows = [kept[k] for k in sorted(kept)]
@@ -265,6 +271,7 @@ async def record_all(
 
 
 POOL_ENTRIES = ("runs", "kept.jsonl", "pool_ids.txt")
+COMMAND = "make-pool"
 
 
 def is_pool(out: Path) -> bool:
@@ -284,7 +291,9 @@ def make_pool(
     log: Callable[[str], None] | None = None,
     per_macro: int | None = None,
 ) -> Summary:
-    """Generate the tasks of every site, record them, and publish `out/runs/<run>/` and the pool index."""
+    """Generate the tasks of every site, record them, and publish `out/runs/<run>/` and the pool index. OUT's
+    lock (`io.exclusive`) is held from before any work to the end: a second make-pool on OUT is one line, and
+    a resume never adopts the working folder of a live recording (a killed one's lock went with it)."""
     from plandvc.sites.servers import Servers
 
     log = log or (lambda s: print(s, file=sys.stderr, flush=True))
@@ -294,18 +303,19 @@ def make_pool(
         raise io.InputError(f"--only-site: no site {only_site!r} in {sites}")
     if not run or "/" in run or run.startswith("."):
         raise io.InputError(f"--run: {run!r} is not a run name")
-    io.check_output_dir(out, is_pool, "make-pool")
-    names = {s: site_name(sites, s) for s in specs}
-    tasks = select_tasks(generate(specs, seed, names, per_macro or PER_MACRO), only_site, limit)
-    log(f"{len(tasks)} tasks over {len({t['site'] for t in tasks})} sites")
-    tmp = out / "runs" / f".{run}.tmp"  # kept when killed: a rerun of the same inputs resumes from it
-    done = recorded(tmp, inputs_key(sites, tasks), tasks)
-    with Servers(ports or free_ports(1), sites) as servers:
-        ensure = getattr(servers, "ensure_alive", None)
-        summary = asyncio.run(record_all(tasks, specs, servers.bases, tmp, workers, log, ensure, done))
-    (tmp / INPUTS_KEY).unlink()
-    io.publish_dir(tmp, out / "runs" / run)
-    kept, pool_ids = write_index(out)
-    log(summary.table())
-    log(f"kept {kept} ({pool_ids} in pool_ids.txt) under {out}")
-    return summary
+    with io.exclusive(out, COMMAND):  # the working folder below is this process's alone while it lives
+        io.check_output_dir(out, is_pool, COMMAND)
+        names = {s: site_name(sites, s) for s in specs}
+        tasks = select_tasks(generate(specs, seed, names, per_macro or PER_MACRO), only_site, limit)
+        log(f"{len(tasks)} tasks over {len({t['site'] for t in tasks})} sites")
+        tmp = out / "runs" / f".{run}.tmp"  # kept when killed: a rerun of the same inputs resumes from it
+        done = recorded(tmp, inputs_key(sites, tasks), tasks)
+        with Servers(ports or free_ports(1), sites) as servers:
+            ensure = getattr(servers, "ensure_alive", None)
+            summary = asyncio.run(record_all(tasks, specs, servers.bases, tmp, workers, log, ensure, done))
+        (tmp / INPUTS_KEY).unlink()
+        io.publish_dir(tmp, out / "runs" / run)
+        kept, pool_ids = write_index(out)
+        log(summary.table())
+        log(f"kept {kept} ({pool_ids} in pool_ids.txt) under {out}")
+        return summary

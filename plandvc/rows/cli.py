@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from plandvc.io import InputError, check_output_dir, check_output_json, read_jsonl
+from plandvc.io import InputError, check_output_dir, check_output_json, exclusive, read_jsonl
 from plandvc.rows.dataset import METRIC_FILES, RESULTS
 from plandvc.rows.dataset import filter_rows as run_filter
 from plandvc.rows.version import DatasetVersion
@@ -92,7 +92,8 @@ def filter_rows(
     The dataset is built beside OUT and swapped in at the end: a failed run leaves the old one as it was.
     Metrics (filter.json, by_site.json, by_macro.json, by_parts.json, by_family.json, plot_by_site.json)
     go to METRICS. An existing OUT is replaced only when it is a previous filter-rows output (its
-    manifest.json indexes everything in it); RAW without chains is an error unless --allow-empty.
+    manifest.json indexes everything in it), by one writer at a time (a second one says another
+    filter-rows is writing it); RAW without chains is an error unless --allow-empty.
 
     \b
     Example:
@@ -100,8 +101,9 @@ def filter_rows(
         plandvc filter-rows --raw data/raw --out scratch/rows --metrics scratch/metrics --val-share 0.2 --image-size any
     """
     size = _size(image_size)
-    check_inputs(Path(raw), Path(out), Path(metrics_dir), allow_empty)
-    done = run_filter(raw, out, metrics_dir, val_share=val_share, image_size=size, split_seed=split_seed)
+    with exclusive(out, "filter-rows"):
+        check_inputs(Path(raw), Path(out), Path(metrics_dir), allow_empty)
+        done = run_filter(raw, out, metrics_dir, val_share=val_share, image_size=size, split_seed=split_seed)
     if not quiet:
         for d in done.dropped:
             click.echo(f"dropped {d.key}: {d.kind}: {d.detail}", err=True)

@@ -74,7 +74,8 @@ def run_chains(**values: object) -> None:
     changed input never reuses stale chains. OUT is published atomically at the end.
 
     Every input is checked before any chain runs (each problem one line, nothing written). An existing
-    OUT is replaced only when it is a previous run-chains output. When the browser driver, Chromium or a
+    OUT is replaced only when it is a previous run-chains output, by one writer at a time (a second run-chains
+    on OUT, whichever engine, says another run-chains is writing it). When the browser driver, Chromium or a
     site server is lost, it is restarted and the chains it touched run again; if it cannot be, nothing is
     published and the exit code is 75 (the cache keeps the finished chains).
 

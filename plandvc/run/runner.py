@@ -38,7 +38,7 @@ from plandvc.run.fingerprint import RunInputs, chain_fingerprint, code_hash
 from plandvc.run.inputs import ChainJob, load_jobs
 from plandvc.run.local import LocalEngine
 from plandvc.run.progress import Progress
-from plandvc.run.publish import Finished, check_out, publish
+from plandvc.run.publish import COMMAND, Finished, check_out, publish
 from plandvc.run.ray_engine import RayEngine
 
 # the engines a run can use, by `--engine` name; neither changes a byte of the output
@@ -277,10 +277,12 @@ def cfg_workers(cfg: RunConfig, plan: RunPlan) -> int:
 
 def run_chains(cfg: RunConfig) -> RunSummary:
     """Check every input, run every chain of `cfg.chains` (resuming from the cache) and publish `cfg.out`;
-    returns a summary. Raises InputError (bad input, nothing written), InfrastructureError (nothing
+    returns a summary. OUT's lock (`io.exclusive`) is held from before the checks to the end, so a second
+    run-chains on OUT is one line. Raises InputError (bad input, nothing written), InfrastructureError (nothing
     published, finished chains cached) or, when stopped, Interrupted / Terminated (the same)."""
-    plan = plan_run(cfg)
-    engine = ENGINES[cfg.engine](
-        EngineConfig(cfg.sites, cfg.params, cfg_workers(cfg, plan), cfg.headful, cfg.ports)
-    )
-    return process.run(lambda: _run(cfg, plan, engine), engine.own_process, KEPT)
+    with io.exclusive(cfg.out, COMMAND):  # one writer of OUT, whichever engine: held until it is published
+        plan = plan_run(cfg)
+        engine = ENGINES[cfg.engine](
+            EngineConfig(cfg.sites, cfg.params, cfg_workers(cfg, plan), cfg.headful, cfg.ports)
+        )
+        return process.run(lambda: _run(cfg, plan, engine), engine.own_process, KEPT)

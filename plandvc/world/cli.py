@@ -7,7 +7,9 @@ from pathlib import Path
 
 import click
 
-from plandvc.io import check_output_dir
+from plandvc.io import InputError, check_output_dir, exclusive
+
+COMMAND = "make-sites"
 
 
 def _is_world(path: Path) -> bool:
@@ -33,7 +35,10 @@ def _is_world(path: Path) -> bool:
     default=None,
     help="re-theme every site (palette, font, corners, navigation) keeping its data and layout family",
 )
-def make_sites(seed: int, out: Path, per_domain: int, domains: str, theme_seed: int | None) -> None:
+@click.option("--allow-empty", is_flag=True, help="write a world of no sites when --domains names none")
+def make_sites(
+    seed: int, out: Path, per_domain: int, domains: str, theme_seed: int | None, allow_empty: bool
+) -> None:
     """Generate the training world's sites from the domain definitions, seeded (same seed, same bytes).
 
     Each site gets its own layout family, navigation, control implementations, pagination, furniture and theme.
@@ -42,6 +47,8 @@ def make_sites(seed: int, out: Path, per_domain: int, domains: str, theme_seed: 
     redesigned site, to check that recorded trajectories still replay.
     Writes OUT/<site>/site.json and doc/README.md, OUT/site_split.json (whole domains held out for test)
     and OUT/world.json (what each site is drawn with). Serve them with `plandvc serve --sites OUT`.
+    A --domains list that names no domain is an error unless --allow-empty; one writer at a time writes OUT
+    (a second one says another make-sites is writing it).
 
     \b
     Example:
@@ -53,9 +60,12 @@ def make_sites(seed: int, out: Path, per_domain: int, domains: str, theme_seed: 
     from plandvc.world.make import make_world
 
     t0 = time.monotonic()
-    check_output_dir(out, _is_world, "make-sites")
     chosen = None if domains.strip() == "all" else tuple(k.strip() for k in domains.split(",") if k.strip())
-    summary = make_world(out, seed, per_domain, chosen, theme_seed)
+    if chosen == () and not allow_empty:
+        raise InputError(f"--domains {domains!r}: names no domain (--allow-empty writes a world of no sites)")
+    with exclusive(out, COMMAND):
+        check_output_dir(out, _is_world, COMMAND)
+        summary = make_world(out, seed, per_domain, chosen, theme_seed)
     click.echo(
         f"wrote {summary.sites} sites of {summary.domains} domains ({summary.rows} rows) to {out} "
         f"in {time.monotonic() - t0:.1f}s; test domains: {', '.join(summary.test_domains)}"
