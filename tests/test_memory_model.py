@@ -49,6 +49,33 @@ def temperatures(api: OpenAIDouble) -> list[float]:
     return [r["temperature"] for r in api.requests]
 
 
+# ── rewrite (a composed request) ──
+
+COMPOSED = 'I\'m looking for orders whose status is "Shipped", with total up to 120. How many are there?'
+
+
+async def test_a_composed_request_is_rewritten_when_its_values_are_kept(
+    api: OpenAIDouble, memory: MemoryModel
+) -> None:
+    good = 'How many "Shipped" orders are there with a total of at most 120?'
+    api.script(good)
+    assert await memory.rewrite(COMPOSED) == (good, "rewritten")
+    (body,) = api.requests
+    assert COMPOSED in body["messages"][0]["content"]
+
+
+@pytest.mark.parametrize(
+    ("reply", "reason"),
+    [("How many shipped orders are there under 120?", "rewrite_dropped_value"), ("", "rewrite_empty")],
+)
+async def test_a_bad_rewrite_keeps_the_composed_request(
+    api: OpenAIDouble, memory: MemoryModel, reply: str, reason: str
+) -> None:
+    api.script(reply)
+    assert await memory.rewrite(COMPOSED) == (COMPOSED, "composed")
+    assert memory.stats == {reason: 1}
+
+
 # ── merge ──
 
 

@@ -31,6 +31,7 @@ from plandvc.memory.text import (
     merge_prompt,
     missing_values,
     plain,
+    rewrite_prompt,
 )
 from plandvc.records import Answer
 
@@ -116,20 +117,35 @@ class MemoryModel:
         fallback = joined(parts)
         if len(parts) < 2:
             return fallback, "joined"
+        return await self._rewritten(merge_prompt(parts), parts, (fallback, "joined"), "merged", "merge")
+
+    async def rewrite(self, request: str) -> tuple[str, str]:
+        """(a composed request in the model's own words, "rewritten" | "composed"): kept when it keeps every
+        value of the request and is not much longer, else the composed request (the reason counted)."""
+        request = request.strip()
+        return await self._rewritten(
+            rewrite_prompt(request), [request], (request, "composed"), "rewritten", "rewrite"
+        )
+
+    async def _rewritten(
+        self, prompt: str, parts: list[str], fallback: tuple[str, str], how: str, what: str
+    ) -> tuple[str, str]:
+        """The model's answer to `prompt` when it keeps every value of `parts` and is not much longer, else
+        `fallback` (the reason counted as `<what>_error|empty|dropped_value|too_long`)."""
         try:
             reply = await self._chat(
-                [{"role": "user", "content": merge_prompt(parts)}], temperature=0, max_tokens=MERGE_TOKENS
+                [{"role": "user", "content": prompt}], temperature=0, max_tokens=MERGE_TOKENS
             )
         except openai.OpenAIError:
-            return self._fallback("merge_error", fallback, "joined")
+            return self._fallback(f"{what}_error", *fallback)
         text = plain(reply, "request")
         if not text:
-            return self._fallback("merge_empty", fallback, "joined")
+            return self._fallback(f"{what}_empty", *fallback)
         if missing_values(text, parts):
-            return self._fallback("merge_dropped_value", fallback, "joined")
+            return self._fallback(f"{what}_dropped_value", *fallback)
         if len(text) > length_bound(parts):
-            return self._fallback("merge_too_long", fallback, "joined")
-        return text, "merged"
+            return self._fallback(f"{what}_too_long", *fallback)
+        return text, how
 
     async def final(self, messages: Sequence[Mapping[str, object]], answer: Answer) -> tuple[str, str]:
         """(the planner's final message, "model" | "fallback"): asked in the planner's own conversation with

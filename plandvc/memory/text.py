@@ -16,6 +16,10 @@ MERGE_ASK = (
     "order. Keep every name, label, number and value exactly as written; add nothing.\n{items}\n"
     "Reply with the merged request only."
 )
+REWRITE_ASK = (
+    "Rewrite this request to a web assistant in your own words, as its user would write it. Keep every name, "
+    "number, date and quoted value exactly as written; add nothing.\n{request}\nReply with the request only."
+)
 FINAL_ASK = (
     "You are the planner in the conversation above, and the task is complete. Write the final message to the "
     "user in one or two sentences: what was done{answer}. Reply with plain text only, not JSON."
@@ -28,6 +32,11 @@ def merge_prompt(instructions: Iterable[str]) -> str:
     """MERGE_ASK with the parts numbered 1., 2., ... one a line."""
     items = "\n".join(f"{i + 1}. {s.strip()}" for i, s in enumerate(instructions))
     return MERGE_ASK.format(items=items)
+
+
+def rewrite_prompt(request: str) -> str:
+    """REWRITE_ASK with the composed request."""
+    return REWRITE_ASK.format(request=request.strip())
 
 
 def final_prompt(answer: object | None) -> str:

@@ -254,7 +254,7 @@ async def plan_turns(
     if "request" in chain:  # composed by chain-specs; a memory model may rewrite it, its values kept
         request, how = chain["request"], chain.get("request_by", "composed")
         if memory is not None:
-            request, how = await memory.merge([request])
+            request, how = await memory.rewrite(request)
     elif memory is not None:
         request, how = await memory.merge(instructions)
     else:
