@@ -232,6 +232,7 @@ def test_sentences_split_a_request_in_either_voice() -> None:
         "Open the Letters page.",
         "How many letters are there",
     ]
+    assert sentences("Answer no. Then open it.") == ["Answer no.", "Then open it."]
     assert sentences("") == []
 
 

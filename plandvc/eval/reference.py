@@ -116,7 +116,7 @@ FAMILY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
 # words that join a request's parts ("Then sort ..."): dropped from the front of a sentence delegated
 CONNECTIVES = ("then", "next", "after that", "afterwards", "finally", "also", "and", "now", "lastly")
 # words whose full stop ends no sentence
-ABBREVIATIONS = frozenset(["dr", "mr", "mrs", "ms", "st", "no", "vs", "etc", "e.g", "i.e", "approx", "jan", "feb",
+ABBREVIATIONS = frozenset(["dr", "mr", "mrs", "ms", "st", "vs", "etc", "e.g", "i.e", "approx", "jan", "feb",
                            "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"])  # fmt: skip
 _QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|(?<!\w)'[^'\n]*'(?!\w)")
 _BREAK = re.compile(r"(?<=[.?!])\s+|\s*\n\s*")
