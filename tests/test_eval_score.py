@@ -60,9 +60,28 @@ def test_wrong_family_and_dropped_value_fail() -> None:
     assert score_reply(delegate("Filter", "Max credits 12"), LIMIT, chain()).correct
 
 
-def test_extra_values_are_recorded_not_scored() -> None:
+def test_a_delegation_carrying_another_parts_values_is_wrong_strictly_right_leniently() -> None:
     s = score_reply(delegate("Filter", 'Department "Physics", then Max credits 12'), FILTER, chain())
-    assert s.correct and s.extra == ["12", "Max"]
+    assert s.lenient and not s.correct and s.extra == ["12", "Max"]
+    assert s.problems == ["instruction carries other parts' '12', 'Max'"]
+    # the whole request as one delegation, at either of its turns
+    whole = f"{FILTER.instruction} Then limit the courses to a Max credits of 12."
+    for turn in (FILTER, LIMIT):
+        s = score_reply(delegate("Filter", whole), turn, chain())
+        assert (s.family, s.values, s.lenient, s.correct) == (True, True, True, False)
+    # the part's own words are right in both, and so is a value two parts share (it is the turn's own too)
+    for turn in (FILTER, LIMIT):
+        s = score_reply(delegate("Filter", turn.instruction or ""), turn, chain())
+        assert s.correct and s.lenient and s.extra == []
+    shared = Turn("delegate", "Filter", 'Sort the courses by "Physics" first.', "sort_by_form")
+    s = score_reply(
+        delegate("Filter", 'Sort by "Physics" first'), shared, chain(turns=(FILTER, shared, DONE))
+    )
+    assert s.correct and s.extra == []
+    # a word that starts the turn's own sentence is its own, though it is a name (a value) in the other's
+    own = Turn("delegate", "Filter", "Max credits of 12 only, please.", "filter_by_slider")
+    s = score_reply(delegate("Filter", "Set Max credits to 12"), own, chain(turns=(own, LIMIT, DONE)))
+    assert s.correct and s.extra == []
 
 
 def test_garbage_is_invalid_never_an_exception() -> None:
@@ -131,12 +150,23 @@ def test_teacher_metrics_count_by_group() -> None:
     ]
     m = teacher_metrics(replies)
     assert (m["turns"], m["correct"], m["step_accuracy"], m["invalid_replies"]) == (3, 2, 0.6667, 1)
+    assert (m["correct_lenient"], m["step_accuracy_lenient"]) == (2, 0.6667)
     assert m["by_family"] == {
         "Filter": {"turns": 2, "correct": 1, "accuracy": 0.5},
         "done": {"turns": 1, "correct": 1, "accuracy": 1.0},
     }
     assert list(m["by_turn"]) == ["0", "1", "2"]
     assert m["by_macro"]["filter_by_slider"]["correct"] == 0
+    # the first turn delegated with the second's value too: right only by the lenient rule
+    whole = delegate("Filter", 'Department "Physics", then Max credits 12')
+    replies[0] = TurnReply(c, 0, FILTER, "r", None, score_reply(whole, FILTER, c))
+    m = teacher_metrics(replies)
+    assert (m["correct"], m["step_accuracy"], m["correct_lenient"], m["step_accuracy_lenient"]) == (
+        1,
+        0.3333,
+        2,
+        0.6667,
+    )
 
 
 def test_a_recovery_turn_needs_the_right_value_not_the_wrong_one(tmp_path: Path) -> None:
@@ -173,3 +203,80 @@ def test_a_recovery_turn_needs_the_right_value_not_the_wrong_one(tmp_path: Path)
     wrong = score_reply(delegate("Filter", 'Set the Department filter to "Chemistry".'), redo, held)
     assert not wrong.correct and wrong.problems == ["instruction leaves out 'Physics'"]
     assert delegation_problems("Filter", said, FILTER) == []
+
+
+def test_sentences_split_a_request_in_either_voice() -> None:
+    from plandvc.eval.reference import sentences
+
+    v1 = 'Show only the courses whose Department is "Physics". Then sort them by "Credits". Then how many are there?'
+    assert sentences(v1) == [
+        'Show only the courses whose Department is "Physics".',
+        'Then sort them by "Credits".',
+        "Then how many are there?",
+    ]
+    voice = "I'm looking for gluten-free recipes under 450 kcal, best rated first. How many are there?"
+    assert sentences(voice) == [
+        "I'm looking for gluten-free recipes under 450 kcal, best rated first.",
+        "How many are there?",
+    ]
+    # no break inside a quoted value, after an abbreviation or a number's point, or before a lower-case word
+    kept = [
+        'Add a note with Text "Call back. Ask for Dr. Byrne." and Status "Open".',
+        "Ask Dr. Ada Byrne about the 4.5 rating e.g. the best one.",
+        "Show only bookings from Jan. 5 on.",
+        "Rate it 4. then stop.",
+    ]
+    for text in kept:
+        assert sentences(text) == [text]
+    assert sentences("Open the Letters page.\nHow many letters are there") == [
+        "Open the Letters page.",
+        "How many letters are there",
+    ]
+    assert sentences("Answer no. Then open it.") == ["Answer no.", "Then open it."]
+    assert sentences("") == []
+
+
+def test_copy_guesses_the_family_from_the_words() -> None:
+    from plandvc.eval.reference import delegated, family_of
+
+    cases = {
+        'Show only the products whose Category is "Office".': "Filter",
+        'Sort the datasets by "Published" in ascending order.': "Filter",
+        'Use the search to look for "Moussaka" among the recipes.': "Filter",
+        "I'm looking for gluten-free recipes under 450 kcal, best rated first.": "Filter",
+        'Add a query with Input "x", Category "Places".': "Form",
+        'Edit the order "Emma Hoffmann" and set its Items to "11".': "Form",
+        'Delete the letter "Gustav Duarte".': "Form",
+        'How many recipes have Diet "Vegetarian"?': "Information",
+        'Tell me the Comments of the issue "Flaky test".': "Information",
+        "How many are there?": "Information",
+        'Go to the details of the hotel "Maison Juniper Palace".': "Navigation",
+        'Open the "Search tips" page of the site.': "Navigation",  # a quoted value's words are not read
+        'Open the letter "Sofia Park".': "Navigation",
+        "Are they all here?": "Information",  # no keyword: a question asks for information
+    }
+    assert {s: family_of(s) for s in cases} == cases
+    assert delegated("Then sort them by rating.") == "Sort them by rating."
+    assert delegated("After that, open the first one.") == "Open the first one."
+    assert delegated("Theodor's order: open it.") == "Theodor's order: open it."
+
+
+def test_copy_delegates_sentence_k_at_turn_k_then_done() -> None:
+    from plandvc.eval.reference import copy_planner
+
+    request = 'Show only the courses whose Department is "Physics". Then how many courses are there?'
+
+    def action(step: int) -> dict:
+        return json.loads(copy_planner(planner_turn(request, step)))["action"][0]
+
+    assert action(1) == {
+        "delegate": {
+            "family": "Filter",
+            "instruction": 'Show only the courses whose Department is "Physics".',
+        }
+    }
+    assert action(2) == {"delegate": {"family": "Information", "instruction": "How many courses are there?"}}
+    assert action(3) == action(9) == {"done": {"text": "How many courses are there?", "success": True}}
+    plain = json.loads(copy_planner(planner_turn("Open the Letters page.", 2)))["action"][0]
+    assert plain == {"done": {"text": "The task is done.", "success": True}}
+    assert copy_planner(planner_turn(request, 2)) == copy_planner(planner_turn(request, 2, feedback=True))

@@ -194,8 +194,8 @@ def memory_runs(url: str, chains: Path, out: Path, n: int) -> dict[str, Any]:
     }
 
 
-TEACHER_KEYS = ("step_accuracy", "correct", "turns", "valid", "kind_accuracy", "family_accuracy", "values_kept",
-                "invalid_replies")  # fmt: skip
+TEACHER_KEYS = ("step_accuracy", "step_accuracy_lenient", "correct", "turns", "valid", "kind_accuracy",
+                "family_accuracy", "values_kept", "invalid_replies")  # fmt: skip
 CLOSED_KEYS = ("success_rate", "success", "episodes", "ends")
 
 

@@ -39,6 +39,7 @@ class ReplyScore(TypedDict):
     """A reply's score as replies.jsonl stores it (`plandvc.eval.score.Score`)."""
 
     correct: bool
+    lenient: bool  # correct but for the strict rule (no other part's value carried)
     valid: bool
     kind: bool
     family: bool | None
@@ -61,11 +62,14 @@ class ReplyLine(TypedDict):
 
 
 class TeacherMetrics(TypedDict):
-    """metrics.json `teacher_forced`: accuracies over every turn, and by group."""
+    """metrics.json `teacher_forced`: accuracies over every turn, and by group (strict); `*_lenient` count a
+    delegation that also carries other parts' values as right (`plandvc.eval.score`)."""
 
     turns: int
     correct: int
     step_accuracy: float | None
+    correct_lenient: int
+    step_accuracy_lenient: float | None
     valid: float | None
     invalid_replies: int
     no_reply: int
@@ -166,6 +170,7 @@ def reply_record(r: TurnReply) -> ReplyLine:
         "error": r.error,
         "score": {
             "correct": s.correct,
+            "lenient": s.lenient,
             "valid": s.valid,
             "kind": s.kind,
             "family": s.family,
@@ -183,12 +188,15 @@ def reply_record(r: TurnReply) -> ReplyLine:
 def teacher_metrics(replies: list[TurnReply]) -> TeacherMetrics:
     n = len(replies)
     correct = sum(r.score.correct for r in replies)
+    lenient = sum(r.score.lenient for r in replies)
     delegations = [r for r in replies if r.turn.kind == "delegate"]
     asking = [r for r in replies if r.turn.kind == "done" and r.chain.asks]
     metrics: TeacherMetrics = {
         "turns": n,
         "correct": correct,
         "step_accuracy": rate(correct, n),
+        "correct_lenient": lenient,
+        "step_accuracy_lenient": rate(lenient, n),
         "valid": rate(sum(r.score.valid for r in replies), n),
         "invalid_replies": sum(not r.score.valid for r in replies),
         "no_reply": sum(r.reply is None for r in replies),
@@ -251,6 +259,7 @@ def table(metrics: EvalMetrics) -> str:
     if tf:
         lines += [
             f"teacher-forced: step accuracy {f(tf['step_accuracy'])} ({tf['correct']}/{tf['turns']} turns), "
+            f"lenient {f(tf['step_accuracy_lenient'])} ({tf['correct_lenient']}/{tf['turns']}), "
             f"valid {f(tf['valid'])}, kind {f(tf['kind_accuracy'])}, family {f(tf['family_accuracy'])}, "
             f"values {f(tf['values_kept'])}, answer {f(tf['answer_kept'])}, invalid {tf['invalid_replies']}",
             f"  {'group':<24}{'turns':>7}{'correct':>9}{'accuracy':>10}",

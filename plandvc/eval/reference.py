@@ -11,6 +11,11 @@ them by exactly the path a served model takes (the `openai` client, `GET /v1/mod
 - `random-family` picks one of the four families or `done` at random (seeded by the seed, the request and
   the turn, so a reply does not depend on the order requests come in), delegating the whole request: the
   floor a planner that only guesses would reach.
+- `copy`, a planner that does not plan: it splits the request into sentences (`sentences`) and at turn k
+  delegates sentence k (a leading "Then", "Next", ... dropped) to the family its words name
+  (`FAMILY_WORDS`, a table), then says done: with the last sentence as its text when that one asks, else
+  "The task is done.". It knows nothing of trips home, recoveries or pages, and draws nothing at random: the
+  score of copying the request one sentence a turn, which a planner must beat.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from plandvc.io import InputError, read_jsonl
 from plandvc.macros import FAMILIES
 from plandvc.memory.text import DONE_TEXT
 
-REFERENCES = ("oracle", "always-done", "random-family")
+REFERENCES = ("oracle", "copy", "always-done", "random-family")
 _REQUEST = re.compile(r"<user_request>\n(.*?)\n</user_request>", re.S)
 _STEP = re.compile(r"<step_info>\nStep (\d+) of \d+")
 
@@ -98,9 +103,80 @@ class RandomFamily:
         return _reply("", {"delegate": {"family": pick, "instruction": request}})
 
 
+# what a sentence's words say about its family: the keyword met first in the sentence wins (quoted values
+# left out), a tie goes to the row listed first; a sentence with none is Information when it asks, else
+# Navigation. Whole words, case aside.
+FAMILY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Information", ("how many", "what", "which", "who", "when", "tell me", "count", "report", "look up", "copy")),
+    ("Form", ("add", "create", "edit", "delete", "remove", "change", "update", "save", "book", "submit")),
+    ("Filter", ("filter", "sort", "order the", "show only", "list only", "search", "find", "looking for",
+                "look for", "limit", "tick", "type", "slider", "narrow", "first")),
+    ("Navigation", ("go to", "go back", "open", "navigate", "return", "switch", "page", "home", "tab")),
+)  # fmt: skip
+# words that join a request's parts ("Then sort ..."): dropped from the front of a sentence delegated
+CONNECTIVES = ("then", "next", "after that", "afterwards", "finally", "also", "and", "now", "lastly")
+# words whose full stop ends no sentence
+ABBREVIATIONS = frozenset(["dr", "mr", "mrs", "ms", "st", "vs", "etc", "e.g", "i.e", "approx", "jan", "feb",
+                           "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"])  # fmt: skip
+_QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|(?<!\w)'[^'\n]*'(?!\w)")
+_BREAK = re.compile(r"(?<=[.?!])\s+|\s*\n\s*")
+_CONNECTIVE = re.compile(rf"^(?:{'|'.join(CONNECTIVES)})\b,?\s+", re.I)
+
+
+def sentences(text: str) -> list[str]:
+    """The request's sentences, in order: a break is a line break, or a `.`/`?`/`!` then space before a capital
+    or a quote, never inside a quoted value or after an abbreviation ("Dr. Ada Byrne", "Jan. 5")."""
+    quoted = [m.span() for m in _QUOTED.finditer(text)]
+    out, start = [], 0
+    for m in _BREAK.finditer(text):
+        if any(a < m.start() < b for a, b in quoted):
+            continue
+        if "\n" not in m.group(0):
+            nxt = text[m.end() : m.end() + 1]
+            word = text[start : m.start()].rstrip(".?!\"”'").rsplit(None, 1)[-1:]
+            if not (nxt.isupper() or nxt in "\"“'") or (word and word[0].lower() in ABBREVIATIONS):
+                continue
+        out.append(text[start : m.start()].strip())
+        start = m.end()
+    out.append(text[start:].strip())
+    return [s for s in out if s]
+
+
+def family_of(sentence: str) -> str:
+    """The family `FAMILY_WORDS` names for a sentence (its quoted values left out)."""
+    words = _QUOTED.sub('""', sentence).casefold()
+    found = []
+    for rank, (family, keys) in enumerate(FAMILY_WORDS):
+        for key in keys:
+            m = re.search(rf"(?<!\w){re.escape(key)}(?!\w)", words)
+            if m is not None:
+                found.append((m.start(), rank, family))
+    if found:
+        return min(found)[2]
+    return "Information" if sentence.rstrip().endswith("?") else "Navigation"
+
+
+def delegated(sentence: str) -> str:
+    """A sentence as `copy` delegates it: a leading connective ("Then", "Next, ") dropped, capitalised."""
+    rest = _CONNECTIVE.sub("", sentence, count=1)
+    return rest[:1].upper() + rest[1:] if rest else sentence
+
+
+def copy_planner(messages: Messages) -> str:
+    """`copy`: sentence k of the request at turn k, then done (the last sentence as the text when it asks)."""
+    request, turn = request_and_turn(messages)
+    parts = [delegated(s) for s in sentences(request)]
+    if turn < len(parts):
+        return _reply("", {"delegate": {"family": family_of(parts[turn]), "instruction": parts[turn]}})
+    text = parts[-1] if parts and parts[-1].endswith("?") else DONE_TEXT
+    return _reply("", {"done": {"text": text, "success": True}})
+
+
 def reference_planner(name: str, chains: list[HeldOut], seed: int = 0) -> Planner:
     if name == "oracle":
         return Oracle(chains)
+    if name == "copy":
+        return copy_planner
     if name == "always-done":
         return always_done
     if name == "random-family":

@@ -10,9 +10,14 @@ A reply is right when all of these hold:
 - a `done` says success true and, when the chain asks a question, holds the answer verbatim (a whole-word
   match, case aside, so "12" is not kept by "120").
 
-A delegation that keeps the part's values and adds more (say, the whole request) is still right by these
-rules; the values it carries from the chain's other parts are recorded as `extra` for the reader, not scored.
-The closed loop carries out a delegation exactly when `delegation_problems` finds nothing.
+- (strict) a delegation is one step: it carries no value that belongs to another part of the chain alone (a
+  value of another part's instruction that no instruction of this part holds), `extra`. The whole request as
+  one delegation keeps the part's values and is still wrong.
+
+`lenient` is the same rules without the last: today's step accuracy before the strict rule, reported beside
+it (`step_accuracy_lenient`), so a planner that delegates the whole request shows in the gap. A part's
+instructions are its turn's and, on a recovery chain, its failed attempt's and its re-delegation's. The closed
+loop carries out a delegation exactly when `delegation_problems` finds nothing (the lenient rule).
 """
 
 from __future__ import annotations
@@ -39,7 +44,8 @@ class Action:
 
 @dataclass
 class Score:
-    """One reply scored against its turn; `correct` is the step accuracy's unit."""
+    """One reply scored against its turn; `correct` is the step accuracy's unit (strict: no other part's value
+    carried), `lenient` the same without that rule."""
 
     valid: bool
     kind: bool = False
@@ -47,6 +53,7 @@ class Score:
     values: bool | None = None  # None on a done turn
     answer: bool | None = None  # None unless the turn is the done of a chain that asks
     correct: bool = False
+    lenient: bool = False
     action: Action | None = None
     problems: list[str] = field(default_factory=list)
     extra: list[str] = field(default_factory=list)
@@ -81,14 +88,28 @@ def answer_kept(text: str, answer: Answer) -> bool:
     return not need or keeps(text.casefold(), need.casefold())
 
 
+def part_of(turn: Turn, chain: HeldOut) -> list[Turn]:
+    """The turns of `turn`'s part: itself, and on a recovery chain the failed attempt with its re-delegation
+    (an `after_failure` turn belongs to the turn before it)."""
+    groups: list[list[Turn]] = []
+    for t in chain.turns:
+        if t.role == "after_failure" and groups:
+            groups[-1].append(t)
+        else:
+            groups.append([t])
+    return next((g for g in groups if any(t is turn for t in g)), [turn])
+
+
 def extra_values(instruction: str, turn: Turn, chain: HeldOut) -> list[str]:
-    """Values of the chain's other turns that the instruction carries and the turn's own does not have."""
-    own = values(turn.instruction or "")
+    """Values of the chain's other parts that the instruction carries and no instruction of the turn's own part
+    holds (a value two parts share is the turn's own too), sorted."""
+    own = [t.instruction or "" for t in part_of(turn, chain)] + [turn.needs]
+    mine = {id(t) for t in part_of(turn, chain)}
     others: set[str] = set()
     for t in chain.turns:
-        if t.kind == "delegate" and t is not turn:
+        if t.kind == "delegate" and id(t) not in mine:
             others |= values(t.instruction or "")
-    return sorted(v for v in others - own if keeps(instruction, v))
+    return sorted(v for v in others if keeps(instruction, v) and not any(keeps(o, v) for o in own))
 
 
 def score_reply(text: str | None, turn: Turn, chain: HeldOut) -> Score:
@@ -108,7 +129,10 @@ def score_reply(text: str | None, turn: Turn, chain: HeldOut) -> Score:
         s.problems += got
         if s.kind:
             s.extra = extra_values(action.instruction or "", turn, chain)
-        s.correct = bool(s.kind and s.family and s.values)
+        if s.extra:
+            s.problems.append("instruction carries other parts' " + ", ".join(repr(v) for v in s.extra))
+        s.lenient = bool(s.kind and s.family and s.values)
+        s.correct = s.lenient and not s.extra
         return s
     if s.kind:
         if not action.success:
@@ -119,5 +143,5 @@ def score_reply(text: str | None, turn: Turn, chain: HeldOut) -> Score:
                 s.problems.append(f"done text lacks the answer {answer_text(chain.line['answer'])!r}")
     elif chain.asks:
         s.answer = False
-    s.correct = bool(s.kind and action.success and s.answer is not False)
+    s.correct = s.lenient = bool(s.kind and action.success and s.answer is not False)
     return s
