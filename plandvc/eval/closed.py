@@ -2,7 +2,8 @@
 its model, from the chain's own start (the first part's prep and start page, as in run-chains).
 
 Each delegation is checked against the chain's next step (a trip home before a part reached `via: home`, then
-the part): when its family and values match (`plandvc.eval.score.delegation_problems`), that step's recorded
+the part): when its family and values match (`plandvc.eval.score.delegation_problems`) and it carries no value
+of another part alone (`extra_values`, the strict rule: a delegation is one step), that step's recorded
 trajectory is replayed as the specialist; anything else ends the episode as off script at that turn. An
 episode ends on the planner's `done`, off script, on a second bad reply in one turn, at the turn cap or at the
 time-out. Then every part's gate is read on the session, as run-chains reads them; the episode succeeds when
@@ -19,7 +20,7 @@ from pathlib import Path
 from plandvc.agent.planner import Planner, PlannerResult
 from plandvc.browser.protocol import SessionProtocol
 from plandvc.eval.client import PlannerClient, PlannerModel
-from plandvc.eval.score import answer_kept, delegation_problems
+from plandvc.eval.score import answer_kept, delegation_problems, extra_values
 from plandvc.eval.specs import HeldOut, Turn
 from plandvc.pool.store import Pool
 from plandvc.records import ChainSpec, Part
@@ -53,9 +54,10 @@ class EvalTeam(ScriptedTeam):
     """The planner's team in the closed loop: as run-chains' scripted team, but a delegation that is not the
     next step raises OffScript before a specialist runs (a matching one replays the step)."""
 
-    def __init__(self, session: SessionProtocol, steps: list[Step], turns: list[Turn], budget: int) -> None:
+    def __init__(self, session: SessionProtocol, steps: list[Step], chain: HeldOut, budget: int) -> None:
         super().__init__(session, steps, budget)
-        self.turns = turns
+        self.chain = chain
+        self.turns = [t for t in chain.turns if t.kind == "delegate"]
 
     def specialist_model(self, family: str, instruction: str) -> ReplayModel:
         i = len(self.replayers)
@@ -63,6 +65,9 @@ class EvalTeam(ScriptedTeam):
         if i >= len(self.steps):
             raise OffScript(turn, f"a {family} delegation after every step of the chain was carried out")
         problems = delegation_problems(family, instruction, self.turns[i])
+        extra = extra_values(instruction, self.turns[i], self.chain)
+        if extra:  # a delegation is one step: the strict rule, as teacher-forced step accuracy's
+            problems.append("instruction carries other parts' " + ", ".join(repr(v) for v in extra))
         if problems:
             raise OffScript(turn, "; ".join(problems))
         step = self.steps[i]
@@ -132,7 +137,7 @@ async def run_episode(
     if planned is not None:  # the specialist fails on cue; the planner under test must re-delegate
         failure = plan_failure(planned, parts[planned["part"]], sibling, line["key"])
     steps = build_steps(spec, parts, site, failure)
-    team = EvalTeam(session, steps, [t for t in chain.turns if t.kind == "delegate"], budget)
+    team = EvalTeam(session, steps, chain, budget)
     planner = Planner(
         session, line["request"], model, team, version=VERSION, today=site.today, max_turns=planner_turns
     )

@@ -17,7 +17,8 @@ A reply is right when all of these hold:
 `lenient` is the same rules without the last: today's step accuracy before the strict rule, reported beside
 it (`step_accuracy_lenient`), so a planner that delegates the whole request shows in the gap. A part's
 instructions are its turn's and, on a recovery chain, its failed attempt's and its re-delegation's. The closed
-loop carries out a delegation exactly when `delegation_problems` finds nothing (the lenient rule).
+loop carries out a delegation exactly when it would be right by the strict rule's delegation checks
+(`delegation_problems` finds nothing and `extra_values` is empty).
 """
 
 from __future__ import annotations
