@@ -26,7 +26,7 @@ COPY = [
     "plandvc",
 ]
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]  # the whole pipeline, eval stages included
 
 
 def tree(d: Path) -> dict[str, bytes]:
