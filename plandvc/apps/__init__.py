@@ -1,0 +1,1 @@
+"""App sites: real web applications as held-out worlds (docs/APPS.md)."""
