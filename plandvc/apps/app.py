@@ -26,12 +26,14 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 from plandvc.errors import InfrastructureError
 
@@ -134,8 +136,8 @@ class Server:
     probe: str = "/"
     env: dict[str, str] = field(default_factory=quiet_env)
     cwd: Path | None = None
-    log: Path | None = None
     proc: subprocess.Popen[bytes] | None = None
+    _out: IO[bytes] | None = None
     started_s: float = 0.0  # how long it took to answer (a measurement, never in an output)
 
     def __enter__(self) -> Server:
@@ -144,6 +146,7 @@ class Server:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+        self.close_output()
 
     @property
     def pid(self) -> int:
@@ -152,22 +155,26 @@ class Server:
         return self.proc.pid
 
     def start(self, timeout: float = READY_TIMEOUT_S) -> None:
-        out = open(self.log, "ab") if self.log else subprocess.DEVNULL
+        # the server's output, kept for the error when it does not start (closed by close_output)
+        self._out = tempfile.TemporaryFile()  # noqa: SIM115
         t0 = time.monotonic()
-        try:
-            self.proc = subprocess.Popen(
-                self.cmd, env=self.env, cwd=self.cwd, stdin=subprocess.DEVNULL, stdout=out,
-                stderr=subprocess.STDOUT, start_new_session=True,
-            )  # fmt: skip
-        finally:
-            if self.log:
-                out.close()  # type: ignore[union-attr]
+        self.proc = subprocess.Popen(
+            self.cmd, env=self.env, cwd=self.cwd, stdin=subprocess.DEVNULL, stdout=self._out,
+            stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
         try:
             self._wait_ready(timeout)
         except BaseException:
             self.stop()
             raise
         self.started_s = time.monotonic() - t0
+
+    def output(self) -> str:
+        """The last lines the server printed."""
+        if self._out is None:
+            return ""
+        self._out.seek(0)
+        return " | ".join(self._out.read().decode(errors="replace").strip().splitlines()[-3:])
 
     def _wait_ready(self, timeout: float) -> None:
         assert self.proc is not None
@@ -187,9 +194,13 @@ class Server:
                 code = self.proc.wait(timeout=0.1)  # the pause between polls; returns if the server died
             except subprocess.TimeoutExpired:
                 if time.monotonic() > deadline:
-                    raise InfrastructureError(f"{self.cmd[0]}: no answer on {url} after {timeout:.0f} s") from None
+                    raise InfrastructureError(
+                        f"{self.cmd[0]}: no answer on {url} after {timeout:.0f} s"
+                    ) from None
                 continue
-            raise InfrastructureError(f"{Path(self.cmd[0]).name} exited with {code} before answering on {url}")
+            raise InfrastructureError(
+                f"{Path(self.cmd[0]).name} exited with {code} before answering on {url}: {self.output()}"
+            )
 
     def stop(self) -> None:
         """SIGTERM to the process group, SIGKILL if it has not ended in STOP_TIMEOUT_S; idempotent."""
@@ -204,6 +215,11 @@ class Server:
                 return
             except subprocess.TimeoutExpired:
                 continue
+
+    def close_output(self) -> None:
+        if self._out is not None:
+            self._out.close()
+            self._out = None
 
     def rss_kib(self) -> int:
         """The server process's resident memory (VmRSS, KiB): a measurement."""

@@ -30,7 +30,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from plandvc.apps.app import LOCKS, Server, _run, built, file_hash, fresh_copy, install_venv, locked, quiet_env
+from plandvc.apps.app import (
+    LOCKS,
+    Server,
+    _run,
+    built,
+    file_hash,
+    fresh_copy,
+    install_venv,
+    locked,
+    quiet_env,
+)
 from plandvc.checks import Change, Row
 from plandvc.ports import free_ports
 from plandvc.world.vocab import FIRST
@@ -44,7 +54,16 @@ FIELDS = (
     "id", "type", "summary", "component", "priority", "severity", "milestone", "version", "owner",
     "reporter", "status", "resolution", "keywords", "description",
 )  # fmt: skip
-COMPONENTS = ("Accounts", "Billing", "Checkout", "Mobile app", "Notifications", "Reports", "Search", "Storage")
+COMPONENTS = (
+    "Accounts",
+    "Billing",
+    "Checkout",
+    "Mobile app",
+    "Notifications",
+    "Reports",
+    "Search",
+    "Storage",
+)
 MILESTONES = ("Alpha", "Beta", "Release 1.0", "Release 1.1")
 VERSIONS = ("1.0", "1.1", "2.0")
 PRIORITIES = ("blocker", "critical", "major", "minor", "trivial")
@@ -100,21 +119,21 @@ def template(seed: Seed = Seed()) -> Path:
     """The seeded environment for `seed` (made once; sessions copy it)."""
     root = install()
     folder = root / f"seed-{seed.key}-{_code_key()}"
-
-    def build(folder: Path) -> None:
-        env = folder / "env"
-        _run(
-            [bin_path(root, "trac-admin"), str(env), "initenv", "Tracker", "sqlite:db/trac.db"],
-            "trac-admin initenv",
-            env=quiet_env(),
-        )
-        _configure(env / "conf" / "trac.ini")
-        with contextlib.closing(sqlite3.connect(env / "db" / "trac.db")) as db, db:
-            _fill(db, seed)
-
     with locked(NAME):
-        built(folder, ".seeded", build)
+        built(folder, ".seeded", lambda f: seed_env(root, f / "env", seed))
     return folder / "env"
+
+
+def seed_env(root: Path, env: Path, seed: Seed) -> None:
+    """A new seeded environment at `env` with the Trac of venv root `root` (see the module docstring)."""
+    _run(
+        [bin_path(root, "trac-admin"), str(env), "initenv", "Tracker", "sqlite:db/trac.db"],
+        "trac-admin initenv",
+        env=quiet_env(),
+    )
+    _configure(env / "conf" / "trac.ini")
+    with contextlib.closing(sqlite3.connect(env / "db" / "trac.db")) as db, db:
+        _fill(db, seed)
 
 
 def _code_key() -> str:
@@ -178,7 +197,7 @@ def _fill(db: sqlite3.Connection, seed: Seed) -> None:
             "owner": owner,
             "reporter": rng.choice(users),
             "cc": "",
-            "version": rng.choice(("",) + VERSIONS),
+            "version": rng.choice(("", *VERSIONS)),
             "milestone": rng.choice(MILESTONES),
             "status": status,
             "resolution": rng.choice(RESOLUTIONS) if status == "closed" else "",

@@ -29,6 +29,7 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from plandvc.apps import trac
 from plandvc.apps.script import AppExecutor, AppTask, Solution
@@ -85,22 +86,29 @@ def offer(env: Path) -> Offer:
 
 # ── generators ────────────────────────────────────────────────────────────────
 
-Draft = tuple[str, Check, dict[str, object], list[str], str]  # instruction, check, target, scope, start
+Draft = tuple[str, Check, dict[str, Any], list[str], str]  # instruction, check, target, scope, start
 
 
 def _search(o: Offer, rng: random.Random) -> Iterator[Draft]:
     words = sorted({w for t in o.tickets for w in str(t["summary"]).lower().split() if len(w) >= 7})
     for word in rng.sample(words, len(words)):
         phrase = rng.choice(('Search the tracker for "{w}".', 'Find everything that mentions "{w}".'))
-        yield phrase.format(w=word), {"kind": "visited", "path": "/search", "params": {"q": [word]}}, {
-            "word": word
-        }, ["query:/search:q"], "/wiki"
+        yield (
+            phrase.format(w=word),
+            {"kind": "visited", "path": "/search", "params": {"q": [word]}},
+            {"word": word},
+            ["query:/search:q"],
+            "/wiki",
+        )
 
 
 def _filter(o: Offer, rng: random.Random) -> Iterator[Draft]:
     for c in rng.sample(o.components, len(o.components)):
         phrase = rng.choice(
-            ('Show only the open tickets in the "{c}" component.', 'List the "{c}" tickets that are still open.')
+            (
+                'Show only the open tickets in the "{c}" component.',
+                'List the "{c}" tickets that are still open.',
+            )
         )
         check: Check = {"kind": "query", "path": "/query", "params": {"component": [c]}}
         yield phrase.format(c=c), check, {"component": c}, ["query:/query:component"], "/query"
@@ -184,7 +192,12 @@ def _edit(o: Offer, rng: random.Random) -> Iterator[Draft]:
         phrase = rng.choice(
             ('Set the {f} of the ticket "{s}" to "{v}".', 'Change the ticket "{s}" so its {f} is "{v}".')
         )
-        check: Check = {"kind": "entry_updated", "table": "ticket", "id": str(t["id"]), "fields": {field: value}}
+        check: Check = {
+            "kind": "entry_updated",
+            "table": "ticket",
+            "id": str(t["id"]),
+            "fields": {field: value},
+        }
         target = {"id": t["id"], "field": field, "value": value}
         scope = [f"entry:ticket/{t['id']}", "table:ticket"]
         yield phrase.format(f=field, s=t["summary"], v=value), check, target, scope, "/query"
@@ -196,7 +209,9 @@ def _edit(o: Offer, rng: random.Random) -> Iterator[Draft]:
 async def _search_solve(run: AppExecutor) -> None:
     word = str(run.target["word"])
     await run.step("input", attr("id", "proj-search"), "search box", "Typing the search word.", word)
-    await run.step("click", every(attr("type", "submit"), attr("value", "Search")), "Search button", "Searching.")
+    await run.step(
+        "click", every(attr("type", "submit"), attr("value", "Search")), "Search button", "Searching."
+    )
     run.rec.done = f'Searched the tracker for "{word}".'
 
 
@@ -279,7 +294,9 @@ async def _count_solve(run: AppExecutor) -> None:
 async def _create_solve(run: AppExecutor) -> None:
     t = run.target
     await run.step("click", attr("href", "/newticket"), "NEW TICKET link", "Opening the new ticket form.")
-    await run.step("input", attr("id", "field-summary"), "summary field", "Entering the summary.", t["summary"])
+    await run.step(
+        "input", attr("id", "field-summary"), "summary field", "Entering the summary.", t["summary"]
+    )
     await run.step(
         "select", attr("id", "field-component"), "component select", "Choosing the component.", t["component"]
     )
@@ -295,7 +312,11 @@ async def _edit_solve(run: AppExecutor) -> None:
     await _to_ticket(run, t["id"])
     await run.step("click", attr("id", "no3"), "Modify Ticket", "Opening the Modify Ticket section.")
     await run.step(
-        "select", attr("id", f"field-{t['field']}"), f"{t['field']} select", f"Choosing {t['value']}.", t["value"]
+        "select",
+        attr("id", f"field-{t['field']}"),
+        f"{t['field']} select",
+        f"Choosing {t['value']}.",
+        t["value"],
     )
     await run.step("click", attr("name", "submit"), "Submit changes button", "Saving the change.")
     run.rec.done = f"Set the {t['field']} of ticket #{t['id']} to {t['value']}."
