@@ -19,7 +19,8 @@ import pytest_asyncio
 
 from plandvc.apps import trac, trac_tasks
 from plandvc.apps.app import apps_home
-from plandvc.apps.script import Recorded, record
+from plandvc.apps.record import record_trac_tasks
+from plandvc.apps.script import Recorded
 from plandvc.browser import Browser
 from plandvc.checks import gate
 from plandvc.ports import free_ports
@@ -131,16 +132,8 @@ def test_tasks_are_a_function_of_the_offer_and_seed() -> None:
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def recorded(browser: Browser) -> AsyncIterator[list[Recorded]]:
     """Every task (two per macro) recorded in Chromium on its own fresh Trac session."""
-    o = trac_tasks.offer(trac.template())
-    out = []
-    for task in trac_tasks.tasks(o, 0, 2):
-        with trac.serve() as s:
-            session = await browser.new_session(s.base)
-            try:
-                out.append(await record(task, session, trac_tasks.solution(task["macro"]), s.state))
-            finally:
-                await session.close()
-    yield out
+    tasks = trac_tasks.tasks(trac_tasks.offer(trac.template()), 0, 2)
+    yield await record_trac_tasks(browser, trac.Seed(), tasks)
 
 
 @pytest.mark.slow
@@ -167,3 +160,25 @@ async def test_each_gate_fails_on_a_siblings_real_outcome(recorded: list[Recorde
         for mine, other in (runs, runs[::-1]):
             ok, detail = gate(mine.task["check"], mine.task["verifier"], other.state)
             assert not ok, f"{mine.task['task_id']} passed on {other.task['task_id']}'s outcome: {detail}"
+
+
+@pytest.mark.slow
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_pool_is_written_in_the_pools_layout_the_same_twice(
+    recorded: list[Recorded], tmp_path: Path
+) -> None:
+    from plandvc.apps.record import write_pool
+    from plandvc.io import read_json, read_jsonl, tree_hash
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    summary = write_pool(a, "trac", recorded)
+    write_pool(b, "trac", recorded)
+    assert tree_hash(a) == tree_hash(b)
+    assert summary.kept == summary.tasks == {m: 2 for m in sorted(trac_tasks.MACROS)}
+    kept = read_jsonl(a / "kept.jsonl")
+    assert len(kept) == len(recorded)
+    ids = (a / "pool_ids.txt").read_text().split()
+    assert not any("report_information" in i or "count_entries" in i for i in ids)  # questions stay out
+    one = a / "runs" / "trac" / "accepted" / kept[0]["id"]
+    assert read_json(one / "trajectory.json")["task_id"] == read_json(one / "task.json")["task_id"]
+    assert "127.0.0.1" not in (one / "trajectory.json").read_text()
