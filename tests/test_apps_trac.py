@@ -59,7 +59,7 @@ def test_the_seed_is_a_function_of_its_inputs(tmp_path: Path) -> None:
         times = {t for (t,) in db.execute("SELECT time FROM wiki")}
         perms = {a for (a,) in db.execute("SELECT action FROM permission WHERE username='anonymous'")}
     assert times == {trac.T0_US}
-    assert {"TICKET_CREATE", "TICKET_MODIFY"} <= perms
+    assert {"TICKET_CREATE", "TICKET_MODIFY", "TICKET_ADMIN"} <= perms
 
 
 def test_serve_gives_a_fresh_copy_and_leaves_nothing_running() -> None:

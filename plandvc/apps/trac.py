@@ -5,10 +5,12 @@
 - Seed (`template`): `trac-admin initenv` makes a SQLite environment; then one SQL transaction replaces the
   default components, milestones and versions with seeded ones, adds `Seed.tickets` tickets whose values are
   drawn from `random.Random(seed)` (summaries from the lists below, people from `plandvc.world.vocab`), gives
-  anonymous users TICKET_CREATE and TICKET_MODIFY, and sets every stored timestamp from the seed: a ticket's
+  anonymous users TICKET_CREATE, TICKET_MODIFY and TICKET_ADMIN (the last for the ticket deleter, which
+  trac.ini enables), and sets every stored timestamp from the seed: a ticket's
   `time` and `changetime` are a fixed start (2024-03-01 09:00 UTC) plus seeded hours, the wiki pages and
   versions take the fixed start, milestones are due every 30 days after it. trac.ini shows absolute ISO dates
-  in UTC, 10 query results a page, and `status!=closed` as the anonymous default query, and logs nothing.
+  in UTC, 10 query results a page, and `status!=closed` as the anonymous default query, enables the ticket
+  deleter (`tracopt.ticket.deleter`), and logs nothing.
   The same (seed, tickets) gives the same database rows, byte for byte (a test dumps it twice).
 - Serve (`serve`): a fresh copy of the template per session, `tracd -s` on a free loopback port, ready when
   `/` answers, stopped with its process group on exit (`plandvc.apps.app.Server`).
@@ -91,6 +93,7 @@ INI = {
     "logging": {"log_type": "none"},
     "header_logo": {"src": ""},
     "project": {"descr": "Seeded tracker for held-out web tasks"},
+    "components": {"tracopt.ticket.deleter.*": "enabled"},  # a Delete button on tickets (TICKET_ADMIN)
 }
 
 
@@ -209,7 +212,7 @@ def _fill(db: sqlite3.Connection, seed: Seed) -> None:
         db.execute(f"INSERT INTO ticket ({cols}) VALUES ({', '.join('?' * len(row))})", list(row.values()))
     db.executemany(
         "INSERT INTO permission (username, action) VALUES ('anonymous', ?)",
-        [("TICKET_CREATE",), ("TICKET_MODIFY",)],
+        [("TICKET_CREATE",), ("TICKET_MODIFY",), ("TICKET_ADMIN",)],
     )
     db.execute("UPDATE wiki SET time = ?", (T0_US,))
 

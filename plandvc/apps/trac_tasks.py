@@ -16,6 +16,9 @@ macros keep the registry's names and check kinds (`plandvc.macros`); what they d
 | count_entries | `/query` | filters by component, reads "(N matches)" | answer (number) |
 | create_entry | `/newticket` | NEW TICKET, fills summary, picks component and priority, Create ticket | entry_created `ticket` |
 | edit_entry | `/ticket/N` | opens the ticket, Modify Ticket, picks the new value, Submit changes | entry_updated `ticket` |
+| delete_entry | `/ticket/N` | opens the ticket, "– Delete", then "Delete ticket" on the confirmation page | entry_deleted `ticket` |
+| filter_by_options | `/query` | ticks the status checkboxes to the wanted set, Update | query `status` |
+| navigate_to_page | any page | clicks the main navigation's link (Wiki, Timeline, Roadmap, View Tickets) | visited, last |
 
 Tasks of one macro have distinct expected outcomes, so each task's gate can be shown to fail on a sibling's
 real outcome (tests/test_apps_trac.py).
@@ -44,6 +47,7 @@ NEW_PROBLEMS = (
     "shows a blank page offline", "needs keyboard shortcuts",
 )  # fmt: skip
 SORTABLE = ("Ticket", "Summary", "Status", "Owner", "Type", "Milestone")
+NAV = (("Wiki", "/wiki"), ("Timeline", "/timeline"), ("Roadmap", "/roadmap"), ("View Tickets", "/report"))
 
 
 @dataclass(frozen=True)
@@ -203,6 +207,32 @@ def _edit(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(f=field, s=t["summary"], v=value), check, target, scope, "/query"
 
 
+def _delete(o: Offer, rng: random.Random) -> Iterator[Draft]:
+    for t in rng.sample(o.open_tickets(), len(o.open_tickets())):
+        phrase = rng.choice(('Delete the ticket "{s}".', 'Remove the ticket "{s}" from the tracker.'))
+        check: Check = {"kind": "entry_deleted", "table": "ticket", "id": str(t["id"])}
+        scope = [f"entry:ticket/{t['id']}", "table:ticket"]
+        yield phrase.format(s=t["summary"]), check, {"id": t["id"]}, scope, "/query"
+
+
+def _options(o: Offer, rng: random.Random) -> Iterator[Draft]:
+    sets = sorted({tuple(sorted(rng.sample(OPEN, rng.randint(1, 2)))) for _ in range(12)})
+    for chosen in rng.sample(sets, len(sets)):
+        words = " or ".join(f'"{s}"' for s in chosen)
+        phrase = rng.choice(
+            ("Show only the tickets whose status is {w}.", "List the tickets with status {w}.")
+        )
+        check: Check = {"kind": "query", "path": "/query", "params": {"status": list(chosen)}}
+        yield phrase.format(w=words), check, {"status": list(chosen)}, ["query:/query:status"], "/query"
+
+
+def _navigate(o: Offer, rng: random.Random) -> Iterator[Draft]:
+    for title, path in rng.sample(NAV, len(NAV)):
+        phrase = rng.choice(('Go to the "{t}" page.', 'Open the tracker\'s "{t}" page.'))
+        check: Check = {"kind": "visited", "path": path, "last": True}
+        yield phrase.format(t=title), check, {"path": path, "title": title}, [], "/query"
+
+
 # ── solutions ─────────────────────────────────────────────────────────────────
 
 
@@ -322,6 +352,44 @@ async def _edit_solve(run: AppExecutor) -> None:
     run.rec.done = f"Set the {t['field']} of ticket #{t['id']} to {t['value']}."
 
 
+async def _delete_solve(run: AppExecutor) -> None:
+    ticket = run.target["id"]
+    await _to_ticket(run, ticket)
+    await run.step(
+        "click",
+        every(attr("type", "submit"), lambda e: e.attrs.get("value", "").endswith("Delete")),
+        "Delete button",
+        f"Deleting ticket #{ticket}.",
+    )
+    await run.step(
+        "click", every(attr("type", "submit"), attr("value", "Delete ticket")), "Delete ticket", "Confirming."
+    )
+    run.rec.done = f"Deleted ticket #{ticket}."
+
+
+async def _options_solve(run: AppExecutor) -> None:
+    wanted = set(run.target["status"])
+    for status in ("accepted", "assigned", "closed", "new", "reopened"):
+        box = every(attr("name", "0_status"), attr("value", status))
+        el = await run.find(box, f"{status} checkbox")
+        if bool(el.checked) != (status in wanted):
+            verb = "Ticking" if status in wanted else "Unticking"
+            await run.step("click", box, f"{status} checkbox", f'{verb} "{status}".')
+    await run.step("click", attr("name", "update"), "Update button", "Applying the filters.")
+    run.rec.done = f"The query shows the tickets with status {' or '.join(sorted(wanted))}."
+
+
+async def _navigate_solve(run: AppExecutor) -> None:
+    path, title = str(run.target["path"]), str(run.target["title"])
+    await run.step(
+        "click",
+        lambda e: e.tag == "a" and e.attrs.get("href") == path and e.text.casefold() == title.casefold(),
+        f"{title} link",
+        f'Opening "{title}" from the main navigation.',
+    )
+    run.rec.done = f'Opened the "{title}" page.'
+
+
 Generator = Callable[[Offer, random.Random], Iterator[Draft]]
 # each macro's generator and solution, in the order tasks are made
 MACROS: dict[str, tuple[Generator, Solution]] = {
@@ -334,6 +402,9 @@ MACROS: dict[str, tuple[Generator, Solution]] = {
     "count_entries": (_count, _count_solve),
     "create_entry": (_create, _create_solve),
     "edit_entry": (_edit, _edit_solve),
+    "delete_entry": (_delete, _delete_solve),
+    "filter_by_options": (_options, _options_solve),
+    "navigate_to_page": (_navigate, _navigate_solve),
 }
 
 
@@ -345,7 +416,7 @@ def tasks(o: Offer, seed: int = 0, per_macro: int = 2) -> list[AppTask]:
         for i, (instruction, check, target, scope, start) in enumerate(gen(o, rng)):
             if i == per_macro:
                 break
-            exclusive = check["kind"] in ("entry_created", "entry_updated")
+            exclusive = check["kind"] in ("entry_created", "entry_updated", "entry_deleted")
             out.append(
                 {
                     "task_id": f"{SITE}-{macro}-{i:04d}",
