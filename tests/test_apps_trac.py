@@ -182,3 +182,22 @@ async def test_the_pool_is_written_in_the_pools_layout_the_same_twice(
     one = a / "runs" / "trac" / "accepted" / kept[0]["id"]
     assert read_json(one / "trajectory.json")["task_id"] == read_json(one / "task.json")["task_id"]
     assert "127.0.0.1" not in (one / "trajectory.json").read_text()
+
+
+def test_record_apps_writes_a_pool_and_refuses_unknown_names(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from plandvc.cli import cli
+    from plandvc.io import read_jsonl
+
+    runner = CliRunner()
+    bad = runner.invoke(cli, ["record-apps", "--app", "nope", "--out", str(tmp_path / "x")])
+    assert bad.exit_code == 1 and "unknown app 'nope'" in bad.output
+    bad = runner.invoke(cli, ["record-apps", "--out", str(tmp_path / "x"), "--macros", "fly"])
+    assert bad.exit_code == 1 and "trac has no macro fly" in bad.output
+    out = tmp_path / "pool"
+    args = ["record-apps", "--out", str(out), "--per-macro", "1", "--macros", "search_by_text,delete_entry"]
+    ok = runner.invoke(cli, args)
+    assert ok.exit_code == 0, ok.output
+    assert "2 of 2 tasks kept" in ok.output
+    assert [k["macro"] for k in read_jsonl(out / "kept.jsonl")] == ["delete_entry", "search_by_text"]

@@ -37,6 +37,27 @@ from typing import IO
 
 from plandvc.errors import InfrastructureError
 
+
+@dataclass(frozen=True)
+class Summary:
+    """A recording's count per macro: tasks made and trajectories kept."""
+
+    tasks: dict[str, int]
+    kept: dict[str, int]
+
+
+@dataclass(frozen=True)
+class App:
+    """One application adapter as the registry lists it: its name, what it is, its install, its macros and
+    the recording of its tasks into a pool folder, `record(out, seed, size, per_macro, macros)`."""
+
+    name: str
+    title: str
+    install: Callable[[], Path]
+    macros: tuple[str, ...]
+    record: Callable[..., Summary]
+
+
 LOCKS = Path(__file__).resolve().parent / "locks"
 READY_TIMEOUT_S = 60.0
 STOP_TIMEOUT_S = 10.0

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from plandvc.apps import trac, trac_tasks
+from plandvc.apps.app import Summary
 from plandvc.apps.script import AppTask, Recorded, record
 from plandvc.io import publish_built, write_json, write_jsonl
 from plandvc.macros import REGISTRY
@@ -25,19 +26,14 @@ if TYPE_CHECKING:
     from plandvc.browser import Browser
 
 
-@dataclass(frozen=True)
-class Summary:
-    """Per macro: tasks made and trajectories kept."""
-
-    tasks: dict[str, int]
-    kept: dict[str, int]
-
-
-async def record_trac(seed: trac.Seed, task_seed: int, per_macro: int) -> list[Recorded]:
-    """Every Trac task of (seed, task_seed, per_macro) recorded in one new Chromium."""
+async def record_trac(
+    seed: trac.Seed, task_seed: int, per_macro: int, macros: Sequence[str] = ()
+) -> list[Recorded]:
+    """Every Trac task of (seed, task_seed, per_macro), or only those of `macros`, in one new Chromium."""
     from plandvc.browser import Browser
 
     tasks = trac_tasks.tasks(trac_tasks.offer(trac.template(seed)), task_seed, per_macro)
+    tasks = [t for t in tasks if not macros or t["macro"] in macros]
     async with Browser() as browser:
         return await record_trac_tasks(browser, seed, tasks)
 
@@ -92,7 +88,9 @@ def write_pool(out: Path, app: str, runs: list[Recorded]) -> Summary:
     return publish_built(out, build)
 
 
-def record_trac_pool(out: Path, seed: int = 0, tickets: int = 40, per_macro: int = 2) -> Summary:
-    """Record Trac's tasks into the pool folder `out`."""
-    runs = asyncio.run(record_trac(trac.Seed(seed, tickets), seed, per_macro))
+def record_trac_pool(
+    out: Path, seed: int = 0, size: int = 40, per_macro: int = 2, macros: Sequence[str] = ()
+) -> Summary:
+    """Record Trac's tasks (`size` tickets; seed for the data and the tasks) into the pool folder `out`."""
+    runs = asyncio.run(record_trac(trac.Seed(seed, size), seed, per_macro, macros))
     return write_pool(out, "trac", runs)
