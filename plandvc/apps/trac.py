@@ -45,7 +45,7 @@ from plandvc.apps.app import (
 )
 from plandvc.checks import Change, Row
 from plandvc.ports import free_ports
-from plandvc.world.vocab import FIRST
+from plandvc.world import vocab
 
 NAME = "trac"
 LOCK = LOCKS / "trac.lock"
@@ -140,8 +140,8 @@ def seed_env(root: Path, env: Path, seed: Seed) -> None:
 
 
 def _code_key() -> str:
-    """A key of this module's code: a change to the seed makes a new template."""
-    return file_hash(Path(__file__))
+    """A key of the seed's code (this module and the word lists): a change to it makes a new template."""
+    return file_hash(Path(__file__), Path(vocab.__file__))
 
 
 def _configure(ini: Path) -> None:
@@ -159,7 +159,7 @@ def _configure(ini: Path) -> None:
 
 def people(rng: random.Random, n: int) -> list[str]:
     """n distinct user names (lower-case first names)."""
-    return sorted(name.lower() for name in rng.sample(FIRST, n))
+    return sorted(name.lower() for name in rng.sample(vocab.FIRST, n))
 
 
 def _fill(db: sqlite3.Connection, seed: Seed) -> None:
@@ -290,7 +290,8 @@ def state(env: Path, template: Path) -> dict[str, Any]:
     now, before = tickets(env), tickets(template)
     old_ids = {r["id"] for r in before}
     new_ids = {r["id"] for r in now}
-    logged = [c for c in ticket_changes(env) if c not in set(ticket_changes(template))]
+    seeded = set(ticket_changes(template))
+    logged = [c for c in ticket_changes(env) if c not in seeded]
     changes: list[Change] = []
     for row in now:
         if row["id"] in old_ids:
