@@ -201,3 +201,26 @@ def test_record_apps_writes_a_pool_and_refuses_unknown_names(tmp_path: Path) -> 
     assert ok.exit_code == 0, ok.output
     assert "2 of 2 tasks kept" in ok.output
     assert [k["macro"] for k in read_jsonl(out / "kept.jsonl")] == ["delete_entry", "search_by_text"]
+
+
+@pytest.mark.slow
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_replayer_plays_a_recorded_trajectory_on_a_fresh_trac(
+    recorded: list[Recorded], browser: Browser
+) -> None:
+    """What run-chains and the evaluation do with a pool part: `plandvc.replay` finds each recorded element
+    again on the live page by its descriptor; the replayed task passes its gate on Trac's database."""
+    from plandvc.replay import Replayer, replay
+
+    firsts = {r.task["macro"]: r for r in reversed(recorded)}  # the first task of each macro
+    for r in sorted(firsts.values(), key=lambda r: r.task["task_id"]):
+        with trac.serve() as s:
+            session = await browser.new_session(s.base)
+            try:
+                await session.goto(r.task["start"]["url"])
+                done = await replay(Replayer(r.trajectory, r.elements, session), session)
+                state = s.state() | {"url": session.url, "seen": session.seen, "answer": done.get("answer")}
+            finally:
+                await session.close()
+        ok, detail = gate(r.task["check"], r.task["verifier"], state)
+        assert ok, f"{r.task['task_id']} replayed: {detail}"
