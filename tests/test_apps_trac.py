@@ -8,6 +8,7 @@ failing on a sibling task's real outcome (another component, another ticket, ano
 from __future__ import annotations
 
 import contextlib
+import re
 import sqlite3
 import subprocess
 import time
@@ -31,6 +32,14 @@ REPO = Path(__file__).resolve().parents[1]
 def dump(env: Path) -> list[str]:
     with contextlib.closing(sqlite3.connect(env / "db" / "trac.db")) as db:
         return list(db.iterdump())
+
+
+def test_the_lock_pins_every_package_with_hashes() -> None:
+    text = trac.LOCK.read_text()
+    pins = dict(re.findall(r"^([a-z0-9_.-]+)==(\S+) \\$", text, flags=re.M))
+    assert pins["trac"] == "1.6" and int(pins["setuptools"].split(".")[0]) < 81
+    blocks = re.split(r"^(?=[a-z0-9_.-]+==)", text, flags=re.M)[1:]
+    assert len(blocks) == len(pins) == 4 and all("--hash=sha256:" in b for b in blocks)
 
 
 def test_install_is_outside_the_checkout_and_quick_when_done() -> None:
