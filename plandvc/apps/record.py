@@ -1,0 +1,96 @@
+"""An app's tasks recorded into a pool folder: each task on a fresh session of the app, solved by the scripted
+executor in Chromium, gated on the app's own database, kept when its gate passes.
+
+The folder has the pool's layout (docs/POOL.md, "Layout"): `kept.jsonl`, `pool_ids.txt` and
+`runs/<app>/accepted/<id>/{task.json, trajectory.json, elements.json}`, plus `gates.jsonl` (every task's
+verdict and detail line, kept or not). The task.json of an app has no spec `control` (an app is not a spec
+site): `plandvc.apps.script.AppTask`. Everything written is a function of (app, seed, per_macro): no clock,
+no port (the session's URLs are relative to the app's base), written sorted and atomically.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from plandvc.apps import trac, trac_tasks
+from plandvc.apps.app import Summary
+from plandvc.apps.script import AppTask, Recorded, record
+from plandvc.io import publish_built, write_json, write_jsonl
+from plandvc.macros import REGISTRY
+
+if TYPE_CHECKING:
+    from plandvc.browser import Browser
+
+
+async def record_trac(
+    seed: trac.Seed, task_seed: int, per_macro: int, macros: Sequence[str] = ()
+) -> list[Recorded]:
+    """Every Trac task of (seed, task_seed, per_macro), or only those of `macros`, in one new Chromium."""
+    from plandvc.browser import Browser
+
+    tasks = trac_tasks.tasks(trac_tasks.offer(trac.template(seed)), task_seed, per_macro)
+    tasks = [t for t in tasks if not macros or t["macro"] in macros]
+    async with Browser() as browser:
+        return await record_trac_tasks(browser, seed, tasks)
+
+
+async def record_trac_tasks(browser: Browser, seed: trac.Seed, tasks: list[AppTask]) -> list[Recorded]:
+    """Each task on its own fresh tracd session, in `browser`."""
+    out = []
+    for task in tasks:
+        with trac.serve(seed) as s:
+            session = await browser.new_session(s.base)
+            try:
+                out.append(await record(task, session, trac_tasks.solution(task["macro"]), s.state))
+            finally:
+                await session.close()
+    return out
+
+
+def write_pool(out: Path, app: str, runs: list[Recorded]) -> Summary:
+    """The pool folder of `runs` at `out` (replaced atomically)."""
+
+    def build(tmp: Path) -> Summary:
+        kept = [r for r in runs if r.ok]
+        for r in kept:
+            folder = tmp / "runs" / app / "accepted" / r.task["task_id"]
+            write_json(folder / "task.json", r.task)
+            write_json(folder / "trajectory.json", r.trajectory)
+            write_json(folder / "elements.json", r.elements)
+        ids = sorted(r.task["task_id"] for r in kept)
+        by_id = {r.task["task_id"]: r for r in kept}
+        write_jsonl(
+            tmp / "kept.jsonl",
+            [
+                {"id": i, "run": app, "site": by_id[i].task["site"], "macro": by_id[i].task["macro"]}
+                for i in ids
+            ],
+        )
+        # question macros stay out of pool_ids.txt, as in every pool (pool-items adds them back)
+        chainable = [i for i in ids if not REGISTRY[by_id[i].task["macro"]].question]
+        (tmp / "pool_ids.txt").write_text("".join(f"{i}\n" for i in chainable))
+        write_jsonl(
+            tmp / "gates.jsonl",
+            [
+                {"id": r.task["task_id"], "ok": r.ok, "detail": r.detail}
+                for r in sorted(runs, key=lambda r: r.task["task_id"])
+            ],
+        )
+        return Summary(
+            dict(sorted(Counter(r.task["macro"] for r in runs).items())),
+            dict(sorted(Counter(r.task["macro"] for r in kept).items())),
+        )
+
+    return publish_built(out, build)
+
+
+def record_trac_pool(
+    out: Path, seed: int = 0, size: int = 40, per_macro: int = 2, macros: Sequence[str] = ()
+) -> Summary:
+    """Record Trac's tasks (`size` tickets; seed for the data and the tasks) into the pool folder `out`."""
+    runs = asyncio.run(record_trac(trac.Seed(seed, size), seed, per_macro, macros))
+    return write_pool(out, "trac", runs)
