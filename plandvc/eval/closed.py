@@ -21,7 +21,7 @@ from plandvc.agent.planner import Planner, PlannerResult
 from plandvc.browser.protocol import SessionProtocol
 from plandvc.eval.client import PlannerClient, PlannerModel
 from plandvc.eval.score import answer_kept, delegation_problems, extra_values
-from plandvc.eval.specs import HeldOut, Turn
+from plandvc.eval.specs import HeldOut
 from plandvc.pool.store import Pool
 from plandvc.records import ChainSpec, Part
 from plandvc.replay import Replayer, ReplayModel
