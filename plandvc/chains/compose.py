@@ -104,7 +104,7 @@ def superlative(ask: Ask) -> str:
 # ── the request ──────────────────────────────────────────────────────────────
 
 
-def constraint(ask: Ask, rng: random.Random, one: bool = False) -> str:
+def constraint(ask: Ask, rng: random.Random, one: bool = False, unlabelled: bool = True) -> str:
     """One list constraint as a relative phrase ("whose language is Python"); a sort's is ", lowest price
     first" (the caller puts it last)."""
     m, values = ask["macro"], ask.get("values", [])
@@ -117,9 +117,10 @@ def constraint(ask: Ask, rng: random.Random, one: bool = False) -> str:
         mention = "that mentions" if one else "that mention"
         return rng.choice(('matching "{v}"', mention + ' "{v}"', 'about "{v}"')).format(v=values[0])
     if m == "filter_by_slider":
+        bound = label[4:] if label.startswith("max ") else label  # "Max calories": calories up to 800
         return rng.choice(
             ("with {l} up to {v}", "with {l} of at most {v}", "with {l} no higher than {v}")
-        ).format(l=label, v=values[0])
+        ).format(l=bound, v=values[0])
     if m == "filter_by_date_range":
         a, b = values
         lead = (
@@ -127,11 +128,9 @@ def constraint(ask: Ask, rng: random.Random, one: bool = False) -> str:
         )  # "received between", "with last push between"
         return rng.choice(("{l} between {a} and {b}", "{l} from {a} to {b}")).format(l=lead, a=a, b=b)
     v = " or ".join(values)
-    forms = (
-        ("whose {l} is {v}", "with {l} {v}", "listed under {v}")
-        if len(values) == 1
-        else ("whose {l} is {v}", "with {l} {v}")
-    )
+    forms: tuple[str, ...] = ("with {l} {v}",)  # several values: "with region Europe or Asia"
+    if len(values) == 1:
+        forms = ("whose {l} is {v}", "with {l} {v}") + (("listed under {v}",) if unlabelled else ())
     return rng.choice(forms).format(l=label, v=v)
 
 
@@ -139,7 +138,12 @@ def noun_phrase(group: Sequence[Ask], rng: random.Random, *, with_sort: bool = T
     """The list and its constraints in one phrase: "repositories whose language is Python and with stars up to
     2000, highest stars first" (a sort comes last, after a comma)."""
     plural = group[0]["plural"]
-    filters = [constraint(a, rng) for a in group if a["macro"] != "sort_by_form"]
+    filters: list[str] = []
+    for (
+        a
+    ) in group:  # a label left out once a phrase at most: "listed under Rust, listed under MIT" is no phrase
+        if a["macro"] != "sort_by_form":
+            filters.append(constraint(a, rng, unlabelled=not any(f.startswith("listed") for f in filters)))
     sorts = [constraint(a, rng) for a in group if a["macro"] == "sort_by_form"] if with_sort else []
     out = plural + (" " + listing(filters) if filters else "")
     return out + "".join(f", {s}" if filters else f" {s}" for s in sorts)
@@ -155,9 +159,8 @@ def clause(ask: Ask, rng: random.Random) -> str:
         )
     if m == "create_entry":
         fields = listing([f"{lower_label(k)} {quoted(v)}" for k, v in ask.get("fields", [])])
-        verb = rng.choice(("add", "create", "add a new"))
-        noun = s if verb != "add" else f"{article(s)} {s}"
-        return f"{verb} {noun} with {fields}" if verb != "add a new" else f"add a new {s} with {fields}"
+        verb = rng.choice(("add {a} {s}", "create {a} {s}", "add a new {s}"))
+        return verb.format(a=article(s), s=s) + f" with {fields}"
     if m == "edit_entry":
         return rng.choice(
             (
@@ -169,7 +172,8 @@ def clause(ask: Ask, rng: random.Random) -> str:
     if m == "delete_entry":
         return rng.choice(('delete the {s} "{e}"', 'remove the {s} "{e}"')).format(s=s, e=e)
     if m == "copy_value":
-        return f'copy the {label} of the {s} "{e}" to my clipboard'
+        what = "name" if label == s.lower() else label  # not "the course of the course": its name
+        return f'copy the {what} of the {s} "{e}" to my clipboard'
     if m == "navigate_to_page":
         return rng.choice(("show me {p}", "take me to {p}")).format(p=the(ask["plural"]))
     if m == "report_information":
@@ -246,7 +250,8 @@ def request_text(
     for i, run in enumerate(runs):
         if run[0]["macro"] in LIST_MACROS:
             np = noun_phrase(run, rng)
-            phrases.append(_opening(np, rng) if i == 0 else f"show me {np}")
+            again = rng.choice(("show me", "find", "list", "look up"))
+            phrases.append(_opening(np, rng) if i == 0 else f"{again} {np}")
             continue
         c = clause(run[0], rng)
         if c.endswith("?"):
