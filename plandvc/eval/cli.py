@@ -41,6 +41,7 @@ from plandvc.run.chain import RunParams
     "share of held-out chains whose one part fails at its first attempt (recovery turns are scored apart)",
 )
 @options.run_params("--budget", "--planner-turns")
+@options.dialect()
 @workers_option(1)
 @options.cache(
     ".plandvc/cache/eval_chains", "finished held-out chains, for resuming (apart from run-chains' own)"

@@ -132,7 +132,14 @@ async def run_episode(
     steps = build_steps(spec, parts, site, failure)
     team = EvalTeam(session, steps, [t for t in chain.turns if t.kind == "delegate"], budget)
     planner = Planner(
-        session, line["request"], model, team, version=VERSION, today=site.today, max_turns=planner_turns
+        session,
+        line["request"],
+        model,
+        team,
+        version=VERSION,
+        today=site.today,
+        max_turns=planner_turns,
+        dialect=chain.dialect,
     )
     ep = Episode(line["key"], "", False, 0, 0, len(steps))
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NotRequired
 
+from plandvc.agent.dialects import DEFAULT as DEFAULT_DIALECT
 from plandvc.agent.planner import Planner
 from plandvc.agent.team import Report, Team
 from plandvc.browser.protocol import SessionProtocol
@@ -59,6 +60,16 @@ class RunParams:
     timeout_per_turn: float = 40.0
     memory_url: str = ""
     memory_model: str = ""
+    dialect: str = (
+        DEFAULT_DIALECT  # the planner's input (plandvc.agent.dialects); plandvc-v1: dataset v1's rows
+    )
+
+
+class DialectEpisode(Episode):
+    """An episode with the dialect its planner turns were written in (absent: plandvc-v1). A local type until
+    `dialect` joins `records.Episode` (records.py is a make_pool dep; changing it re-records the pool)."""
+
+    dialect: NotRequired[str]
 
 
 @dataclass
@@ -262,7 +273,14 @@ async def play_turns(
     team = ScriptedTeam(session, plan.steps, params.budget)
     script = PlannerScript(key, plan.turns, memory)
     planner = Planner(
-        session, plan.request, script, team, version=VERSION, today=site.today, max_turns=params.planner_turns
+        session,
+        plan.request,
+        script,
+        team,
+        version=VERSION,
+        today=site.today,
+        max_turns=params.planner_turns,
+        dialect=params.dialect,
     )
 
     async def play() -> BackendState:
@@ -334,8 +352,9 @@ def episode_of(
     params: RunParams,
     env: Environment | None,
 ) -> Episode:
-    """The chain's episode.json (key order is part of the bytes: written unsorted, `env` last)."""
-    episode: Episode = {
+    """The chain's episode.json (key order is part of the bytes: written unsorted, `env` last); `dialect` is
+    written only when it is not plandvc-v1, so a v1 episode keeps its bytes."""
+    episode: DialectEpisode = {
         "task_id": chain["key"],
         "site": chain["site"],
         "instruction": plan.request,
@@ -352,6 +371,8 @@ def episode_of(
         "planner_turns": params.planner_turns,
         "response_format": played.script.response_format,
     }
+    if params.dialect != DEFAULT_DIALECT:
+        episode["dialect"] = params.dialect
     if "failure" in chain:
         episode["failure"] = chain["failure"]
     if env is not None:
