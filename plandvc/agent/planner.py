@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from plandvc.agent.dialects import DEFAULT as DEFAULT_DIALECT
 from plandvc.agent.dialects import dialect as make_dialect
+from plandvc.agent.dialects.base import TurnInput
 from plandvc.agent.messages import (
     Delegation,
     Messages,
@@ -76,7 +77,9 @@ class Planner:
             snap = await self.session.snapshot()
             view = await self.dialect.read(self.session)
             shot = await self.session.screenshot()
-            text = self.dialect.text(self.request, res.history, snap, view, turn, self.max_turns, self.today)
+            text = self.dialect.text(
+                TurnInput(self.request, res.history, snap, view, turn, self.max_turns, self.today)
+            )
             messages = planner_conversation(self.system, text, shot)
             reply = await self._reply(messages, turn, res)
             if reply is None:

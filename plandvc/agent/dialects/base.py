@@ -3,10 +3,25 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol
 
-from plandvc.agent.dialects.page import PageView
+from plandvc.agent.dialects.page import PageView, capture, mark
 from plandvc.agent.messages import Delegation, SnapshotLike
+
+
+@dataclass(frozen=True)
+class TurnInput:
+    """What one planner turn's text is written from: the request, the history, the page (the snapshot, and
+    the dialect's own view of it), the step, the cap and the site's day."""
+
+    request: str
+    history: list[Delegation]
+    snap: SnapshotLike
+    view: PageView | None
+    step: int
+    max_turns: int
+    today: str
 
 
 class Dialect(Protocol):
@@ -21,16 +36,7 @@ class Dialect(Protocol):
 
     async def read(self, session: object) -> PageView | None: ...
 
-    def text(
-        self,
-        request: str,
-        history: list[Delegation],
-        snap: SnapshotLike,
-        view: PageView | None,
-        step: int,
-        max_turns: int,
-        today: str,
-    ) -> str: ...
+    def text(self, t: TurnInput) -> str: ...
 
 
 def page_of(session: object) -> object:
@@ -41,3 +47,19 @@ def page_of(session: object) -> object:
             f"{type(session).__name__} has no page: a browser-use dialect reads the page itself"
         )
     return page
+
+
+class ReadsPage:
+    """A browser-use dialect's `read`: page.js in `mode`, elements within `expansion` px numbered from `first`,
+    those new since the last look at the same URL marked."""
+
+    mode, expansion, first = "", 0, 0
+
+    def __init__(self) -> None:
+        self._last: tuple[str, set[str]] | None = None
+
+    async def read(self, session: object) -> PageView:
+        view = await capture(page_of(session), self.mode, self.expansion, self.first)  # type: ignore[arg-type]
+        mark(view, self._last)
+        self._last = (view.url, {n.key for n in view.interactive})
+        return view

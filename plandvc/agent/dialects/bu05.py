@@ -17,9 +17,9 @@ specialist's report as its one action result.
 
 from __future__ import annotations
 
-from plandvc.agent.dialects.base import page_of
-from plandvc.agent.dialects.page import Node, PageView, cap, capture
-from plandvc.agent.messages import Delegation, SnapshotLike, path_of
+from plandvc.agent.dialects.base import ReadsPage, TurnInput
+from plandvc.agent.dialects.page import Node, PageView, cap
+from plandvc.agent.messages import Delegation, path_of
 
 INCLUDE = (
     "title", "type", "checked", "name", "role", "value", "placeholder", "data-date-format", "alt",
@@ -154,47 +154,26 @@ def history_item(n: int, d: Delegation) -> str:
     return f"<step_{n}>\n{body}\n</step_{n}>"
 
 
-class BrowserUse05:
+class BrowserUse05(ReadsPage):
     """browser-use 0.5.0's user message, its page read by page.js."""
 
     name: str = "browser-use-0.5"
     attributes: tuple[str, ...] = INCLUDE
 
-    def __init__(self) -> None:
-        self._last: tuple[str, set[str]] | None = None
+    mode, expansion, first = "bu05", EXPANSION, 0
 
-    async def read(self, session: object) -> PageView:
-        view = await capture(page_of(session), "bu05", EXPANSION, 0)  # type: ignore[arg-type]
-        mark(view, self._last)
-        self._last = (view.url, {n.key for n in view.interactive})
-        return view
-
-    def text(
-        self,
-        request: str,
-        history: list[Delegation],
-        snap: SnapshotLike,
-        view: PageView | None,
-        step: int,
-        max_turns: int,
-        today: str,
-    ) -> str:
-        assert view is not None
-        items = ["<sys>\nAgent initialized\n</sys>", *(history_item(n, d) for n, d in enumerate(history, 1))]
+    def text(self, t: TurnInput) -> str:
+        assert t.view is not None
+        items = [
+            "<sys>\nAgent initialized\n</sys>",
+            *(history_item(n, d) for n, d in enumerate(t.history, 1)),
+        ]
         state = (
-            f"<user_request>\n{request}\n</user_request>\n"
-            f"<step_info>\nStep {step} of {max_turns} max possible steps\nCurrent date and time: {today}\n</step_info>"
+            f"<user_request>\n{t.request}\n</user_request>\n"
+            f"<step_info>\nStep {t.step} of {t.max_turns} max possible steps\nCurrent date and time: {t.today}\n</step_info>"
         )
         return (
             "<agent_history>\n" + "\n".join(items) + "\n</agent_history>\n"
             "<agent_state>\n" + state + "\n</agent_state>\n"
-            "<browser_state>\n" + browser_state(view) + "\n</browser_state>"
+            "<browser_state>\n" + browser_state(t.view) + "\n</browser_state>"
         )
-
-
-def mark(view: PageView, last: tuple[str, set[str]] | None) -> None:
-    """browser-use's `*[i]`: on the same URL as the last look, the elements it did not have then are new."""
-    if last is None or last[0] != view.url:
-        return
-    for n in view.interactive:
-        n.new = n.key not in last[1]

@@ -19,10 +19,9 @@ the planner's reply has no evaluation or next goal, so a step shows its memory, 
 
 from __future__ import annotations
 
-from plandvc.agent.dialects.base import page_of
-from plandvc.agent.dialects.bu05 import mark
-from plandvc.agent.dialects.page import Node, PageView, cap, capture
-from plandvc.agent.messages import Delegation, SnapshotLike, path_of
+from plandvc.agent.dialects.base import ReadsPage, TurnInput
+from plandvc.agent.dialects.page import Node, PageView, cap
+from plandvc.agent.messages import Delegation, path_of
 
 INCLUDE = (
     "title", "type", "checked", "id", "name", "role", "value", "placeholder", "data-date-format", "alt",
@@ -129,36 +128,20 @@ def history_item(d: Delegation) -> str:
     return f"<step>\n{d.memory}\nDelegate to {d.family}: {d.instruction}\nResult\n{d.report}"
 
 
-class BrowserUse13:
+class BrowserUse13(ReadsPage):
     """browser-use 0.13.8's user message, its page read by page.js."""
 
     name: str = "browser-use-0.13"
     attributes: tuple[str, ...] = INCLUDE
 
-    def __init__(self) -> None:
-        self._last: tuple[str, set[str]] | None = None
+    mode, expansion, first = "bu13", THRESHOLD, 1
 
-    async def read(self, session: object) -> PageView:
-        view = await capture(page_of(session), "bu13", THRESHOLD, 1)  # type: ignore[arg-type]
-        mark(view, self._last)
-        self._last = (view.url, {n.key for n in view.interactive})
-        return view
-
-    def text(
-        self,
-        request: str,
-        history: list[Delegation],
-        snap: SnapshotLike,
-        view: PageView | None,
-        step: int,
-        max_turns: int,
-        today: str,
-    ) -> str:
-        assert view is not None
-        items = "\n".join(["Agent initialized", *(history_item(d) for d in history)])
+    def text(self, t: TurnInput) -> str:
+        assert t.view is not None
+        items = "\n".join(["Agent initialized", *(history_item(d) for d in t.history)])
         return (
-            f"<user_request>\n{request}\n</user_request>\n\n"
+            f"<user_request>\n{t.request}\n</user_request>\n\n"
             f"<agent_history>\n{items}\n</agent_history>\n\n"
-            f"<browser_state>\n{browser_state(view)}\n</browser_state>\n"
-            f"<step_info>Step{step} maximum:{max_turns}\nToday:{today}</step_info>"
+            f"<browser_state>\n{browser_state(t.view)}\n</browser_state>\n"
+            f"<step_info>Step{t.step} maximum:{t.max_turns}\nToday:{t.today}</step_info>"
         )

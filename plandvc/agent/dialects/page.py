@@ -128,3 +128,11 @@ async def capture(page: _Evaluates, mode: str, expansion: int, first: int) -> Pa
 def cap(text: str, n: int) -> str:
     """browser-use's cap_text_length: the first `n` characters and "..." when longer."""
     return text[:n] + "..." if len(text) > n else text
+
+
+def mark(view: PageView, last: tuple[str, set[str]] | None) -> None:
+    """browser-use's `*[i]`: on the same URL as the last look, the elements it did not have then are new."""
+    if last is None or last[0] != view.url:
+        return
+    for n in view.interactive:
+        n.new = n.key not in last[1]

@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+from plandvc.agent.dialects.base import TurnInput
 from plandvc.agent.dialects.page import PageView
-from plandvc.agent.messages import Delegation, SnapshotLike, planner_user_text
+from plandvc.agent.messages import planner_user_text
 from plandvc.browser.snapshot import ATTR_ORDER
 
 
@@ -17,14 +18,5 @@ class PlandvcV1:
     async def read(self, session: object) -> PageView | None:
         return None
 
-    def text(
-        self,
-        request: str,
-        history: list[Delegation],
-        snap: SnapshotLike,
-        view: PageView | None,
-        step: int,
-        max_turns: int,
-        today: str,
-    ) -> str:
-        return planner_user_text(request, history, snap, step, max_turns, today)
+    def text(self, t: TurnInput) -> str:
+        return planner_user_text(t.request, t.history, t.snap, t.step, t.max_turns, t.today)
