@@ -1,7 +1,8 @@
 """Run by browser-use 0.5.0's own venv (.venv-bu05): attach to the test's Chromium over CDP once, then for each
-URL read on stdin print browser-use 0.5.0's own element lines of the page showing it (DomService, viewport
-expansion 500 as its BrowserProfile's default, no highlighting) as one JSON line. Each stage is logged on
-stderr, so the test names the stage a hang is in. Importing browser-use takes tens of seconds here, which is why
+URL read on stdin print browser-use 0.5.0's own element lines of the page showing it as one JSON line
+(DomService with its BrowserProfile's defaults, viewport expansion 500 and highlighting on: with highlighting off
+its buildDomTree never passes a highlighted parent down, so nested elements get numbers the agent never shows).
+Each stage is logged on stderr, so the test names the stage a hang is in. Importing browser-use takes tens of seconds here, which is why
 one process serves every page."""
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ async def main(cdp: str) -> None:
             log(f"reading {url}")
             page = the_page(browser, url)
             state = await DomService(page).get_clickable_elements(
-                highlight_elements=False, viewport_expansion=500
+                highlight_elements=True, viewport_expansion=500
             )
             lines = state.element_tree.clickable_elements_to_string()
             print(json.dumps({"url": url, "lines": lines}), flush=True)
