@@ -7,13 +7,24 @@ to this test's Chromium over CDP. The element lines are compared one for one; th
 
 Why it once hung: importing browser_use takes tens of seconds on this machine (it imports every LLM client),
 and the first version started one process per page with its output captured. One process now serves every page
-and each stage (build, import and attach, each page) has its own timeout naming it."""
+and each stage (build, import and attach, each page) has its own timeout naming it.
+
+Where it stands (docs/STAGES.md, "Dialects of the planner's input"): 0.5.0 equals the browser-use-0.5 dialect
+on all 38 pages (2,496 lines). 0.13.8 attaches and answers (BrowserSession(cdp_url=...)), but the dialect does
+not match it yet, so its test is a strict xfail: of 0.13.8's 6,818 lines the dialect has 3,883 in order. What
+0.13.8 reads that page.js does not: the accessibility tree (implicit roles: every table row and cell is
+interactive, so `<tr>`/`<td>` lines; AX `selected` on tabs; AX `autocomplete=list` over the attribute), its
+search-indicator class/id/data-* rule (a search `<form>` is interactive), `|SHADOW(open)|` before elements with
+a shadow root (every text/search input's user-agent one), its paint-order and bounding-box containment filters,
+and nesting under interactive parents. Matching them needs the AX tree from CDP, not one evaluate."""
 
 from __future__ import annotations
 
 import asyncio
+import difflib
 import json
 import os
+import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +33,7 @@ import pytest
 from playwright.async_api import async_playwright
 
 from plandvc import io
-from plandvc.agent.dialects import bu05
+from plandvc.agent.dialects import bu05, bu13
 from plandvc.agent.dialects.page import capture
 from plandvc.browser.chromium import chromium_path
 from plandvc.ports import free_ports
@@ -42,7 +53,7 @@ QUIET = {
 
 @dataclass(frozen=True)
 class PageResult:
-    """One page compared: the lines each serializer wrote and how many are equal at the same position."""
+    """One page compared: the lines each serializer wrote, and how many of theirs ours has in the same order."""
 
     url: str
     ours: list[str]
@@ -50,7 +61,8 @@ class PageResult:
 
     @property
     def matched(self) -> int:
-        return sum(a == b for a, b in zip(self.ours, self.theirs, strict=False))
+        blocks = difflib.SequenceMatcher(None, self.ours, self.theirs, autojunk=False).get_matching_blocks()
+        return sum(b.size for b in blocks)
 
     @property
     def same(self) -> bool:
@@ -162,9 +174,13 @@ class Upstream:
         return (await self.reply(f"reading {url}", 60))["lines"].splitlines()
 
     async def close(self) -> None:
+        """Closing stdin ends it; one that lingers on its way out is killed (its answers are all in)."""
         if self.proc.stdin is not None:
             self.proc.stdin.close()
-        await asyncio.wait_for(self.proc.wait(), 30)
+        try:
+            await asyncio.wait_for(self.proc.wait(), 30)
+        except TimeoutError:
+            self.proc.kill()
 
 
 def test_the_comparison_fails_on_one_wrong_line() -> None:
@@ -176,13 +192,19 @@ def test_the_comparison_fails_on_one_wrong_line() -> None:
     assert "1 of 2 pages equal, 3 of 4 lines" in table([good, bad])
 
 
-@pytest.mark.slow
-@pytest.mark.timeout(1800)
-async def test_browser_use_05_lines_match_browser_use_itself(tmp_path: Path) -> None:
-    python = venv(".venv-bu05", "browser-use")
+def indices(lines: list[str]) -> list[str]:
+    """The lines with every `[n]` and `*[n]` as `[i]`: 0.13.8 numbers by CDP backend node id (it differs between
+    runs) and stars what its last look at any page lacked (the dialect: at the same URL), so both are left out."""
+    return [re.sub(r"\*?\[\d+\]<", "[i]<", line) for line in lines]
+
+
+async def compare(tmp_path: Path, venv_name: str, script: str, mode: str) -> list[PageResult]:
+    """Every page of `pages` read by the dialect `mode` and by browser-use's `script`, in one real Chromium."""
+    python = venv(venv_name, "browser-use")
     make_world(tmp_path / "world", seed=0)
     urls = pages(tmp_path / "world")
     assert len(urls) >= 20
+    module, dialect = {"bu05": (bu05, bu05.BrowserUse05), "bu13": (bu13, bu13.BrowserUse13)}[mode]
     [port, cdp] = free_ports(2)
     results: list[PageResult] = []
     with Servers([port], tmp_path / "world") as servers:
@@ -191,13 +213,33 @@ async def test_browser_use_05_lines_match_browser_use_itself(tmp_path: Path) -> 
                 executable_path=chromium_path(), args=[f"--remote-debugging-port={cdp}"]
             )
             page = await (await browser.new_context(viewport={"width": 1280, "height": 800})).new_page()
-            upstream = await Upstream.start(python, "serve05.py", f"http://127.0.0.1:{cdp}")
+            upstream = await Upstream.start(python, script, f"http://127.0.0.1:{cdp}")
             for url in urls:
                 await page.goto(servers.bases[0] + url, wait_until="load")
-                ours = bu05.element_lines((await capture(page, "bu05", bu05.EXPANSION, 0)).root)
-                results.append(PageResult(url, ours.splitlines(), await upstream.lines(page.url)))
+                view = await capture(page, mode, dialect.expansion, dialect.first)
+                ours, theirs = module.element_lines(view.root).splitlines(), await upstream.lines(page.url)
+                if mode == "bu13":
+                    ours, theirs = indices(ours), indices(theirs)
+                results.append(PageResult(url, ours, theirs))
             await upstream.close()
             await browser.close()
     (tmp_path / "lines.json").write_text(json.dumps([r.__dict__ for r in results], indent=1))
     print(table(results))
+    return results
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+async def test_browser_use_05_lines_match_browser_use_itself(tmp_path: Path) -> None:
+    results = await compare(tmp_path, ".venv-bu05", "serve05.py", "bu05")
+    assert all(r.same for r in results), table(results)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+@pytest.mark.xfail(
+    strict=True, reason="the browser-use-0.13 dialect does not yet match 0.13.8 (module docstring)"
+)
+async def test_browser_use_13_lines_match_browser_use_itself(tmp_path: Path) -> None:
+    results = await compare(tmp_path, ".venv-bu13", "serve13.py", "bu13")
     assert all(r.same for r in results), table(results)
