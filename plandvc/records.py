@@ -288,3 +288,4 @@ class Episode(TypedDict):
     response_format: dict[str, object] | None  # the planner's JSON schema as it asked (None: never asked)
     failure: NotRequired[ChainFailure]  # a recovery chain's planned failure
     env: NotRequired[Environment]  # versions of the code, Chromium, Playwright (left out when not known)
+    dialect: NotRequired[str]  # the planner input's dialect (plandvc.agent.dialects); absent: plandvc-v1

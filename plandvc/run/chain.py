@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NotRequired
+from typing import TYPE_CHECKING
 
 from plandvc.agent.dialects import DEFAULT as DEFAULT_DIALECT
 from plandvc.agent.planner import Planner
@@ -63,13 +63,6 @@ class RunParams:
     dialect: str = (
         DEFAULT_DIALECT  # the planner's input (plandvc.agent.dialects); plandvc-v1: dataset v1's rows
     )
-
-
-class DialectEpisode(Episode):
-    """An episode with the dialect its planner turns were written in (absent: plandvc-v1). A local type until
-    `dialect` joins `records.Episode` (records.py is a make_pool dep; changing it re-records the pool)."""
-
-    dialect: NotRequired[str]
 
 
 @dataclass
@@ -354,7 +347,7 @@ def episode_of(
 ) -> Episode:
     """The chain's episode.json (key order is part of the bytes: written unsorted, `env` last); `dialect` is
     written only when it is not plandvc-v1, so a v1 episode keeps its bytes."""
-    episode: DialectEpisode = {
+    episode: Episode = {
         "task_id": chain["key"],
         "site": chain["site"],
         "instruction": plan.request,
