@@ -11,8 +11,8 @@ and each stage (build, import and attach, each page) has its own timeout naming 
 
 Where it stands (docs/STAGES.md, "Dialects of the planner's input"): 0.5.0 equals the browser-use-0.5 dialect
 on all 38 pages (2,496 lines). 0.13.8 attaches and answers (BrowserSession(cdp_url=...)), but the dialect does
-not match it yet, so its test is a strict xfail: of 0.13.8's 6,818 lines the dialect has 3,883 in order. What
-0.13.8 reads that page.js does not: the accessibility tree (implicit roles: every table row and cell is
+not match it yet: its test is an expected failure for that alone (NotYetEqual), and fewer than the 3,883 of
+0.13.8's 6,818 lines it has in order now fails outright. What 0.13.8 reads that page.js does not: the accessibility tree (implicit roles: every table row and cell is
 interactive, so `<tr>`/`<td>` lines; AX `selected` on tabs; AX `autocomplete=list` over the attribute), its
 search-indicator class/id/data-* rule (a search `<form>` is interactive), `|SHADOW(open)|` before elements with
 a shadow root (every text/search input's user-agent one), its paint-order and bounding-box containment filters,
@@ -235,11 +235,22 @@ async def test_browser_use_05_lines_match_browser_use_itself(tmp_path: Path) -> 
     assert all(r.same for r in results), table(results)
 
 
+class NotYetEqual(Exception):
+    """The browser-use-0.13 dialect's pages are not all equal to 0.13.8's yet (the module docstring says why)."""
+
+
+# how many of 0.13.8's lines the browser-use-0.13 dialect has in order on the 38 pages: fewer is a regression
+BU13_MATCHED = 3883
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(1800)
-@pytest.mark.xfail(
-    strict=True, reason="the browser-use-0.13 dialect does not yet match 0.13.8 (module docstring)"
-)
+@pytest.mark.xfail(raises=NotYetEqual, strict=True, reason="browser-use-0.13 does not match 0.13.8 yet")
 async def test_browser_use_13_lines_match_browser_use_itself(tmp_path: Path) -> None:
+    """An expected failure only for not being equal yet: a drop below BU13_MATCHED lines fails outright, and
+    all pages equal is an unexpected pass that fails too (then the xfail goes)."""
     results = await compare(tmp_path, ".venv-bu13", "serve13.py", "bu13")
-    assert all(r.same for r in results), table(results)
+    matched = sum(r.matched for r in results)
+    assert len(results) == 38 and matched >= BU13_MATCHED, table(results)
+    if not all(r.same for r in results):
+        raise NotYetEqual(table(results))
