@@ -74,6 +74,9 @@
     else if (tag === 'select') out.value = el.selectedIndex >= 0 ? el.options[el.selectedIndex].text.trim() : '';
     else if ((tag === 'input' && !['button', 'submit', 'reset', 'image', 'hidden'].includes(el.type)) || tag === 'textarea') out.value = String(el.value);
     if (tag === 'option') out.selected = el.selected ? 'true' : 'false';
+    else if (el.hasAttribute('aria-selected')) out.selected = el.getAttribute('aria-selected');
+    const ac = el.getAttribute('aria-autocomplete');
+    if (ac) out.autocomplete = ac;               // the accessibility tree's autocomplete is aria-autocomplete's
     if (el.required) out.required = 'true';
     const ex = el.getAttribute('aria-expanded');
     if (ex !== null) out.expanded = ex;
