@@ -60,9 +60,28 @@
     if (['onclick', 'onmousedown', 'onmouseup', 'onkeydown', 'onkeyup', 'tabindex'].some((a) => el.hasAttribute(a))) return true;
     const role = el.getAttribute('role');
     if (role && ROLES13.has(role)) return true;
+    if (IMPLICIT13[tag] && !role) return true;   // the accessibility tree's role of a table's row and cell
     if (el.isContentEditable) return true;
     return styleOf(el).cursor === 'pointer';
   };
+  const IMPLICIT13 = { tr: 'row', td: 'cell' };
+  // 0.13.8's bounding-box filter: a child >= 99% inside an <a>, a <button> or a button/combobox role is not
+  // numbered, unless it is a field, a label, itself such an element, has onclick or aria-label, or a role
+  const propagating = (el, tag) => {
+    const role = el.getAttribute('role');
+    return tag === 'a' || tag === 'button' || (['div', 'span'].includes(tag) && ['button', 'combobox'].includes(role)) ||
+      (tag === 'input' && role === 'combobox');
+  };
+  const contained = (c, p) => {
+    const x = Math.max(0, Math.min(c.right, p.right) - Math.max(c.left, p.left));
+    const y = Math.max(0, Math.min(c.bottom, p.bottom) - Math.max(c.top, p.top));
+    const area = c.width * c.height;
+    return area > 0 && (x * y) / area >= 0.99;
+  };
+  const excluded13 = (el, tag, r, bound) => bound && contained(r, bound) &&
+    !['input', 'select', 'textarea', 'label'].includes(tag) && !propagating(el, tag) && !el.hasAttribute('onclick') &&
+    !(el.getAttribute('aria-label') || '').trim() &&
+    !['button', 'link', 'checkbox', 'radio', 'tab', 'menuitem', 'option'].includes(el.getAttribute('role'));
   const candidate = (el, tag) => ['a', 'button', 'input', 'select', 'textarea', 'details', 'summary', 'label'].includes(tag) ||
     el.hasAttribute('onclick') || el.hasAttribute('role') || el.hasAttribute('tabindex') ||
     el.hasAttribute('data-action') || el.getAttribute('contenteditable') === 'true';
@@ -92,7 +111,7 @@
     return parts.join('/');
   };
   const counts = { links: 0, images: 0, iframes: 0, elements: 0 };
-  const walk = (node, lit) => {
+  const walk = (node, lit, bound) => {
     if (node.nodeType === Node.TEXT_NODE) {
       const text = (node.textContent || '').trim();
       const p = node.parentElement;
@@ -115,18 +134,18 @@
     if (d.vis) {
       d.top = isTop(el);
       if (mode === 'bu05' && d.top && interactive05(el, tag) && (!lit || distinct(el, tag))) d.hi = true;
-      if (mode === 'bu13' && d.view && interactive13(el, tag) && (!lit || distinct(el, tag))) d.hi = true;
+      if (mode === 'bu13' && d.view && interactive13(el, tag) && !excluded13(el, tag, r, bound)) d.hi = true;
     }
     if (mode === 'bu13') d.live = live(el, tag);
     for (const c of el.childNodes) {
-      const k = walk(c, d.hi || lit);
+      const k = walk(c, d.hi || lit, propagating(el, tag) ? r : bound);
       if (k) d.kids.push(k);
     }
     if (tag === 'a' && !d.kids.length && !el.getAttribute('href') && !(r.width > 0 && r.height > 0)) return null;
     return d;
   };
   const root = { tag: 'body', attrs: {}, vis: true, top: true, hi: false, kids: [], key: '', view: true };
-  for (const c of document.body.childNodes) { const k = walk(c, false); if (k) root.kids.push(k); }
+  for (const c of document.body.childNodes) { const k = walk(c, false, null); if (k) root.kids.push(k); }
   return {
     url: location.href, title: document.title, root, counts,
     page: { vw: W, vh: H, pw: document.documentElement.scrollWidth, ph: document.documentElement.scrollHeight,
