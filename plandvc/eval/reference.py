@@ -3,7 +3,7 @@ them by exactly the path a served model takes (the `openai` client, `GET /v1/mod
 `POST /v1/chat/completions`).
 
 - `oracle` answers the known step: the training row's own target for the chain (found by the request in
-  `<user_request>`) at the turn (`Step N of M` in `<step_info>`). It must score 1.0 teacher-forced and
+  `<user_request>`) at the turn (`Step N of M`, or `StepN maximum:M`, in `<step_info>`: every dialect's). It must score 1.0 teacher-forced and
   closed-loop: anything less is a bug in the evaluation.
 - `always-done` answers `done` with no answer ("The task is done.") at every turn: its teacher-forced step
   accuracy is exactly the share of turns that are the `done` of a chain asking no question, its closed-loop
@@ -42,7 +42,9 @@ from plandvc.memory.text import DONE_TEXT
 
 REFERENCES = ("oracle", "copy", "always-done", "random-family")
 _REQUEST = re.compile(r"<user_request>\n(.*?)\n</user_request>", re.S)
-_STEP = re.compile(r"<step_info>\nStep (\d+) of \d+")
+# every dialect's step info (plandvc.agent.dialects): "Step N of M" (plandvc-v1, browser-use-0.5 "... max
+# possible steps") and "StepN maximum:M" (browser-use-0.13)
+_STEP = re.compile(r"<step_info>\n?Step ?(\d+)(?: of | maximum:)\d+")
 
 Messages = Sequence[Mapping[str, object]]  # a chat request's messages, as the wire carries them
 Planner = Callable[[Messages], str]

@@ -27,6 +27,7 @@ from typing import NotRequired, TypedDict
 from jsonschema import Draft202012Validator
 
 from plandvc import io
+from plandvc.agent.dialects import DEFAULT as DEFAULT_DIALECT
 from plandvc.chains.items import pool_items, site_specs
 from plandvc.chains.make import ChainParams, make_chains
 from plandvc.chains.walk import HOME_RULES
@@ -71,6 +72,12 @@ class HeldOut:
     line: SpecLine
     turns: list[Turn]
     dir: Path
+
+    @property
+    def dialect(self) -> str:
+        """The dialect its rows were written in (episode.json's `dialect`; absent: plandvc-v1), the one the
+        planner under test is sent."""
+        return str(io.read_json(self.dir / "episode.json").get("dialect", DEFAULT_DIALECT))
 
     @property
     def asks(self) -> bool:

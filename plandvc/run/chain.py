@@ -9,6 +9,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from plandvc.agent.dialects import DEFAULT as DEFAULT_DIALECT
 from plandvc.agent.planner import Planner
 from plandvc.agent.team import Report, Team
 from plandvc.browser.protocol import SessionProtocol
@@ -61,6 +62,9 @@ class RunParams:
     timeout_per_turn: float = 40.0
     memory_url: str = ""
     memory_model: str = ""
+    dialect: str = (
+        DEFAULT_DIALECT  # the planner's input (plandvc.agent.dialects); plandvc-v1: dataset v1's rows
+    )
 
 
 @dataclass
@@ -288,7 +292,14 @@ async def play_turns(
     team = ScriptedTeam(session, plan.steps, params.budget)
     script = PlannerScript(key, plan.turns, memory)
     planner = Planner(
-        session, plan.request, script, team, version=VERSION, today=site.today, max_turns=params.planner_turns
+        session,
+        plan.request,
+        script,
+        team,
+        version=VERSION,
+        today=site.today,
+        max_turns=params.planner_turns,
+        dialect=params.dialect,
     )
 
     async def play() -> BackendState:
@@ -368,7 +379,8 @@ def episode_of(
     part_instructions: list[str] | None = None,
 ) -> Episode:
     """The chain's episode.json (key order is part of the bytes: written unsorted, `env` last); a composed
-    chain's also has the executor's own instructions of its parts, beside the delegations."""
+    chain's also has the executor's own instructions of its parts, beside the delegations; `dialect` is
+    written only when it is not plandvc-v1, so a v1 episode keeps its bytes."""
     episode: Episode = {
         "task_id": chain["key"],
         "site": chain["site"],
@@ -386,6 +398,8 @@ def episode_of(
         "planner_turns": params.planner_turns,
         "response_format": played.script.response_format,
     }
+    if params.dialect != DEFAULT_DIALECT:
+        episode["dialect"] = params.dialect
     if "failure" in chain:
         episode["failure"] = chain["failure"]
     if "goal" in chain:

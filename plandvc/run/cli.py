@@ -50,6 +50,7 @@ def _shard(_ctx: click.Context, _param: click.Parameter, value: str | None) -> t
     "--shard", default=None, callback=_shard, help="k/n: this process takes every n-th chain from k"
 )
 @options.run_params("--budget", "--planner-turns", "--timeout-base", "--timeout-per-turn")
+@options.dialect()
 @click.option("--memory-url", default="", help="OpenAI-compatible URL of the memory model (empty: none)")
 @click.option("--memory-model", default="", help="the memory model's name on that server")
 @click.option("--headful", is_flag=True, envvar="PLANDVC_HEADFUL", help="show the browser windows")
@@ -83,6 +84,8 @@ def run_chains(**values: object) -> None:
     Example:
         plandvc run-chains --chains data/chains.jsonl --pool data/pool --sites data/sites \\
             --out data/raw --workers 2
+        plandvc run-chains --dialect browser-use-0.13 --chains data/chains.jsonl --pool data/pool \\
+            --sites data/sites --out data/raw
         RAY_ADDRESS=head:6379 plandvc run-chains --engine ray --workers 16 \\
             --chains data/chains.jsonl --pool data/pool --sites data/sites --out data/raw
     """

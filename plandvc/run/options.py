@@ -10,6 +10,7 @@ from typing import TypeVar
 
 import click
 
+from plandvc.agent.dialects import DIALECTS
 from plandvc.run.chain import RunParams
 
 F = TypeVar("F", bound=Callable[..., object])
@@ -54,4 +55,15 @@ def cache(default: str, help: str, envvar: str | None = None) -> Callable[[F], F
     """--cache: the folder of finished chains a rerun resumes from."""
     return click.option(
         "--cache", type=DIR, envvar=envvar, default=Path(default), show_default=True, help=help
+    )
+
+
+def dialect() -> Callable[[F], F]:
+    """--dialect: the planner input's dialect (plandvc.agent.dialects), recorded in each episode."""
+    return click.option(
+        "--dialect",
+        type=click.Choice(list(DIALECTS)),
+        default=DEFAULTS.dialect,
+        show_default=True,
+        help="how the planner's input writes the page, history and step info (params.yaml prompt.dialect)",
     )

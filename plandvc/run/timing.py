@@ -64,6 +64,11 @@ class TimedSession:
     def clipboard(self) -> list[str]:
         return self._session.clipboard
 
+    @property
+    def page(self) -> object:
+        """The session's Playwright page, for a dialect that reads the page itself (plandvc.agent.dialects)."""
+        return getattr(self._session, "page", None)
+
     # timed calls
     async def snapshot(self) -> Snapshot:
         with self._clock.phase("snapshots"):

@@ -1,0 +1,147 @@
+"""`browser-use-0.13`: the planner's input as browser-use 0.13.8 writes its agent's user message.
+
+From browser-use 0.13.8's own code (read at its tag): `dom/views.py` `DEFAULT_INCLUDE_ATTRIBUTES`,
+`dom/serializer/serializer.py` `serialize_tree` and `_build_attributes_string` (`[i]<tag attrs />` with the
+element's text on its own lines one tab deeper, every visible text of more than one character on its own line,
+depth growing only under interactive elements; values unquoted and cut at 100 characters, an empty one as
+`key=''`; the live value of a field, `checked` of a checkbox or radio, `selected`, `expanded`, `required`; a
+value longer than 5 characters shown once unless protected; `type` equal to the tag left out; a date input's
+`format` and placeholder), `agent/prompts.py` (`<user_request>` first, `<page_stats>`, Current tab / Available
+tabs, `<page_info>`, "Interactive elements:", `[Start of page]` / `[End of page]`, `<step_info>StepN
+maximum:M\nToday:...</step_info>` last) and `message_manager` ("Agent initialized", then `<step>` with bare
+lines and "Result"). Elements are read within 0.13.8's viewport threshold (1000 px).
+
+Where plandvc differs, on purpose: indices count from 1 in document order (0.13.8 shows CDP backend node ids,
+which differ between browser runs); the tab id is "0000"; the URL is path?query; no file system, todo or
+`<agent_state>` (the planner has none); the accessibility-tree facts are read from the DOM (page.js `live`);
+the planner's reply has no evaluation or next goal, so a step shows its memory, its delegation and the report.
+"""
+
+from __future__ import annotations
+
+from plandvc.agent.dialects.base import ReadsPage, TurnInput
+from plandvc.agent.dialects.page import Node, PageView, cap
+from plandvc.agent.messages import Delegation, path_of
+
+INCLUDE = (
+    "title", "type", "checked", "id", "name", "role", "value", "placeholder", "data-date-format", "alt",
+    "aria-label", "aria-expanded", "data-state", "aria-checked", "aria-valuemin", "aria-valuemax",
+    "aria-valuenow", "aria-placeholder", "pattern", "min", "max", "minlength", "maxlength", "step", "accept",
+    "multiple", "inputmode", "autocomplete", "aria-autocomplete", "list", "data-mask", "data-inputmask",
+    "data-datepicker", "format", "expected_format", "contenteditable", "pseudo", "selected", "expanded",
+    "pressed", "disabled", "invalid", "valuemin", "valuemax", "valuenow", "keyshortcuts", "haspopup",
+    "multiselectable", "required", "valuetext", "level", "busy", "live", "ax_name",
+)  # fmt: skip
+THRESHOLD = 1000
+_FORMATS = {"date": "YYYY-MM-DD", "time": "HH:MM", "datetime-local": "YYYY-MM-DDTHH:MM", "month": "YYYY-MM"}
+_PROTECTED = {"format", "expected_format", "placeholder", "value", "aria-label", "title"}
+
+
+def attributes(node: Node, include: tuple[str, ...] = INCLUDE) -> str:
+    """0.13.8's `_build_attributes_string` of an element (its text is never compared: the serializer passes '')."""
+    attrs = {k: v.strip() for k, v in node.attrs.items() if k in include and v.strip() != ""}
+    kind = node.attrs.get("type", "").lower()
+    if node.tag == "input" and kind in _FORMATS:
+        attrs["format"] = _FORMATS[kind]
+        attrs.setdefault("placeholder", _FORMATS[kind])
+    for k, v in node.live.items():  # the accessibility tree's properties, then the field's current value
+        if k in include and k != "value" and v.strip():
+            attrs[k] = v.strip()
+    if node.tag in ("input", "textarea", "select") and node.live.get("value", "").strip():
+        attrs["value"] = node.live["value"].strip()
+    ordered = [k for k in include if k in attrs]
+    if len(ordered) > 1:
+        seen: set[str] = set()
+        for k in ordered:
+            v = attrs[k]
+            if len(v) > 5:
+                if v in seen and k not in _PROTECTED:
+                    del attrs[k]
+                else:
+                    seen.add(v)
+    if node.tag == attrs.get("role"):
+        del attrs["role"]
+    if attrs.get("type", "").lower() == node.tag:
+        del attrs["type"]
+    if "expanded" in attrs and "aria-expanded" in attrs:
+        del attrs["aria-expanded"]
+    return " ".join(f"{k}={cap(v, 100)}" if v else f"{k}=''" for k, v in attrs.items())
+
+
+def element_lines(root: Node) -> str:
+    """`serialize_tree` of 0.13.8 over the tree."""
+    out: list[str] = []
+
+    def visit(n: Node, depth: int) -> None:
+        nxt = depth
+        if n.tag:
+            if n.index is not None:
+                nxt += 1
+                attrs = attributes(n)
+                out.append(
+                    f"{chr(9) * depth}{'*' if n.new else ''}[{n.index}]<{n.tag}{' ' + attrs if attrs else ''} />"
+                )
+        else:
+            p = n.parent
+            if p is not None and p.visible and p.in_view and len(n.text) > 1:
+                out.append(f"{chr(9) * depth}{n.text}")
+        for c in n.children:
+            visit(c, nxt)
+
+    visit(root, 0)
+    return "\n".join(out)
+
+
+def browser_state(view: PageView) -> str:
+    """The text inside `<browser_state>`: page stats, tabs, page info and the elements."""
+    c = view.counts
+    interactive = len(view.interactive)
+    stats = "<page_stats>"
+    if c["elements"] < 10:
+        stats += "Page appears empty - consider waiting - "
+    stats += f"{c['links']} links, {interactive} interactive, {c['iframes']} iframes"
+    if c["images"]:
+        stats += f", {c['images']} images"
+    stats += f", {c['elements']} total elements</page_stats>\n"
+    vh, ph = view.viewport[1], view.size[1]
+    above, below = max(view.scroll_y, 0) / vh, max(ph - view.scroll_y - vh, 0) / vh
+    info = f"<page_info>{above:.1f} pages above, {below:.1f} pages below"
+    info += " — scroll down to reveal more content" if below > 0.2 else ""
+    info += "</page_info>\n"
+    elements = element_lines(view.root)
+    if elements:
+        elements = (
+            ("" if above > 0 else "[Start of page]\n") + elements + ("" if below > 0 else "\n[End of page]")
+        )
+    else:
+        elements = "empty page"
+    url = path_of(view.url)
+    state = (
+        f"{stats}Current tab: 0000\nAvailable tabs:\nTab 0000: {url} - {view.title[:30]}\n\n{info}\n"
+        f"Interactive elements:\n{elements}\n"
+    )
+    return state.strip("\n")
+
+
+def history_item(d: Delegation) -> str:
+    """One earlier step as 0.13.8's HistoryItem writes it (no closing tag)."""
+    return f"<step>\n{d.memory}\nDelegate to {d.family}: {d.instruction}\nResult\n{d.report}"
+
+
+class BrowserUse13(ReadsPage):
+    """browser-use 0.13.8's user message, its page read by page.js."""
+
+    name: str = "browser-use-0.13"
+    attributes: tuple[str, ...] = INCLUDE
+
+    mode, expansion, first = "bu13", THRESHOLD, 1
+
+    def text(self, t: TurnInput) -> str:
+        assert t.view is not None
+        items = "\n".join(["Agent initialized", *(history_item(d) for d in t.history)])
+        return (
+            f"<user_request>\n{t.request}\n</user_request>\n\n"
+            f"<agent_history>\n{items}\n</agent_history>\n\n"
+            f"<browser_state>\n{browser_state(t.view)}\n</browser_state>\n"
+            f"<step_info>Step{t.step} maximum:{t.max_turns}\nToday:{t.today}</step_info>"
+        )

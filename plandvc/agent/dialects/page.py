@@ -1,0 +1,138 @@
+"""The page as browser-use's serializers read it: one evaluate of `page.js` on the session's page, as a tree.
+
+The snapshot (plandvc.browser.snapshot) stays what the replayer and the specialists read; the browser-use
+dialects read this instead, so the planner never sees plandvc's own hooks (data-control-id, data-home, the
+href with its query). Its rules follow browser-use's own code (0.5.0's dom_tree/index.js, 0.13.8's
+ClickableElementDetector), written anew here; tests/test_dialect_conformance.py compares the lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol, TypedDict
+
+PAGE_JS = Path(__file__).with_name("page.js").read_text()
+
+
+class _Evaluates(Protocol):
+    async def evaluate(self, expression: str, arg: object = None) -> object: ...
+
+
+class NodeJS(TypedDict, total=False):
+    """A node as page.js reports it: a text node has only `text`."""
+
+    text: str
+    tag: str
+    attrs: dict[str, str]
+    vis: bool
+    top: bool
+    view: bool
+    hi: bool
+    key: str
+    live: dict[str, str]
+    kids: list[NodeJS]
+
+
+class PageJS(TypedDict):
+    """page.js's result: the body's tree, the page's counts and sizes."""
+
+    url: str
+    title: str
+    root: NodeJS
+    counts: dict[str, int]
+    page: dict[str, int]
+
+
+@dataclass
+class Node:
+    """An element (`tag` set) or a text node (`text` set) of the page, its parent linked."""
+
+    tag: str = ""
+    text: str = ""
+    attrs: dict[str, str] = field(default_factory=dict)
+    visible: bool = False
+    top: bool = False
+    in_view: bool = False
+    highlighted: bool = False
+    key: str = ""
+    live: dict[str, str] = field(default_factory=dict)
+    children: list[Node] = field(default_factory=list)
+    parent: Node | None = None
+    index: int | None = None  # the highlight index, numbered in document order from `first`
+    new: bool = False
+
+    @classmethod
+    def of(cls, d: NodeJS, parent: Node | None = None) -> Node:
+        node = cls(
+            tag=d.get("tag", ""),
+            text=d.get("text", ""),
+            attrs={k: "" if v is None else str(v) for k, v in d.get("attrs", {}).items()},
+            visible=d.get("vis", False),
+            top=d.get("top", False),
+            in_view=d.get("view", False),
+            highlighted=d.get("hi", False),
+            key=d.get("key", ""),
+            live=dict(d.get("live", {})),
+            parent=parent,
+        )
+        node.children = [cls.of(k, node) for k in d.get("kids", [])]
+        return node
+
+    def walk(self) -> list[Node]:
+        """This node and its descendants in document order."""
+        out = [self]
+        for c in self.children:
+            out += c.walk()
+        return out
+
+
+@dataclass
+class PageView:
+    """What a browser-use dialect reads of the page: the tree (indexed), the URL, title, counts and sizes."""
+
+    url: str
+    title: str
+    root: Node
+    counts: dict[str, int]
+    viewport: tuple[int, int]
+    size: tuple[int, int]
+    scroll_y: int
+
+    @property
+    def interactive(self) -> list[Node]:
+        return [n for n in self.root.walk() if n.index is not None]
+
+
+async def capture(page: _Evaluates, mode: str, expansion: int, first: int) -> PageView:
+    """The page read by page.js in `mode` ("bu05", "bu13"), highlighted elements numbered from `first`."""
+    raw = await page.evaluate(PAGE_JS, {"mode": mode, "expansion": expansion})
+    d: PageJS = raw  # type: ignore[assignment]
+    root = Node.of(d["root"])
+    n = first
+    for node in root.walk():
+        if node.highlighted:
+            node.index, n = n, n + 1
+    p = d["page"]
+    return PageView(
+        url=d["url"],
+        title=d["title"],
+        root=root,
+        counts=dict(d["counts"]),
+        viewport=(p["vw"], p["vh"]),
+        size=(p["pw"], p["ph"]),
+        scroll_y=p["sy"],
+    )
+
+
+def cap(text: str, n: int) -> str:
+    """browser-use's cap_text_length: the first `n` characters and "..." when longer."""
+    return text[:n] + "..." if len(text) > n else text
+
+
+def mark(view: PageView, last: tuple[str, set[str]] | None) -> None:
+    """browser-use's `*[i]`: on the same URL as the last look, the elements it did not have then are new."""
+    if last is None or last[0] != view.url:
+        return
+    for n in view.interactive:
+        n.new = n.key not in last[1]

@@ -1,0 +1,256 @@
+"""The browser-use dialects against browser-use itself, in real Chromium: world pages (the start and end page of
+every macro's first task on one site of each layout family: lists, entries, forms, date filters, suggestion
+search, pagination, tabs) are rendered by plandvc's serializer (plandvc.agent.dialects) and by browser-use's
+own, installed from the package index into its own venv (`make browser-use`: .venv-bu05 and .venv-bu13 from the
+hash-pinned requirements-browser-use-*.lock, built here when missing; a failed build fails the test) and attached
+to this test's Chromium over CDP. The element lines are compared one for one; the per-page table is printed.
+
+Why it once hung: importing browser_use takes tens of seconds on this machine (it imports every LLM client),
+and the first version started one process per page with its output captured. One process now serves every page
+and each stage (build, import and attach, each page) has its own timeout naming it.
+
+Where it stands (docs/STAGES.md, "Dialects of the planner's input"): 0.5.0 equals the browser-use-0.5 dialect
+on all 38 pages (2,496 lines). 0.13.8 attaches and answers (BrowserSession(cdp_url=...)), but the dialect does
+not match it yet: its test is an expected failure for that alone (NotYetEqual), and fewer than the 6,240 of
+0.13.8's 6,818 lines it has in order now fails outright. page.js follows 0.13.8's implicit row/cell roles,
+its bounding-box filter and the AX selected/autocomplete (from aria-*); what it does not read yet: the search
+indicator class/id/data-* rule (a search `<form>` is interactive), AX `pressed` and the other AX properties,
+`|SHADOW(open)|` before elements with a shadow root (every text/search input's user-agent one), and the
+paint-order filter (hidden text and links 0.13.8 drops). Those need the AX tree and the DOM snapshot from CDP."""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import json
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from playwright.async_api import async_playwright
+
+from plandvc import io
+from plandvc.agent.dialects import bu05, bu13
+from plandvc.agent.dialects.page import capture
+from plandvc.browser.chromium import chromium_path
+from plandvc.ports import free_ports
+from plandvc.sites.model import FAMILIES
+from plandvc.sites.servers import Servers
+from plandvc.sites.spec import load_sites
+from plandvc.world.make import make_world
+
+ROOT = Path(__file__).resolve().parents[1]
+POOL = ROOT / "data" / "world-pool" / "runs" / "r1" / "accepted"
+QUIET = {
+    "ANONYMIZED_TELEMETRY": "false",
+    "BROWSER_USE_CLOUD_SYNC": "false",
+    "BROWSER_USE_LOGGING_LEVEL": "error",
+}
+
+
+@dataclass(frozen=True)
+class PageResult:
+    """One page compared: the lines each serializer wrote, and how many of theirs ours has in the same order."""
+
+    url: str
+    ours: list[str]
+    theirs: list[str]
+
+    @property
+    def matched(self) -> int:
+        blocks = difflib.SequenceMatcher(None, self.ours, self.theirs, autojunk=False).get_matching_blocks()
+        return sum(b.size for b in blocks)
+
+    @property
+    def same(self) -> bool:
+        return self.ours == self.theirs
+
+    def first_diff(self) -> tuple[str, str] | None:
+        for i in range(max(len(self.ours), len(self.theirs))):
+            a = self.ours[i] if i < len(self.ours) else "<none>"
+            b = self.theirs[i] if i < len(self.theirs) else "<none>"
+            if a != b:
+                return a, b
+        return None
+
+
+def table(results: list[PageResult]) -> str:
+    """The comparison as a text table: per page, lines matched of theirs, and the first line that differs."""
+    rows = [f"{'same' if r.same else 'DIFF'} {r.matched:4d}/{len(r.theirs):<4d} {r.url}" for r in results]
+    for r in results:
+        d = r.first_diff()
+        if d:
+            rows.append(f"{r.url}\n  ours:   {d[0]!r}\n  theirs: {d[1]!r}")
+    total = sum(r.matched for r in results), sum(len(r.theirs) for r in results)
+    same = sum(r.same for r in results)
+    return "\n".join([*rows, f"{same} of {len(results)} pages equal, {total[0]} of {total[1]} lines"])
+
+
+def venv(name: str, target: str) -> Path:
+    """The python of browser-use's venv `name`, built by `make browser-use` when missing (a failure fails)."""
+    python = ROOT / name / "bin" / "python"
+    if not (ROOT / name / ".plandvc-setup").exists():
+        out = subprocess.run(
+            ["make", "-C", str(ROOT), target], capture_output=True, text=True, timeout=1500, check=False
+        )
+        assert out.returncode == 0, f"make {target} failed:\n{out.stdout[-2000:]}\n{out.stderr[-3000:]}"
+    return python
+
+
+# the macros whose pages are compared: suggestion search, date filters (calendars), pagination, the delete
+# dialog's entry page, tabs, sliders and forms
+MACROS = (
+    "choose_suggestion",
+    "filter_by_date_range",
+    "go_to_page",
+    "delete_entry",
+    "switch_tab",
+    "sort_by_form",
+)
+
+
+def pages(world: Path) -> list[str]:
+    """The start and end page of the first task of each of MACROS on the first site of each layout family."""
+    specs = load_sites(world)
+    sites = [min(s for s, spec in specs.items() if spec.theme.family == f) for f in FAMILIES]
+    urls: list[str] = []
+    seen: set[tuple[str, str]] = set()
+    for d in sorted(POOL.iterdir()):
+        site, macro = d.name.rsplit("-", 2)[0], d.name.rsplit("-", 2)[1]
+        if site not in sites or macro not in MACROS or (site, macro) in seen:
+            continue
+        seen.add((site, macro))
+        task, traj = io.read_json(d / "task.json"), io.read_json(d / "trajectory.json")
+        end = traj["end"]["url"] if isinstance(traj["end"], dict) else traj["end"]
+        for url in (task["start"]["url"], end):
+            if url not in urls:
+                urls.append(url)
+    return urls
+
+
+class Upstream:
+    """browser-use's serializer in its own process (tests/browser_use/serve*.py), one JSON line per page."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+
+    @classmethod
+    async def start(cls, python: Path, script: str, cdp: str) -> Upstream:
+        proc = await asyncio.create_subprocess_exec(
+            str(python),
+            str(ROOT / "tests" / "browser_use" / script),
+            cdp,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env={**os.environ, **QUIET},
+            limit=1 << 24,
+        )
+        up = cls(proc)
+        await up.reply("importing browser_use and attaching over CDP", 240)
+        return up
+
+    async def reply(self, stage: str, timeout: float) -> dict[str, str]:
+        assert self.proc.stdout is not None and self.proc.stderr is not None
+        try:
+            line = await asyncio.wait_for(self.proc.stdout.readline(), timeout)
+        except TimeoutError:
+            self.proc.kill()
+            err = await self.proc.stderr.read()
+            raise AssertionError(f"{stage}: no answer in {timeout:.0f} s\n{err.decode()[-3000:]}") from None
+        if not line:
+            err = await self.proc.stderr.read()
+            raise AssertionError(f"{stage}: browser-use's process ended\n{err.decode()[-3000:]}")
+        out: dict[str, str] = json.loads(line)
+        return out
+
+    async def lines(self, url: str) -> list[str]:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write((url + "\n").encode())
+        await self.proc.stdin.drain()
+        return (await self.reply(f"reading {url}", 60))["lines"].splitlines()
+
+    async def close(self) -> None:
+        """Closing stdin ends it; one that lingers on its way out is killed (its answers are all in)."""
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        try:
+            await asyncio.wait_for(self.proc.wait(), 30)
+        except TimeoutError:
+            self.proc.kill()
+
+
+def test_the_comparison_fails_on_one_wrong_line() -> None:
+    good = PageResult("/p", ["[0]<a >Home />", "text"], ["[0]<a >Home />", "text"])
+    bad = PageResult("/p", ["[0]<a href=/x?y=1>Home />", "text"], ["[0]<a >Home />", "text"])
+    assert good.same and good.matched == 2
+    assert not bad.same and bad.matched == 1
+    assert bad.first_diff() == ("[0]<a href=/x?y=1>Home />", "[0]<a >Home />")
+    assert "1 of 2 pages equal, 3 of 4 lines" in table([good, bad])
+
+
+def indices(lines: list[str]) -> list[str]:
+    """The lines with every `[n]` and `*[n]` as `[i]`: 0.13.8 numbers by CDP backend node id (it differs between
+    runs) and stars what its last look at any page lacked (the dialect: at the same URL), so both are left out."""
+    return [re.sub(r"\*?\[\d+\]<", "[i]<", line) for line in lines]
+
+
+async def compare(tmp_path: Path, venv_name: str, script: str, mode: str) -> list[PageResult]:
+    """Every page of `pages` read by the dialect `mode` and by browser-use's `script`, in one real Chromium."""
+    python = venv(venv_name, "browser-use")
+    make_world(tmp_path / "world", seed=0)
+    urls = pages(tmp_path / "world")
+    assert len(urls) >= 20
+    module, dialect = {"bu05": (bu05, bu05.BrowserUse05), "bu13": (bu13, bu13.BrowserUse13)}[mode]
+    [port, cdp] = free_ports(2)
+    results: list[PageResult] = []
+    with Servers([port], tmp_path / "world") as servers:
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch(
+                executable_path=chromium_path(), args=[f"--remote-debugging-port={cdp}"]
+            )
+            page = await (await browser.new_context(viewport={"width": 1280, "height": 800})).new_page()
+            upstream = await Upstream.start(python, script, f"http://127.0.0.1:{cdp}")
+            for url in urls:
+                await page.goto(servers.bases[0] + url, wait_until="load")
+                view = await capture(page, mode, dialect.expansion, dialect.first)
+                ours, theirs = module.element_lines(view.root).splitlines(), await upstream.lines(page.url)
+                if mode == "bu13":
+                    ours, theirs = indices(ours), indices(theirs)
+                results.append(PageResult(url, ours, theirs))
+            await upstream.close()
+            await browser.close()
+    (tmp_path / "lines.json").write_text(json.dumps([r.__dict__ for r in results], indent=1))
+    print(table(results))
+    return results
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+async def test_browser_use_05_lines_match_browser_use_itself(tmp_path: Path) -> None:
+    results = await compare(tmp_path, ".venv-bu05", "serve05.py", "bu05")
+    assert all(r.same for r in results), table(results)
+
+
+class NotYetEqual(Exception):
+    """The browser-use-0.13 dialect's pages are not all equal to 0.13.8's yet (the module docstring says why)."""
+
+
+# how many of 0.13.8's lines the browser-use-0.13 dialect has in order on the 38 pages: fewer is a regression
+BU13_MATCHED = 6240
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+@pytest.mark.xfail(raises=NotYetEqual, strict=True, reason="browser-use-0.13 does not match 0.13.8 yet")
+async def test_browser_use_13_lines_match_browser_use_itself(tmp_path: Path) -> None:
+    """An expected failure only for not being equal yet: a drop below BU13_MATCHED lines fails outright, and
+    all pages equal is an unexpected pass that fails too (then the xfail goes)."""
+    results = await compare(tmp_path, ".venv-bu13", "serve13.py", "bu13")
+    matched = sum(r.matched for r in results)
+    assert len(results) == 38 and matched >= BU13_MATCHED, table(results)
+    if not all(r.same for r in results):
+        raise NotYetEqual(table(results))
