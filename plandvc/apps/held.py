@@ -4,8 +4,9 @@ the scripted planner on a fresh app session each, and the held-out folder the ev
 
 - `app_items(pool)`: one `ItemRecord` per kept task of a `record-apps` folder, with the facts the request
   composer reads (`Ask`, from the task's target: `trac_ask`). The walk's fields are read off the task as
-  pool-items reads them off a generated site's; an app has no home trip (`home_start` false), so its parts
-  follow each other on their page only. A part's `control` is what it acts on (a query parameter, a ticket and
+  pool-items reads them off a generated site's. Trac's home is its start page, the wiki (`HOME`): a task
+  starting there fresh is a home start, and a chain's trip home is a click on the main navigation's "Wiki"
+  link (`trac_home`, run-chains' `SiteInfo.home`). A part's `control` is what it acts on (a query parameter, a ticket and
   macro, a form); its `scope` is the task's, widened where Trac's pages tie parts together (below).
 - `app_part(pool, id)`: a kept part as run-chains and the closed loop take it (`plandvc.records.Part`).
 - `AppSession`: a browser session whose backend state is the app's own database (the adapter's `state`), so
@@ -33,6 +34,7 @@ from plandvc.apps.script import AppTask
 from plandvc.chains.make import ChainParams, make_chains
 from plandvc.chains.walk import HOME_RULES
 from plandvc.macros import REGISTRY
+from plandvc.macros.home import CHAIN_HOME_DONE, HOME_MEMORY
 from plandvc.memory.text import answer_text
 from plandvc.records import (
     Ask,
@@ -41,6 +43,7 @@ from plandvc.records import (
     ElementDescriptor,
     ItemRecord,
     Part,
+    Replayable,
     Task,
     Trajectory,
 )
@@ -49,6 +52,7 @@ from plandvc.run.timing import Clock, TimedSession
 from plandvc.urls import url_path
 
 SITE_NAME = "Trac"
+HOME = "/wiki"  # Trac's start page: the main navigation's "Wiki" link
 TODAY = "2024-04-01"  # the seeded tracker's "today": after its last seeded ticket (docs/APPS.md)
 # the query parameters of Trac's ticket list, as the tasks' scopes name them
 QUERY_SCOPES = tuple(f"query:/query:{p}" for p in ("component", "status", "order", "page"))
@@ -154,7 +158,7 @@ def app_record(pool: Path, kept: Mapping[str, str], summaries: Mapping[int, str]
         "answers": traj.get("answer") not in (None, "") or task["check"]["kind"] == "answer",
         "fresh": task["start"]["kind"] == "fresh",
         "stays": url_path(traj.get("end") or "") == start,
-        "home_start": False,
+        "home_start": task["start"]["kind"] == "fresh" and start == HOME,
         "instruction": task["instruction"],
         "ask": trac_ask(task, summaries),
     }
@@ -212,8 +216,33 @@ class AppSpecsConfig:
     params: RunParams | None = None
 
 
+def trac_home() -> Replayable:
+    """A chain's trip home on Trac, in the pool's format: one click on the main navigation's "Wiki" link."""
+    element: ElementDescriptor = {
+        "tag": "a",
+        "role": "link",
+        "text": "Wiki",
+        "label": "",
+        "attrs": {"href": HOME},
+        "box": [0, 0, 0, 0],
+    }
+    traj: Trajectory = {
+        "task_id": "trac-home",
+        "site": "trac",
+        "macro": "navigate_home",
+        "start_kind": "mid_chain",
+        "history_macro": None,
+        "steps": [{"action": "click", "element": 0, "value": None, "memory": HOME_MEMORY}],
+        "done": CHAIN_HOME_DONE,
+        "answer": None,
+        "end": HOME,
+    }
+    return {"trajectory": traj, "elements": [element]}
+
+
 def site_info() -> SiteInfo:
-    return SiteInfo(SITE_NAME, TODAY)
+    """Trac as the planner sees it: its name, its today, its trip home."""
+    return SiteInfo(SITE_NAME, TODAY, trac_home())
 
 
 async def _run_all(
