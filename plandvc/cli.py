@@ -18,7 +18,7 @@ COMMANDS = {
     "make-pool": "plandvc.pool.cli:make_pool",
     "make-sites": "plandvc.world.cli:make_sites",
     "record-apps": "plandvc.apps.cli:record_apps",
-    "eval-apps": "plandvc.apps.cli:eval_apps",
+    "eval-apps": "plandvc.eval.cli:eval_apps",
     "pool-items": "plandvc.chains.cli:pool_items",
     "check-pool": "plandvc.contract.cli:check_pool",
     "chain-specs": "plandvc.chains.cli:chain_specs",

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from plandvc.apps import trac, trac_tasks
-from plandvc.apps.held import trac_ask
 from plandvc.chains.compose import compose, delegation
+from plandvc.eval.apps import trac_ask
 
 
 def test_every_trac_task_has_facts_the_composer_words() -> None:
@@ -44,8 +44,8 @@ def pool(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.slow
 def test_held_out_trac_chains_run_gated_and_the_oracle_scores_one(pool: Path, tmp_path: Path) -> None:
-    from plandvc.apps.evaluate import AppEvalConfig, eval_apps
-    from plandvc.apps.held import AppSpecsConfig, app_specs
+    from plandvc.eval.apps import AppSpecsConfig, app_specs
+    from plandvc.eval.apps_run import AppEvalConfig, eval_apps
     from plandvc.eval.specs import load_held_out
 
     specs = tmp_path / "specs"
@@ -63,9 +63,9 @@ def test_held_out_trac_chains_run_gated_and_the_oracle_scores_one(pool: Path, tm
 def test_a_chain_replaying_a_wrong_value_fails_its_gate_on_trac(pool: Path) -> None:
     """The first part's specialist replays its sibling's trajectory (another component): the chain runs to
     its end, and the part's gate, read on the live session, fails."""
-    from plandvc.apps.held import AppSession, app_part, site_info
     from plandvc.browser import Browser
     from plandvc.chains.compose import compose_chains
+    from plandvc.eval.apps import AppSession, app_part, site_info
     from plandvc.records import ChainSpec
     from plandvc.run.chain import RunParams, run_chain
 
@@ -73,7 +73,7 @@ def test_a_chain_replaying_a_wrong_value_fails_its_gate_on_trac(pool: Path) -> N
     filters = [i for i in ids if "filter_by_dropdown" in i]
     sort = next(i for i in ids if "sort_by_form" in i)
     right, wrong = app_part(pool, filters[0]), app_part(pool, filters[1])
-    from plandvc.apps.held import app_items
+    from plandvc.eval.apps import app_items
 
     items = app_items(pool, trac.Seed())
     chain: ChainSpec = {

@@ -1,7 +1,7 @@
 """The evaluation on an app's held-out chains: every reference planner (`plandvc.eval.reference`), served over
 loopback HTTP as a model is, scored teacher-forced on the chains' rows (`plandvc.eval.teacher`) and in the
 closed loop (`plandvc.eval.closed.run_episode`), each episode on its own fresh app session, gated on the app's
-database (`plandvc.apps.held.AppSession`).
+database (`plandvc.eval.apps.AppSession`).
 
 OUT holds `<reference>/{replies.jsonl, episodes.jsonl, metrics.json}` and `metrics.json`: every reference's
 metrics by name. Scores are a function of the held-out folder, the pool and the seed; times go to stderr only.
@@ -18,7 +18,7 @@ from typing import Any
 
 from plandvc import io
 from plandvc.apps import trac
-from plandvc.apps.held import AppSession, app_part, site_info
+from plandvc.eval.apps import AppSession, app_part, site_info
 from plandvc.eval.client import Asking, PlannerClient, PlannerModel
 from plandvc.eval.closed import Episode, run_episode
 from plandvc.eval.metrics import EvalMetrics, closed_metrics, episode_record, reply_record, teacher_metrics
