@@ -18,7 +18,6 @@ COMMANDS = {
     "make-pool": "plandvc.pool.cli:make_pool",
     "make-sites": "plandvc.world.cli:make_sites",
     "record-apps": "plandvc.apps.cli:record_apps",
-    "eval-apps": "plandvc.eval.cli:eval_apps",
     "pool-items": "plandvc.chains.cli:pool_items",
     "check-pool": "plandvc.contract.cli:check_pool",
     "chain-specs": "plandvc.chains.cli:chain_specs",
@@ -28,6 +27,7 @@ COMMANDS = {
     "view": "plandvc.view.cli:view",
     "eval-specs": "plandvc.eval.cli:eval_specs_cmd",
     "eval-planner": "plandvc.eval.cli:eval_planner_cmd",
+    "eval-apps": "plandvc.eval.apps_cli:eval_apps",
     "push": "plandvc.remote:push",
     "pull": "plandvc.remote:pull",
 }

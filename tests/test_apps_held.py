@@ -1,6 +1,6 @@
 """Trac as a held-out domain: its tasks as walk records with composer facts, chains walked and run by the
 scripted planner on a fresh tracd each (every part gated on Trac's database), and the reference planners
-evaluated on them through the evaluation's own code paths (docs/APPS.md, "Held out in eval")."""
+evaluated on them through the evaluation's own code paths (docs/APPS.md, "Held out in eval: Trac")."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """An app's recorded tasks as held-out chains: the records the chain walk reads, the chains walked and run with
 the scripted planner on a fresh app session each, and the held-out folder the evaluation reads (docs/APPS.md,
-"Held out in eval").
+"Held out in eval: Trac").
 
 - `app_items(pool)`: one `ItemRecord` per kept task of a `record-apps` folder, with the facts the request
   composer reads (`Ask`, from the task's target: `trac_ask`). The walk's fields are read off the task as
