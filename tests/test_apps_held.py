@@ -37,7 +37,8 @@ def pool(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from plandvc.apps.record import record_trac_pool
 
     out = tmp_path_factory.mktemp("trac") / "pool"
-    macros = ["filter_by_dropdown", "sort_by_form", "filter_by_options", "count_entries"]
+    macros = ["filter_by_dropdown", "sort_by_form", "filter_by_options", "count_entries", "create_entry"]
+    macros += ["search_by_text"]
     record_trac_pool(out, 0, 40, 2, macros)
     return out
 
@@ -48,14 +49,19 @@ def test_held_out_trac_chains_run_gated_and_the_oracle_scores_one(pool: Path, tm
     from plandvc.eval.apps_run import AppEvalConfig, eval_apps
     from plandvc.eval.specs import load_held_out
 
+    from plandvc.io import tree_hash
+
     specs = tmp_path / "specs"
-    summary = app_specs(AppSpecsConfig(pool, specs, n=3))
-    assert summary["chains"] == 3 and summary["held_out"] == 3, summary
+    summary = app_specs(AppSpecsConfig(pool, specs, n=4))
+    assert summary["chains"] == 4 and summary["held_out"] == 4, summary
+    assert summary["by_macro"].get("navigate_home"), summary  # a trip home to Trac's start page
+    again = app_specs(AppSpecsConfig(pool, tmp_path / "again", n=4))
+    assert again == summary and tree_hash(specs) == tree_hash(tmp_path / "again")  # the rows' images too
     chains = load_held_out(specs)
     assert all(c.line["site"] == "trac" and c.line["request"] for c in chains)
     metrics = eval_apps(AppEvalConfig(specs, pool, tmp_path / "eval", ["oracle", "always-done"]))
     assert metrics["oracle"]["teacher_forced"]["step_accuracy"] == 1.0
-    assert metrics["oracle"]["closed_loop"]["success"] == 3
+    assert metrics["oracle"]["closed_loop"]["success"] == 4
     assert metrics["always-done"]["closed_loop"]["success"] == 0
 
 

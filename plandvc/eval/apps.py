@@ -187,11 +187,20 @@ def app_items(pool: Path, seed: trac.Seed) -> list[ItemRecord]:
 
 class AppSession(TimedSession):
     """A browser session on an app: the session's calls passed through, its backend state read from the app's
-    own database by `state` (the adapter's), with the session's clipboard."""
+    own database by `state` (the adapter's), with the session's clipboard; a screenshot waits for the page's
+    network to be idle."""
 
     def __init__(self, session: Any, state: Callable[[], Mapping[str, Any]]) -> None:
         super().__init__(session, Clock())
         self._state = state
+
+    async def screenshot(self) -> bytes:
+        """The viewport once the page's network is idle: an app's own scripts change the page after it loads
+        (Trac's folding arrows on a ticket), so a screenshot taken at once would show either state."""
+        page = getattr(self._session, "page", None)
+        if page is not None:
+            await page.wait_for_load_state("networkidle")
+        return await super().screenshot()
 
     async def backend_state(self, site: str | None = None) -> BackendState:
         s = self._state()
