@@ -48,13 +48,11 @@ def test_held_out_trac_chains_run_gated_and_the_oracle_scores_one(pool: Path, tm
     from plandvc.eval.apps import AppSpecsConfig, app_specs
     from plandvc.eval.apps_run import AppEvalConfig, eval_apps
     from plandvc.eval.specs import load_held_out
-
     from plandvc.io import tree_hash
 
     specs = tmp_path / "specs"
     summary = app_specs(AppSpecsConfig(pool, specs, n=4))
     assert summary["chains"] == 4 and summary["held_out"] == 4, summary
-    assert summary["by_macro"].get("navigate_home"), summary  # a trip home to Trac's start page
     again = app_specs(AppSpecsConfig(pool, tmp_path / "again", n=4))
     assert again == summary and tree_hash(specs) == tree_hash(tmp_path / "again")  # the rows' images too
     chains = load_held_out(specs)
@@ -67,44 +65,45 @@ def test_held_out_trac_chains_run_gated_and_the_oracle_scores_one(pool: Path, tm
 
 @pytest.mark.slow
 def test_a_chain_replaying_a_wrong_value_fails_its_gate_on_trac(pool: Path) -> None:
-    """The first part's specialist replays its sibling's trajectory (another component): the chain runs to
-    its end, and the part's gate, read on the live session, fails."""
+    """A chain with a trip home (to Trac's start page) passes every gate; then the first part's specialist
+    replays its sibling's trajectory (another component): the chain runs to its end, and that part's gate,
+    read on the live session, fails."""
     from plandvc.browser import Browser
     from plandvc.chains.compose import compose_chains
-    from plandvc.eval.apps import AppSession, app_part, site_info
-    from plandvc.records import ChainSpec
+    from plandvc.eval.apps import AppSession, app_items, app_part, site_info
+    from plandvc.records import ChainSpec, Part, Via
     from plandvc.run.chain import RunParams, run_chain
 
     ids = sorted(p.name for p in (pool / "runs" / "trac" / "accepted").iterdir())
     filters = [i for i in ids if "filter_by_dropdown" in i]
     sort = next(i for i in ids if "sort_by_form" in i)
-    right, wrong = app_part(pool, filters[0]), app_part(pool, filters[1])
-    from plandvc.eval.apps import app_items
-
+    create = next(i for i in ids if "create_entry" in i)
+    search = next(i for i in ids if "search_by_text" in i)
     items = app_items(pool, trac.Seed())
-    chain: ChainSpec = {
-        "key": "plan-trac-test",
-        "site": "trac",
-        "parts": [{"id": filters[0], "via": None}, {"id": sort, "via": "page"}],
-    }
-    chain = compose_chains([chain], items)[0]
 
-    async def run(first_traj: bool) -> tuple[bool, str]:
-        parts = [right, app_part(pool, sort)]
-        if not first_traj:
-            parts[0] = {**right, "traj": wrong["traj"], "elements": wrong["elements"]}
+    def chain(key: str, *parts: tuple[str, Via]) -> ChainSpec:
+        spec: ChainSpec = {"key": key, "site": "trac", "parts": [{"id": i, "via": v} for i, v in parts]}
+        return compose_chains([spec], items)[0]
+
+    async def run(spec: ChainSpec, parts: list[Part]) -> tuple[bool, str]:
         async with Browser() as browser:
             with trac.serve() as s:
                 session = await browser.new_session(s.base)
                 try:
                     out = await run_chain(
-                        chain, parts, AppSession(session, s.state), site_info(), RunParams(), None
+                        spec, parts, AppSession(session, s.state), site_info(), RunParams(), None
                     )
                 finally:
                     await session.close()
-        return out.result["ok"], str(out.result.get("detail"))
+        return out.result["ok"], str(out.result.get("detail") or out.result.get("error"))
 
-    ok, detail = asyncio.run(run(True))
+    home = chain("plan-trac-home", (create, None), (search, "home"))
+    ok, detail = asyncio.run(run(home, [app_part(pool, create), app_part(pool, search)]))
+    assert ok and "entry_created" in detail, detail
+    listed = chain("plan-trac-test", (filters[0], None), (sort, "page"))
+    right, wrong = app_part(pool, filters[0]), app_part(pool, filters[1])
+    ok, detail = asyncio.run(run(listed, [right, app_part(pool, sort)]))
     assert ok, detail
-    ok, detail = asyncio.run(run(False))
+    swapped: Part = {**right, "traj": wrong["traj"], "elements": wrong["elements"]}
+    ok, detail = asyncio.run(run(listed, [swapped, app_part(pool, sort)]))
     assert not ok and "query: on /query expected" in detail, detail
