@@ -27,6 +27,7 @@ COMMANDS = {
     "view": "plandvc.view.cli:view",
     "eval-specs": "plandvc.eval.cli:eval_specs_cmd",
     "eval-planner": "plandvc.eval.cli:eval_planner_cmd",
+    "eval-apps": "plandvc.eval.apps_cli:eval_apps",
     "push": "plandvc.remote:push",
     "pull": "plandvc.remote:pull",
 }

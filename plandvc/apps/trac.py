@@ -12,8 +12,8 @@
   in UTC, 10 query results a page, and `status!=closed` as the anonymous default query, enables the ticket
   deleter (`tracopt.ticket.deleter`), and logs nothing.
   The same (seed, tickets) gives the same database rows, byte for byte (a test dumps it twice).
-- Serve (`serve`): a fresh copy of the template per session, `tracd -s` on a free loopback port, ready when
-  `/` answers, stopped with its process group on exit (`plandvc.apps.app.Server`).
+- Serve (`serve`): a fresh copy of the template per session, `tracd -s` on a free loopback port with Trac's
+  clock fixed (`CLOCKED_TRACD`: 2024-04-01 00:00 UTC, a microsecond on per reading), ready when `/` answers, stopped with its process group on exit (`plandvc.apps.app.Server`).
 - State (`state`): the session database read into the gates' state shape (`plandvc.checks`): `entries`
   {"ticket": rows}, and `changes` worked out against the template: a ticket id the template lacks is a
   create (its fields as created: the current row with the ticket's logged changes undone), each new
@@ -220,6 +220,26 @@ def _fill(db: sqlite3.Connection, seed: Seed) -> None:
 # ── serving ───────────────────────────────────────────────────────────────────
 
 
+NOW_US = 1_711_929_600 * 1_000_000  # 2024-04-01 00:00:00 UTC: tracd's clock in a session
+# tracd with Trac's clock (`trac.util.datefmt.time_now` and `datetime_now`, which every Trac module imports
+# from there) fixed at NOW_US, one microsecond on per reading: what a session creates or changes is stamped
+# the same way in every run (the pages, the screenshots and the roadmap's "late by" show no real time), and two
+# changes of one ticket never share a time (ticket_change's key)
+CLOCKED_TRACD = """
+import datetime, itertools, sys
+from trac.util import datefmt
+_ticks = itertools.count()
+def time_now():
+    return ({now_us} + next(_ticks)) / 1e6
+def datetime_now(tz=None):
+    return datetime.datetime.fromtimestamp(time_now(), tz)
+datefmt.time_now, datefmt.datetime_now = time_now, datetime_now
+from trac.web.standalone import main
+sys.argv[0] = "tracd"
+sys.exit(main())
+"""
+
+
 @dataclass
 class Session:
     """One served Trac session: its own copy of the template (`env`), its server and its base URL."""
@@ -245,7 +265,8 @@ def serve(seed: Seed = Seed(), port: int | None = None) -> Iterator[Session]:
     with tempfile.TemporaryDirectory(prefix="plandvc-trac-") as tmp:
         env = fresh_copy(tpl, Path(tmp) / "env")
         port = port or free_ports(1)[0]
-        cmd = [bin_path(root, "tracd"), "-s", "--hostname", "127.0.0.1", "--port", str(port), str(env)]
+        tracd = [bin_path(root, "python"), "-c", CLOCKED_TRACD.format(now_us=NOW_US)]
+        cmd = [*tracd, "-s", "--hostname", "127.0.0.1", "--port", str(port), str(env)]
         with Server(cmd, f"http://127.0.0.1:{port}", probe="/query") as server:
             yield Session(env, tpl, server)
 

@@ -26,6 +26,7 @@ from plandvc.records import (
     Episode,
     FailureKind,
     Part,
+    Replayable,
     Row,
     Task,
     Trajectory,
@@ -69,8 +70,12 @@ class RunParams:
 
 @dataclass
 class SiteInfo:
+    """A chain's site as the planner sees it: its name, its today, and (for an app site, whose home is not
+    `/sites/<site>`) the trip home's replay; None: the generated site's home link (`home_trajectory`)."""
+
     name: str
     today: str
+    home: Replayable | None = None
 
 
 @dataclass
@@ -149,7 +154,7 @@ def build_steps(
     steps = []
     for i, (spec, part) in enumerate(zip(chain["parts"], parts, strict=True)):
         if spec["via"] == "home":
-            home = home_trajectory(chain["site"])
+            home = site.home or home_trajectory(chain["site"])
             steps.append(
                 Step(
                     "Navigation",

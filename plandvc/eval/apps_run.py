@@ -1,0 +1,115 @@
+"""The evaluation on an app's held-out chains: every reference planner (`plandvc.eval.reference`), served over
+loopback HTTP as a model is, scored teacher-forced on the chains' rows (`plandvc.eval.teacher`) and in the
+closed loop (`plandvc.eval.closed.run_episode`), each episode on its own fresh app session, gated on the app's
+database (`plandvc.eval.apps.AppSession`).
+
+OUT holds `<reference>/{replies.jsonl, episodes.jsonl, metrics.json}` and `metrics.json`: every reference's
+metrics by name. Scores are a function of the held-out folder, the pool and the seed; times go to stderr only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from plandvc import io
+from plandvc.apps import trac
+from plandvc.eval.apps import AppSession, app_part, site_info
+from plandvc.eval.client import Asking, PlannerClient, PlannerModel
+from plandvc.eval.closed import Episode, run_episode
+from plandvc.eval.metrics import EvalMetrics, closed_metrics, episode_record, reply_record, teacher_metrics
+from plandvc.eval.reference import REFERENCES, PlannerServer, reference_planner
+from plandvc.eval.specs import HeldOut, load_held_out
+from plandvc.eval.teacher import teacher_forced
+
+
+@dataclass
+class AppEvalConfig:
+    specs: Path  # an eval-apps held-out folder
+    pool: Path  # the record-apps folder its chains were walked on
+    out: Path
+    references: Sequence[str] = REFERENCES
+    seed: int = 0  # the reference planners' seed (random-family)
+    budget: int = 40
+    planner_turns: int = 25
+    timeout_base: float = 120.0
+    timeout_per_turn: float = 40.0
+    images: bool = True
+    timings: dict[str, float] = field(default_factory=dict)  # seconds by reference and phase (stderr only)
+
+
+async def app_closed_loop(
+    chains: list[HeldOut], client: PlannerClient, cfg: AppEvalConfig, seed: trac.Seed
+) -> list[Episode]:
+    """Every chain in the closed loop on its own fresh tracd, one at a time in one Chromium; in key order."""
+    from plandvc.browser import Browser
+
+    out = []
+    async with Browser() as browser:
+        for chain in chains:
+            parts = [app_part(cfg.pool, pid) for pid in chain.line["parts"]]
+            with trac.serve(seed) as s:
+                session = await browser.new_session(s.base)
+                try:
+                    model = PlannerModel(client, images=cfg.images)
+                    timeout = cfg.timeout_base + cfg.timeout_per_turn * len(chain.turns)
+                    out.append(
+                        await run_episode(
+                            chain,
+                            parts,
+                            AppSession(session, s.state),
+                            site_info(),
+                            model,
+                            cfg.budget,
+                            cfg.planner_turns,
+                            timeout,
+                        )
+                    )
+                finally:
+                    await session.close()
+    return out
+
+
+async def _one(
+    cfg: AppEvalConfig, name: str, chains: list[HeldOut], url: str, model: str, seed: trac.Seed
+) -> EvalMetrics:
+    client = await PlannerClient.connect(url, model, Asking())
+    metrics = EvalMetrics(planner=f"reference:{name}", chains=len(chains), images=cfg.images)
+    folder = cfg.out / name
+    try:
+        t0 = time.monotonic()
+        replies = await teacher_forced(chains, client, images=cfg.images)
+        cfg.timings[f"{name}.teacher_forced_s"] = time.monotonic() - t0
+        io.write_jsonl(folder / "replies.jsonl", [reply_record(r) for r in replies])
+        metrics["teacher_forced"] = teacher_metrics(replies)
+        t0 = time.monotonic()
+        episodes = await app_closed_loop(chains, client, cfg, seed)
+        cfg.timings[f"{name}.closed_loop_s"] = time.monotonic() - t0
+        io.write_jsonl(folder / "episodes.jsonl", [episode_record(e) for e in episodes])
+        metrics["closed_loop"] = closed_metrics(episodes)
+    finally:
+        await client.close()
+    io.write_json(folder / "metrics.json", metrics)
+    return metrics
+
+
+def eval_apps(cfg: AppEvalConfig) -> dict[str, Any]:
+    """Every reference planner on the app's held-out chains; {reference: metrics} (also OUT/metrics.json)."""
+    summary = io.read_json(cfg.specs / "summary.json")
+    seed = trac.Seed(int(summary["seed"]), int(summary["size"]))
+    chains = load_held_out(cfg.specs)
+    unknown = sorted(set(cfg.references) - set(REFERENCES))
+    if unknown:
+        raise io.InputError(f"--references: unknown {', '.join(unknown)} (known: {', '.join(REFERENCES)})")
+    cfg.out.mkdir(parents=True, exist_ok=True)
+    out: dict[str, Any] = {}
+    for name in cfg.references:
+        server = PlannerServer(reference_planner(name, chains, cfg.seed), f"reference-{name}")
+        with server:
+            out[name] = asyncio.run(_one(cfg, name, chains, server.url, server.model, seed))
+    io.write_json(cfg.out / "metrics.json", out)
+    return out
