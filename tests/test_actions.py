@@ -85,8 +85,9 @@ def test_the_timed_session_times_by_phase_and_shares_the_record() -> None:
     assert set(clock.rounded()) == {"specialist_actions", "prepare", "gates"}
     timed.seen.clear()  # prep clears the record in place: the session's own list
     assert inner.seen == [] and timed.events is inner.events and timed.url == inner.url
+    assert timed.page is getattr(inner, "page", None)  # the page, for a dialect that reads it itself
     with pytest.raises(AttributeError):
-        timed.page  # noqa: B018  (nothing beyond the session protocol is forwarded)
+        timed.cdp  # noqa: B018  (nothing else beyond the session protocol is forwarded)
 
 
 def test_what_a_recorded_step_fills_comes_from_the_params() -> None:
