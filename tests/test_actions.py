@@ -85,7 +85,8 @@ def test_the_timed_session_times_by_phase_and_shares_the_record() -> None:
     assert set(clock.rounded()) == {"specialist_actions", "prepare", "gates"}
     timed.seen.clear()  # prep clears the record in place: the session's own list
     assert inner.seen == [] and timed.events is inner.events and timed.url == inner.url
-    assert timed.page is getattr(inner, "page", None)  # the page, for a dialect that reads it itself
+    inner.page = "the page"  # type: ignore[attr-defined]
+    assert timed.page == "the page"  # forwarded: a dialect reads the page itself
     with pytest.raises(AttributeError):
         timed.cdp  # noqa: B018  (nothing else beyond the session protocol is forwarded)
 
