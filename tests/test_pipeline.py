@@ -171,7 +171,7 @@ def test_pull_of_one_export_format_alone(repo: Path, tmp_path: Path) -> None:
     sh(repo, "dvc", "push")
     shutil.rmtree(exports)
     shutil.rmtree(repo / ".dvc" / "cache")
-    sh(repo, "dvc", "pull", "data/exports/v1/hf")
+    sh(repo, "dvc", "pull", f"data/exports/{VERSION}/hf")
     assert tree(exports / "hf") == want
     assert not (exports / "wds").exists() and not (exports / "openai").exists()
     sh(repo, "dvc", "pull")  # the repo as it was, for the tests after this one

@@ -27,7 +27,6 @@ from raw_chains import make_chain, write_results
 from remote_servers import S3Store, SFTPStore, s3_store, sftp_store
 
 ROOT = Path(__file__).resolve().parents[1]
-VERSION = yaml.safe_load((ROOT / "params.yaml").read_text())["version"]  # the default dataset version
 VENV = Path(sys.executable).parent.parent
 COPY = [
     "params.yaml", "Makefile", "Dockerfile", "requirements.lock", "pyproject.toml", ".dvcignore",
@@ -35,11 +34,12 @@ COPY = [
 ]  # fmt: skip
 FIXTURE_WORLD = (  # the copied hand-written sites and pool stand in for the generated world
     ("\nsites: data/world", "\nsites: data/sites"),
+    ("\nversion: v2", "\nversion: v1"),  # the README's trainer lines name v1's folder
     ("  dir: data/world-pool", "  dir: data/pool"),
     ("  ids: data/world-pool/pool_ids.txt", "  ids: data/pool/pool_ids.txt"),
 )
 STAGES = ("filter_rows", "export")  # the real stages; data/raw (run-chains' format) is `dvc add`ed
-OUTPUTS = ("data/raw", f"data/planner_rows/{VERSION}", f"data/exports/{VERSION}")
+OUTPUTS = ("data/raw", "data/planner_rows/v1", "data/exports/v1")
 README_URL = "https://example.org/plandvc.git"
 SECRET_KEYS = ("access_key_id", "secret_access_key", "session_token", "password", "passphrase", "account_key")
 
@@ -380,7 +380,7 @@ def tag_version(work: Path, tag: str, env: dict[str, str]) -> dict[str, str]:
     make(work, "push", env)
     run(work, "git", "tag", tag, env=env)
     run(work, "git", "push", "-q", "origin", "HEAD", tag, env=env)
-    hf = work / "data" / "exports" / VERSION / "hf"
+    hf = work / "data" / "exports" / "v1" / "hf"
     return {p.relative_to(hf).as_posix(): sha(p) for p in sorted(hf.rglob("*")) if p.is_file()}
 
 
