@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from plandvc.apps import trac, trac_tasks
+from plandvc.apps import REGISTRY, trac, trac_tasks
+from plandvc.apps.trac_facts import trac_ask
 from plandvc.chains.compose import compose, delegation
-from plandvc.eval.apps import trac_ask
 
 
 def test_every_trac_task_has_facts_the_composer_words() -> None:
@@ -34,12 +34,12 @@ def test_every_trac_task_has_facts_the_composer_words() -> None:
 
 @pytest.fixture(scope="module")
 def pool(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from plandvc.apps.record import record_trac_pool
+    from plandvc.apps.record import record_pool
 
     out = tmp_path_factory.mktemp("trac") / "pool"
     macros = ["filter_by_dropdown", "sort_by_form", "filter_by_options", "count_entries", "create_entry"]
     macros += ["search_by_text"]
-    record_trac_pool(out, 0, 40, 2, macros)
+    record_pool(REGISTRY["trac"], out, 0, 40, 2, macros)
     return out
 
 
@@ -51,9 +51,9 @@ def test_held_out_trac_chains_run_gated_and_the_oracle_scores_one(pool: Path, tm
     from plandvc.io import tree_hash
 
     specs = tmp_path / "specs"
-    summary = app_specs(AppSpecsConfig(pool, specs, n=4))
+    summary = app_specs(AppSpecsConfig("trac", pool, specs, n=4))
     assert summary["chains"] == 4 and summary["held_out"] == 4, summary
-    again = app_specs(AppSpecsConfig(pool, tmp_path / "again", n=4))
+    again = app_specs(AppSpecsConfig("trac", pool, tmp_path / "again", n=4))
     assert again == summary and tree_hash(specs) == tree_hash(tmp_path / "again")  # the rows' images too
     chains = load_held_out(specs)
     assert all(c.line["site"] == "trac" and c.line["request"] for c in chains)
@@ -79,7 +79,8 @@ def test_a_chain_replaying_a_wrong_value_fails_its_gate_on_trac(pool: Path) -> N
     sort = next(i for i in ids if "sort_by_form" in i)
     create = next(i for i in ids if "create_entry" in i)
     search = next(i for i in ids if "search_by_text" in i)
-    items = app_items(pool, trac.Seed())
+    app = REGISTRY["trac"]
+    items = app_items(app, pool, 0, 40)
 
     def chain(key: str, *parts: tuple[str, Via]) -> ChainSpec:
         spec: ChainSpec = {"key": key, "site": "trac", "parts": [{"id": i, "via": v} for i, v in parts]}
@@ -91,19 +92,19 @@ def test_a_chain_replaying_a_wrong_value_fails_its_gate_on_trac(pool: Path) -> N
                 session = await browser.new_session(s.base)
                 try:
                     out = await run_chain(
-                        spec, parts, AppSession(session, s.state), site_info(), RunParams(), None
+                        spec, parts, AppSession(session, s.state), site_info(app), RunParams(), None
                     )
                 finally:
                     await session.close()
         return out.result["ok"], str(out.result.get("detail") or out.result.get("error"))
 
     home = chain("plan-trac-home", (create, None), (search, "home"))
-    ok, detail = asyncio.run(run(home, [app_part(pool, create), app_part(pool, search)]))
+    ok, detail = asyncio.run(run(home, [app_part(pool, create, "trac"), app_part(pool, search, "trac")]))
     assert ok and "entry_created" in detail, detail
     listed = chain("plan-trac-test", (filters[0], None), (sort, "page"))
-    right, wrong = app_part(pool, filters[0]), app_part(pool, filters[1])
-    ok, detail = asyncio.run(run(listed, [right, app_part(pool, sort)]))
+    right, wrong = app_part(pool, filters[0], "trac"), app_part(pool, filters[1], "trac")
+    ok, detail = asyncio.run(run(listed, [right, app_part(pool, sort, "trac")]))
     assert ok, detail
     swapped: Part = {**right, "traj": wrong["traj"], "elements": wrong["elements"]}
-    ok, detail = asyncio.run(run(listed, [swapped, app_part(pool, sort)]))
+    ok, detail = asyncio.run(run(listed, [swapped, app_part(pool, sort, "trac")]))
     assert not ok and "query: on /query expected" in detail, detail
