@@ -8,7 +8,7 @@ recording of any app into a pool folder `record.py`.
 
 from __future__ import annotations
 
-from plandvc.apps import trac, trac_facts, trac_tasks
+from plandvc.apps import mediawiki, mediawiki_tasks, trac, trac_facts, trac_tasks
 from plandvc.apps.app import App
 
 __all__ = ["REGISTRY", "App"]
@@ -19,6 +19,14 @@ _TABLE: tuple[App, ...] = (
         ("Wiki", trac_facts.HOME), (("home", "/wiki"), ("list", "/query"), ("form", "/newticket")),
         trac.install, tuple(trac_tasks.MACROS), trac_tasks.app_tasks, trac_tasks.solution, trac.serve_app,
         trac_facts.facts, trac.template_of,
+    ),
+    App(
+        "mediawiki", "MediaWiki 1.39, a wiki", mediawiki.SITE_NAME, mediawiki_tasks.TODAY, mediawiki.HOME,
+        ("Main page", mediawiki.HOME),
+        (("home", mediawiki.HOME), ("list", "/index.php/Category:Cities"),
+         ("form", "/index.php?title=Main_Page&action=edit")),
+        mediawiki.install, tuple(mediawiki_tasks.MACROS), mediawiki_tasks.app_tasks, mediawiki_tasks.solution,
+        mediawiki.serve_app, mediawiki_tasks.facts, mediawiki.template_of,
     ),
 )  # fmt: skip
 REGISTRY: dict[str, App] = {a.name: a for a in _TABLE}

@@ -40,14 +40,18 @@ def read_lock(lock: Path) -> list[Deb]:
 
 def _show(package: str) -> Deb:
     """The candidate version of a package as apt knows it, with its architecture and sha256."""
-    policy = subprocess.run(["apt-cache", "policy", package], capture_output=True, text=True, check=True).stdout
+    policy = subprocess.run(
+        ["apt-cache", "policy", package], capture_output=True, text=True, check=True
+    ).stdout
     version = next(ln.split(":", 1)[1].strip() for ln in policy.splitlines() if "Candidate:" in ln)
     if version == "(none)":
         raise InfrastructureError(f"apt has no candidate for {package}")
     show = subprocess.run(
         ["apt-cache", "show", f"{package}={version}"], capture_output=True, text=True, check=True
     ).stdout
-    fields = dict(ln.split(": ", 1) for ln in show.split("\n\n")[0].splitlines() if ": " in ln and ln[0] != " ")
+    fields = dict(
+        ln.split(": ", 1) for ln in show.split("\n\n")[0].splitlines() if ": " in ln and ln[0] != " "
+    )
     return Deb(package, version, fields["Architecture"], fields["SHA256"])
 
 
@@ -56,7 +60,9 @@ def pin(debs: Path) -> Path:
     names = [ln.strip() for ln in debs.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
     lock = debs.with_suffix(".lock")
     head = f"# pinned from {debs.name} by `python -m plandvc.apps.debian` (make lock-apps): package version arch sha256\n"
-    lock.write_text(head + "".join(f"{d.package} {d.version} {d.arch} {d.sha256}\n" for d in map(_show, names)))
+    lock.write_text(
+        head + "".join(f"{d.package} {d.version} {d.arch} {d.sha256}\n" for d in map(_show, names))
+    )
     return lock
 
 
@@ -68,7 +74,9 @@ def fetch(debs: list[Deb], into: Path) -> list[Path]:
         cwd=into, capture_output=True, text=True, stdin=subprocess.DEVNULL,
     )  # fmt: skip
     if r.returncode != 0:
-        raise InfrastructureError(f"cannot apt-get download: {' | '.join(r.stderr.strip().splitlines()[-3:])}")
+        raise InfrastructureError(
+            f"cannot apt-get download: {' | '.join(r.stderr.strip().splitlines()[-3:])}"
+        )
     files = []
     for d in debs:
         found = sorted(into.glob(f"{d.package}_*_{d.arch}.deb"))

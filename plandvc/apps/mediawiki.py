@@ -66,11 +66,23 @@ NOW = "20240401000000"  # MediaWiki's clock while serving, 2024-04-01 00:00 UTC
 ADMIN = "Admin"
 HOME = "/index.php/Main_Page"
 CATEGORIES = ("Cities", "Researchers", "Projects", "Dishes")
+SHARES = (12, 11, 9, 8)  # the categories' shares of the entry pages
 DISHES = (
     "lentil stew", "fish soup", "bean salad", "pasta bake", "rice pilaf", "tomato tart", "mushroom risotto",
     "pepper omelette", "onion soup", "potato gratin", "barley bread", "plum cake",
 )  # fmt: skip
-INGREDIENTS = ("lentils", "cod", "beans", "pasta", "rice", "tomatoes", "mushrooms", "peppers", "onions", "potatoes")
+INGREDIENTS = (
+    "lentils",
+    "cod",
+    "beans",
+    "pasta",
+    "rice",
+    "tomatoes",
+    "mushrooms",
+    "peppers",
+    "onions",
+    "potatoes",
+)
 STATUSES = ("Active", "Completed", "Paused")
 HELP = {
     "Help:Editing": "To change a page, open it and choose '''Edit'''. Save the page when you are done.",
@@ -179,16 +191,23 @@ def infobox(text: str) -> dict[str, str]:
 def entries(seed: Seed) -> list[Entry]:
     """The seeded entry pages: `seed.pages` split over CATEGORIES, values from `random.Random(seed.seed)`."""
     rng = random.Random(seed.seed)
-    n = [seed.pages // len(CATEGORIES) + (i < seed.pages % len(CATEGORIES)) for i in range(len(CATEGORIES))]
+    n = [seed.pages * w // sum(SHARES) for w in SHARES]  # uneven, so the categories' counts differ
+    n = [k + (i < seed.pages - sum(n)) for i, k in enumerate(n)]
     people = [f"{f} {last}" for f in vocab.FIRST for last in vocab.LAST if "'" not in last]
     names = rng.sample(people, n[1] + n[0])
     researchers, mayors = names[: n[1]], names[n[1] :]
     cities = rng.sample(vocab.CITIES, n[0])
     out = []
+    facts: tuple[tuple[str, str], ...]
     for city, mayor in zip(cities, mayors, strict=True):
         country = rng.choice(vocab.COUNTRIES)
         pop, founded = rng.randrange(80, 900) * 1000 + rng.randrange(1, 10) * 100, rng.randrange(800, 1700)
-        facts = (("Country", country), ("Population", f"{pop:,}"), ("Founded", str(founded)), ("Mayor", mayor))
+        facts = (
+            ("Country", country),
+            ("Population", f"{pop:,}"),
+            ("Founded", str(founded)),
+            ("Mayor", mayor),
+        )
         prose = f"'''{city}''' is a city in {country}, founded in {founded}. About {pop:,} people live there."
         out.append(Entry(city, "Cities", facts, prose))
     topics = rng.sample(vocab.TOPICS, n[1] + n[2])
@@ -295,10 +314,14 @@ $wgShowHostnames = false;
 $wgDebugComments = false;
 $wgEnableParserLimitReporting = false;
 $wgDefaultUserOptions['searchlimit'] = {per_page};
+# no suggestions under the search box: they come and go with the typing, and the page changes under a click
+$wgEnableOpenSearchSuggest = false;
 # anonymous users edit and create pages; nobody makes accounts
 $wgGroupPermissions['*']['createaccount'] = false;
 $wgGroupPermissions['*']['edit'] = true;
 $wgGroupPermissions['*']['createpage'] = true;
+# and delete them (as Trac's anonymous TICKET_ADMIN): the delete task needs no login
+$wgGroupPermissions['*']['delete'] = true;
 """
 PER_PAGE = 10  # search results a page
 
@@ -365,7 +388,9 @@ def seed_env(folder: Path, env: Path, seed: Seed) -> None:
     maintenance(folder, env, "rebuildLocalisationCache", "--lang", "en", "--force", "--threads", "1")
     with contextlib.closing(sqlite3.connect(env / "data" / "wiki.sqlite")) as db, db:
         db.execute("DELETE FROM objectcache")
-        db.execute("DELETE FROM job")  # never run ($wgJobRunRate = 0); stamped with the real time and at random
+        db.execute(
+            "DELETE FROM job"
+        )  # never run ($wgJobRunRate = 0); stamped with the real time and at random
         db.execute("UPDATE recentchanges SET rc_ip = '127.0.0.1'")
     with contextlib.closing(sqlite3.connect(env / "data" / "wiki.sqlite")) as db:
         db.execute("VACUUM")
@@ -390,7 +415,9 @@ def _fix_times(db: sqlite3.Connection, seed: Seed) -> None:
     db.execute("DELETE FROM objectcache")
     rng = random.Random(f"{seed.seed}-random")  # page_random (Special:Random's draw) is random at import
     ids = [i for (i,) in db.execute("SELECT page_id FROM page ORDER BY page_id")]
-    db.executemany("UPDATE page SET page_random = ? WHERE page_id = ?", [(round(rng.random(), 12), i) for i in ids])
+    db.executemany(
+        "UPDATE page SET page_random = ? WHERE page_id = ?", [(round(rng.random(), 12), i) for i in ids]
+    )
 
 
 # ── serving ───────────────────────────────────────────────────────────────────
@@ -418,7 +445,7 @@ def settle(base: str) -> None:
     """Ask the server for a page: PHP's built-in server serves one request at a time, so when this answers,
     the request before it has finished, its deferred updates (links, categories, search index) included."""
     try:
-        with urllib.request.urlopen(base + "/robots.txt", timeout=60) as r:
+        with urllib.request.urlopen(base + "/resources/assets/change-your-logo-icon.svg", timeout=60) as r:
             r.read()
     except OSError as e:
         raise InfrastructureError(f"the wiki does not answer on {base}: {e}") from None
@@ -438,6 +465,16 @@ def serve(seed: Seed = Seed(), port: int | None = None) -> Iterator[Session]:
         environ.pop("PHP_CLI_SERVER_WORKERS", None)  # one worker: `settle` relies on it
         with Server(cmd, base, probe=HOME, env=environ, cwd=folder / "root" / MW) as server:
             yield Session(env, tpl, server)
+
+
+def template_of(seed: int, size: int) -> Path:
+    """`template` of (seed, size pages): the App's `template`."""
+    return template(Seed(seed, size))
+
+
+def serve_app(seed: int, size: int) -> contextlib.AbstractContextManager[Session]:
+    """`serve` of the wiki seeded with (seed, size pages): the App's `serve`."""
+    return serve(Seed(seed, size))
 
 
 # ── state ─────────────────────────────────────────────────────────────────────
@@ -508,4 +545,3 @@ def env_dump(env: Path) -> list[str]:
     """The wiki database as SQL statements (the seed's determinism test)."""
     with contextlib.closing(sqlite3.connect(env / "data" / "wiki.sqlite")) as db:
         return list(db.iterdump())
-

@@ -1,0 +1,448 @@
+"""Tasks on MediaWiki 1.39 and their scripted solutions: one generator and one solution per macro its UI
+supports, and each task's facts for the chain walk and the request composer.
+
+`offer(env)` tells the generators what the seeded wiki's pages offer (its pages with their categories and
+infobox facts); `tasks(offer, seed, per_macro)` draws each macro's tasks from `random.Random(seed)` in a fixed
+order, so the tasks are a function of (wiki, seed, per_macro). The macros keep the registry's names and check
+kinds (`plandvc.macros`); what they do on the wiki's pages:
+
+| macro | start | what the executor does | gate |
+|---|---|---|---|
+| search_by_text | main page | types a word (no page's title) in the header's search box, Go | visited `/index.php?search=` |
+| go_to_page | search results for "guide" | clicks "next 10" until the page is shown | query `offset` |
+| open_entry | main page | the sidebar's category link, then the page's link in the category | visited `/index.php/<Title>` (last) |
+| report_information | main page | opens the page as open_entry does, reads the fact off its infobox | answer |
+| count_entries | main page | the sidebar's category link, reads "out of N total" | answer (number) |
+| create_entry | main page | types the title in the search box, Go, "Create the page", types the text, Save | entry_created `page` |
+| edit_entry | main page | opens the page, Edit, changes the infobox line in the wikitext, Save changes | entry_updated `page` |
+| delete_entry | main page | opens the page, "More", Delete, "Delete page" | entry_deleted `page` |
+| navigate_to_page | main page | clicks the sidebar's link (Recent changes, All pages, Categories, a category) | visited (last) |
+
+Not on the wiki: sort_by_form (the wiki's sortable tables sort in the browser, jquery.tablesorter: no query
+parameter and no stored state changes, so no gate of the registry's kind can see it; the only server-side
+sorts, Special:ListUsers' "Sort by creation date" and the TablePager lists, have one user or no rows here),
+the filter macros (Special:AllPages' namespace dropdown is an OOUI widget whose native select is hidden once
+its script runs; Special:Search's namespace checkboxes sit behind "Advanced"), copy_value, switch_tab,
+choose_suggestion and navigate_home ("Main page" is the trip home). Special:Random is drawn at random:
+never a target.
+
+Tasks of one macro have distinct expected outcomes, so each task's gate can be shown to fail on a sibling's
+real outcome (tests/test_apps_mediawiki.py).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from plandvc.apps import mediawiki as mw
+from plandvc.apps.app import Facts
+from plandvc.apps.script import AppExecutor, AppTask, Solution
+from plandvc.checks import Check, Row
+from plandvc.macros.script import ScriptError, attr
+from plandvc.records import Ask
+from plandvc.world import vocab
+
+SITE = "mediawiki"
+HOME = mw.HOME
+TODAY = "2024-04-01"  # MediaWiki's clock while serving (mediawiki.NOW)
+PAGING_WORD = "guide"  # every entry says "part of the field guide": the search results that page
+NAV = (
+    ("Recent changes", "/index.php/Special:RecentChanges"),
+    ("All pages", "/index.php/Special:AllPages"),
+    ("Categories", "/index.php/Special:Categories"),
+    *tuple((c, f"/index.php/Category:{c}") for c in mw.CATEGORIES),
+)
+# the infobox facts an edit changes, per category, and how a new value is drawn
+EDITABLE = {
+    "Cities": ("Population", "Mayor", "Country"),
+    "Researchers": ("Born", "Institute"),
+    "Projects": ("Status", "Started"),
+    "Dishes": ("Servings", "Prep time", "Origin"),
+}
+NEW_TEXTS = (
+    "{t} is a new entry of the field guide.",
+    "{t} still needs a table of facts.",
+    "A short note about {t}.",
+)
+
+
+@dataclass(frozen=True)
+class Offer:
+    """What the seeded wiki's pages offer to task generators: its entry pages (main namespace, in a category)."""
+
+    pages: tuple[Row, ...]
+    per_page: int
+
+    def entries(self) -> list[Row]:
+        return [p for p in self.pages if p["namespace"] == 0 and p["categories"]]
+
+    def members(self, category: str) -> list[Row]:
+        return [p for p in self.entries() if p["categories"] == category]
+
+
+def offer(env: Path) -> Offer:
+    """The offer of a seeded wiki, read from its database."""
+    return Offer(tuple(mw.pages(env)), mw.PER_PAGE)
+
+
+def path_of(title: str) -> str:
+    """A page's path on the wiki (`$wgArticlePath` is `/index.php/$1`)."""
+    return "/index.php/" + title.replace(" ", "_")
+
+
+# ── generators ────────────────────────────────────────────────────────────────
+
+Draft = tuple[str, Check, dict[str, Any], list[str], str]  # instruction, check, target, scope, start
+
+
+def _search(o: Offer, rng: random.Random) -> Iterator[Draft]:
+    titles = {str(p["title"]).casefold() for p in o.pages}
+    words = sorted({str(v) for p in o.entries() for k in ("Country", "Origin") if (v := p.get(k))} - titles)
+    for word in rng.sample(words, len(words)):
+        phrase = rng.choice(('Search the wiki for "{w}".', 'Find the pages that mention "{w}".'))
+        check: Check = {"kind": "visited", "path": "/index.php", "params": {"search": [word]}}
+        yield phrase.format(w=word), check, {"word": word}, ["query:/index.php:search"], HOME
+
+
+def _page(o: Offer, rng: random.Random) -> Iterator[Draft]:
+    hits = sum(PAGING_WORD in str(p["text"]).casefold() for p in o.pages)
+    pages = list(range(2, min(-(-hits // o.per_page), 4) + 1))
+    start = f"/index.php?title=Special:Search&search={PAGING_WORD}&fulltext=1"
+    for n in rng.sample(pages, len(pages)):
+        phrase = rng.choice(('Go to page "{n}" of the search results.', 'Show page "{n}" of the results.'))
+        offset = str(o.per_page * (n - 1))
+        check: Check = {"kind": "query", "path": "/index.php", "params": {"offset": [offset]}}
+        yield phrase.format(n=n), check, {"page": n, "offset": offset}, ["query:/index.php:offset"], start
+
+
+def _open(o: Offer, rng: random.Random) -> Iterator[Draft]:
+    for p in rng.sample(o.entries(), len(o.entries())):
+        phrase = rng.choice(('Open the page "{t}".', 'Show me the wiki page "{t}".'))
+        check: Check = {"kind": "visited", "path": path_of(str(p["title"])), "last": True}
+        target = {"id": p["id"], "title": p["title"], "category": p["categories"]}
+        yield phrase.format(t=p["title"]), check, target, [f"entry:page/{p['id']}"], HOME
+
+
+def _report(o: Offer, rng: random.Random) -> Iterator[Draft]:
+    seen: set[str] = set()
+    for p in rng.sample(o.entries(), len(o.entries())):
+        field = rng.choice(sorted(mw.infobox(str(p["text"]))))
+        value = str(p[field])
+        if value in seen:
+            continue
+        seen.add(value)
+        phrase = rng.choice(('What is the {f} in the page "{t}"?', 'Tell me the {f} of "{t}" from the wiki.'))
+        check: Check = {"kind": "answer", "expected": value}
+        target = {"id": p["id"], "title": p["title"], "category": p["categories"], "field": field}
+        yield phrase.format(f=field.lower(), t=p["title"]), check, target, [f"entry:page/{p['id']}"], HOME
+
+
+def _count(o: Offer, rng: random.Random) -> Iterator[Draft]:
+    seen: set[int] = set()
+    for c in rng.sample(mw.CATEGORIES, len(mw.CATEGORIES)):
+        n = len(o.members(c))
+        if n in seen:
+            continue
+        seen.add(n)
+        phrase = rng.choice(
+            ('How many pages are in the category "{c}"?', 'Count the pages of the "{c}" category.')
+        )
+        check: Check = {"kind": "answer", "expected": str(n), "number": True}
+        yield phrase.format(c=c), check, {"category": c}, [f"category:{c}"], HOME
+
+
+def _create(o: Offer, rng: random.Random) -> Iterator[Draft]:
+    taken = {str(p["title"]).casefold() for p in o.pages}
+    titles = [c for c in vocab.CITIES if c.casefold() not in taken]
+    for title in rng.sample(titles, len(titles)):
+        text = rng.choice(NEW_TEXTS).format(t=title)
+        phrase = rng.choice(
+            ('Create a wiki page "{t}" with the text "{x}"', 'Add a new page titled "{t}" that says "{x}"')
+        )
+        fields: Row = {"title": title, "text": text}
+        check: Check = {"kind": "entry_created", "table": "page", "fields": fields}
+        yield phrase.format(t=title, x=text), check, dict(fields), ["table:page"], HOME
+
+
+def _new_value(p: Row, field: str, o: Offer, rng: random.Random) -> str:
+    """Another value of the fact, of its kind."""
+    old = str(p[field])
+    for _ in range(50):
+        if field == "Population":
+            v = f"{rng.randrange(80, 900) * 1000 + rng.randrange(1, 10) * 100:,}"
+        elif field == "Mayor":
+            v = f"{rng.choice(vocab.FIRST)} {rng.choice([n for n in vocab.LAST if chr(39) not in n])}"
+        elif field in ("Country", "Origin"):
+            v = rng.choice(vocab.COUNTRIES)
+        elif field == "Born":
+            v = str(rng.randrange(1950, 1996))
+        elif field == "Institute":
+            v = f"{rng.choice(vocab.CITIES)} Institute"
+        elif field == "Status":
+            v = rng.choice(mw.STATUSES)
+        elif field == "Started":
+            v = str(rng.randrange(2012, 2024))
+        elif field == "Servings":
+            v = str(rng.randrange(2, 9))
+        else:  # Prep time
+            v = f"{rng.randrange(2, 19) * 5} minutes"
+        if v != old:
+            return v
+    raise ValueError(f"no new value for {field}")
+
+
+def _edit(o: Offer, rng: random.Random) -> Iterator[Draft]:
+    for p in rng.sample(o.entries(), len(o.entries())):
+        field = rng.choice(EDITABLE[str(p["categories"])])
+        value = _new_value(p, field, o, rng)
+        phrase = rng.choice(
+            ('Set the {f} in the page "{t}" to "{v}".', 'Edit the page "{t}" so its {f} is "{v}".')
+        )
+        check: Check = {
+            "kind": "entry_updated",
+            "table": "page",
+            "id": str(p["id"]),
+            "fields": {field: value},
+        }
+        target = {
+            "id": p["id"],
+            "title": p["title"],
+            "category": p["categories"],
+            "field": field,
+            "value": value,
+        }
+        scope = [f"entry:page/{p['id']}", "table:page"]
+        yield phrase.format(f=field.lower(), t=p["title"], v=value), check, target, scope, HOME
+
+
+def _delete(o: Offer, rng: random.Random) -> Iterator[Draft]:
+    for p in rng.sample(o.entries(), len(o.entries())):
+        phrase = rng.choice(('Delete the page "{t}".', 'Remove the page "{t}" from the wiki.'))
+        check: Check = {"kind": "entry_deleted", "table": "page", "id": str(p["id"])}
+        target = {"id": p["id"], "title": p["title"], "category": p["categories"]}
+        scope = [f"entry:page/{p['id']}", "table:page", f"category:{p['categories']}"]
+        yield phrase.format(t=p["title"]), check, target, scope, HOME
+
+
+def _navigate(o: Offer, rng: random.Random) -> Iterator[Draft]:
+    for title, path in rng.sample(NAV, len(NAV)):
+        phrase = rng.choice(('Go to the wiki\'s "{t}" page.', 'Open "{t}" from the sidebar.'))
+        check: Check = {"kind": "visited", "path": path, "last": True}
+        yield phrase.format(t=title), check, {"path": path, "title": title}, [], HOME
+
+
+# ── solutions ─────────────────────────────────────────────────────────────────
+
+
+def _link(href: str, text: str | None = None) -> Callable[[Any], bool]:
+    return lambda e: e.tag == "a" and e.attrs.get("href") == href and (text is None or e.text == text)
+
+
+async def _search_solve(run: AppExecutor) -> None:
+    word = str(run.target["word"])
+    await run.step("input", attr("id", "searchInput"), "search box", "Typing the search word.", word)
+    # the header's "Go" button: a word that is no page's title gives the search results
+    await run.step("click", attr("id", "searchButton"), "Go button", "Searching the pages.")
+    run.rec.done = f'Searched the wiki for "{word}".'
+
+
+async def _page_solve(run: AppExecutor) -> None:
+    n = int(run.target["page"])
+    for i in range(2, n + 1):
+        await run.step(
+            "click",
+            lambda e: e.tag == "a" and e.text.startswith("next ") and "offset=" in e.attrs.get("href", ""),
+            "next results link",
+            f"Going on to page {i} of the results.",
+        )
+    run.rec.done = f"Showing page {n} of the search results."
+
+
+async def _to_page(run: AppExecutor) -> None:
+    """From any page, the sidebar's category link, then the page's link in the category's list."""
+    cat, title = str(run.target["category"]), str(run.target["title"])
+    await run.step(
+        "click",
+        _link(f"/index.php/Category:{cat}", cat),
+        f"{cat} sidebar link",
+        f'Opening the "{cat}" category.',
+    )
+    await run.step("click", _link(path_of(title), title), f"link to {title}", f'Opening the page "{title}".')
+
+
+async def _open_solve(run: AppExecutor) -> None:
+    await _to_page(run)
+    run.rec.done = f'Opened the page "{run.target["title"]}".'
+
+
+async def _report_solve(run: AppExecutor) -> None:
+    field = str(run.target["field"])
+    await _to_page(run)
+    run.rec.answer = await run.text(f'table.infobox tr:has(th:text-is("{field}")) > td')
+    run.rec.done = f"The {field.lower()} is {run.rec.answer}."
+
+
+async def _count_solve(run: AppExecutor) -> None:
+    cat = str(run.target["category"])
+    await run.step(
+        "click",
+        _link(f"/index.php/Category:{cat}", cat),
+        f"{cat} sidebar link",
+        f'Opening the "{cat}" category.',
+    )
+    said = await run.text("#mw-pages > p")
+    m = re.search(r"out of ([\d,]+) total", said) or re.search(r"following ([\d,]+) page", said)
+    if not m:
+        raise ScriptError(f"{run.task['task_id']}: no count in {said!r}")
+    run.rec.answer = m.group(1)
+    run.rec.done = f'The "{cat}" category has {run.rec.answer} pages.'
+
+
+async def _create_solve(run: AppExecutor) -> None:
+    title, text = str(run.target["title"]), str(run.target["text"])
+    await run.step("input", attr("id", "searchInput"), "search box", "Typing the new page's title.", title)
+    await run.step("click", attr("id", "searchButton"), "Go button", "Going to the page of that title.")
+    await run.step(
+        "click",
+        lambda e: e.tag == "a" and e.text == title and "redlink=1" in e.attrs.get("href", ""),
+        "create-the-page link",
+        f'The page does not exist; creating "{title}".',
+    )
+    await run.step("input", attr("id", "wpTextbox1"), "page text", "Typing the page's text.", text)
+    await run.step("click", attr("id", "wpSave"), "Save page button", "Saving the new page.")
+    run.rec.done = f'Created the page "{title}".'
+
+
+async def _edit_solve(run: AppExecutor) -> None:
+    t = run.target
+    title, field, value = str(t["title"]), str(t["field"]), str(t["value"])
+    await _to_page(run)
+    edit = f"/index.php?title={title.replace(' ', '_')}&action=edit"
+    await run.step("click", _link(edit, "Edit"), "Edit tab", "Opening the edit form.")
+    box = await run.find(attr("id", "wpTextbox1"), "page text")
+    old = str(box.value or "")
+    new, n = re.subn(rf"^(!\s*{re.escape(field)}\s*\n\|\s*).*$", rf"\g<1>{value}", old, count=1, flags=re.M)
+    if n != 1:
+        raise ScriptError(f"{run.task['task_id']}: no {field} line in the page's text")
+    await run.step(
+        "input", attr("id", "wpTextbox1"), "page text", f"Setting the {field.lower()} to {value}.", new
+    )
+    await run.step("click", attr("id", "wpSave"), "Save changes button", "Saving the change.")
+    run.rec.done = f'Set the {field.lower()} of "{title}" to {value}.'
+
+
+async def _delete_solve(run: AppExecutor) -> None:
+    title = str(run.target["title"])
+    await _to_page(run)
+    await run.step("click", attr("id", "p-cactions-checkbox"), "More menu", "Opening the More menu.")
+    delete = f"/index.php?title={title.replace(' ', '_')}&action=delete"
+    await run.step("click", _link(delete, "Delete"), "Delete link", f'Deleting "{title}".')
+    await run.step("click", attr("id", "wpConfirmB"), "Delete page button", "Confirming the deletion.")
+    run.rec.done = f'Deleted the page "{title}".'
+
+
+async def _navigate_solve(run: AppExecutor) -> None:
+    path, title = str(run.target["path"]), str(run.target["title"])
+    await run.step("click", _link(path, title), f"{title} link", f'Opening "{title}" from the sidebar.')
+    run.rec.done = f'Opened the "{title}" page.'
+
+
+Generator = Callable[[Offer, random.Random], Iterator[Draft]]
+# each macro's generator and solution, in the order tasks are made
+MACROS: dict[str, tuple[Generator, Solution]] = {
+    "search_by_text": (_search, _search_solve),
+    "go_to_page": (_page, _page_solve),
+    "open_entry": (_open, _open_solve),
+    "report_information": (_report, _report_solve),
+    "count_entries": (_count, _count_solve),
+    "create_entry": (_create, _create_solve),
+    "edit_entry": (_edit, _edit_solve),
+    "delete_entry": (_delete, _delete_solve),
+    "navigate_to_page": (_navigate, _navigate_solve),
+}
+
+
+def tasks(o: Offer, seed: int = 0, per_macro: int = 2) -> list[AppTask]:
+    """Up to `per_macro` tasks of each macro, drawn from `random.Random(seed)` in MACROS' order, sorted by id."""
+    rng = random.Random(seed)
+    out: list[AppTask] = []
+    for macro, (gen, _solve) in MACROS.items():
+        for i, (instruction, check, target, scope, start) in enumerate(gen(o, rng)):
+            if i == per_macro:
+                break
+            exclusive = check["kind"] in ("entry_created", "entry_updated", "entry_deleted")
+            out.append(
+                {
+                    "task_id": f"{SITE}-{macro}-{i:04d}",
+                    "site": SITE,
+                    "macro": macro,
+                    "instruction": instruction,
+                    "start": {"url": start, "kind": "fresh"},
+                    "check": check,
+                    "verifier": {"exclusive": True} if exclusive else {},
+                    "scope": scope,
+                    "target": target,
+                }
+            )
+    return sorted(out, key=lambda t: t["task_id"])
+
+
+def app_tasks(seed: int, size: int, per_macro: int) -> list[AppTask]:
+    """The tasks on the wiki seeded with (seed, size pages), drawn with the same seed (the App's `tasks`)."""
+    return tasks(offer(mw.template(mw.Seed(seed, size))), seed, per_macro)
+
+
+def solution(macro: str) -> Solution:
+    return MACROS[macro][1]
+
+
+# ── facts ─────────────────────────────────────────────────────────────────────
+
+
+def wiki_ask(task: AppTask) -> Ask:
+    """The composer's facts of a wiki task, from its target; a KeyError names a macro it does not know."""
+    m, t = task["macro"], task["target"]
+    ask: Ask = {"macro": m, "site": mw.SITE_NAME, "page": "pages", "plural": "pages", "singular": "page"}
+    if "title" in t and m != "create_entry":
+        ask["entry"] = str(t["title"])
+    if m == "search_by_text":
+        word = str(t["word"])
+        ask |= {"kind": "search", "impl": "form", "values": [word], "query": [["search", word]]}
+    elif m == "go_to_page":
+        ask |= {"plural": "search results", "number": int(t["page"])}
+    elif m == "count_entries":
+        ask |= {"label": "Category", "values": [str(t["category"])]}
+    elif m in ("report_information", "edit_entry"):
+        ask["label"] = str(t["field"])
+        if m == "edit_entry":
+            ask["values"] = [str(t["value"])]
+    elif m == "create_entry":
+        ask["fields"] = [["Title", str(t["title"])], ["Text", str(t["text"])]]
+    elif m == "navigate_to_page":
+        ask["plural"] = str(t["title"]).lower()
+    elif m not in ("open_entry", "delete_entry"):
+        raise KeyError(f"{task['task_id']}: no facts for macro {m!r}")
+    if task["check"]["kind"] == "answer":
+        ask["answer"] = str(task["check"]["expected"])
+    return ask
+
+
+def _control(task: AppTask) -> str:
+    """What a task acts on: the query parameter of a list part, else its macro and page (or path)."""
+    params = task["check"].get("params")
+    if task["check"]["kind"] in ("query", "visited") and isinstance(params, dict):
+        return "query:" + ",".join(sorted(params))
+    t = task["target"]
+    return f"{task['macro']}:{t.get('id', t.get('path', t.get('category', '')))}"
+
+
+def facts(seed: int, size: int) -> Callable[[AppTask], Facts]:
+    """A task's facts on the wiki seeded with (seed, size). The scopes are the tasks' own: every part starts
+    from the main page except the paging, so a question (a page's fact, a category's count) is reached by a
+    trip home after any part that leaves no list state; a delete claims its page's category (the count)."""
+    return lambda task: Facts(wiki_ask(task), _control(task), sorted(task["scope"]))
