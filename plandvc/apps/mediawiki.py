@@ -97,6 +97,13 @@ SIDEBAR = """* navigation
 * Guide
 """ + "".join(f"** Category:{c}|{c}\n" for c in CATEGORIES)
 
+# the wiki's own style sheet: no transitions or animations (the "More" menu fades in over 100 ms), and no
+# notification bubbles ("Your edit was saved." hides itself after some seconds), so a screenshot does not
+# depend on when it is taken
+COMMON_CSS = """*, *::before, *::after { transition: none !important; animation: none !important; }
+.mw-notification-area, .postedit-container { display: none !important; }
+"""
+
 
 # ── install ───────────────────────────────────────────────────────────────────
 
@@ -253,6 +260,7 @@ def dump(seed: Seed) -> str:
     """The seeded pages as a MediaWiki XML dump (importDump.php), each with one revision at a seeded time."""
     rng = random.Random(f"{seed.seed}-times")
     pages: list[tuple[str, int, str]] = [("Main Page", 0, main_page(seed)), ("MediaWiki:Sidebar", 8, SIDEBAR)]
+    pages.append(("MediaWiki:Common.css", 8, COMMON_CSS))
     pages += [(t, 12 if t.startswith("Help:") else 4, text) for t, text in HELP.items()]
     pages += [(f"Category:{c}", 14, f"The {c.lower()} of the field guide.") for c in CATEGORIES]
     pages += [(e.title, 0, e.text()) for e in entries(seed)]
@@ -263,8 +271,12 @@ def dump(seed: Seed) -> str:
         out.append(
             f"<page><title>{escape(title)}</title><ns>{ns}</ns><revision><timestamp>{_stamp(hours)}</timestamp>"
             f"<contributor><username>{ADMIN}</username></contributor><comment>Seeded</comment>"
-            f"<model>wikitext</model><format>text/x-wiki</format>"
-            f'<text xml:space="preserve">{escape(text)}</text></revision></page>'
+            + (
+                "<model>css</model><format>text/css</format>"
+                if title.endswith(".css")
+                else "<model>wikitext</model><format>text/x-wiki</format>"
+            )
+            + f'<text xml:space="preserve">{escape(text)}</text></revision></page>'
         )
     out.append("</mediawiki>\n")
     return "\n".join(out)
