@@ -151,6 +151,7 @@ class AppSpecsConfig:
     sizes: tuple[int, ...] = (2, 3, 4)
     tries: int = 40
     answer_share: float = 0.5
+    goal_share: float = 0.4  # goal chains (constraints on the list, then a question), where the app has goals
     params: RunParams | None = None
     reuse_specs: bool = False  # an existing held-out folder is kept (its summary returned): no walk, no run
 
@@ -241,10 +242,12 @@ def _app_specs(app: App, cfg: AppSpecsConfig) -> dict[str, Any]:
     from plandvc.rows.validate import Reason, check_chain
 
     records = app_items(app, cfg.pool, cfg.seed, cfg.size)
+    goals = app.goal(cfg.seed, cfg.size) if app.goal is not None and cfg.goal_share else None
     walk = ChainParams(
-        cfg.n, cfg.sizes, cfg.seed, cfg.tries, cfg.answer_share, HOME_RULES[0], 0.0, "composed", 0.0
-    )
-    chains = make_chains(records, walk)
+        cfg.n, cfg.sizes, cfg.seed, cfg.tries, cfg.answer_share, HOME_RULES[0], 0.0, "composed",
+        cfg.goal_share if goals is not None else 0.0,
+    )  # fmt: skip
+    chains = make_chains(records, walk, answers={app.name: goals} if goals is not None else None)
     tmp = io.staging(cfg.out)
     io.write_jsonl(tmp / "items.jsonl", records)
     io.write_jsonl(tmp / "chains.jsonl", chains)
