@@ -238,8 +238,7 @@ def app_specs(cfg: AppSpecsConfig) -> dict[str, Any]:
 
 
 def _app_specs(app: App, cfg: AppSpecsConfig) -> dict[str, Any]:
-    from plandvc.eval.specs import spec_line
-    from plandvc.rows.validate import Reason, check_chain
+    from plandvc.eval.specs import held_lines
 
     records = app_items(app, cfg.pool, cfg.seed, cfg.size)
     goals = app.goal(cfg.seed, cfg.size) if app.goal is not None and cfg.goal_share else None
@@ -253,18 +252,7 @@ def _app_specs(app: App, cfg: AppSpecsConfig) -> dict[str, Any]:
     io.write_jsonl(tmp / "chains.jsonl", chains)
     results = asyncio.run(_run_all(app, chains, cfg, cfg.params or RunParams(), tmp / "raw"))
     io.write_jsonl(tmp / "results.jsonl", results, sort_keys=True)
-    dropped: Counter[str] = Counter()
-    lines = []
-    for res in results:
-        if not res["ok"]:
-            dropped["run: " + str(res.get("error")).split(":")[0]] += 1
-            continue
-        got = check_chain(tmp / "raw" / res["key"], res["key"])
-        if isinstance(got, Reason):
-            dropped["rows: " + got.kind] += 1
-            continue
-        lines.append(spec_line(got.episode))
-    lines.sort(key=lambda x: x["key"])
+    lines, dropped = held_lines(tmp / "raw", results)
     io.write_jsonl(tmp / "specs.jsonl", lines)
     turns = [t for x in lines for t in x["turns"]]
     summary = {
@@ -273,7 +261,7 @@ def _app_specs(app: App, cfg: AppSpecsConfig) -> dict[str, Any]:
         "records_by_macro": dict(sorted(Counter(r["macro"] for r in records).items())),
         "chains": len(chains),
         "held_out": len(lines),
-        "dropped": dict(sorted(dropped.items())),
+        "dropped": dropped,
         "by_size": dict(sorted(Counter(str(len(x["parts"])) for x in lines).items())),
         "by_macro": dict(
             sorted(Counter(t["macro"] for x in lines for t in x["turns"] if t["macro"]).items())
