@@ -18,7 +18,7 @@ _TABLE: tuple[App, ...] = (
         "trac", "Trac 1.6, an issue tracker", trac_facts.SITE_NAME, trac_facts.TODAY, trac_facts.HOME,
         ("Wiki", trac_facts.HOME), (("home", "/wiki"), ("list", "/query"), ("form", "/newticket")),
         trac.install, tuple(trac_tasks.MACROS), trac_tasks.app_tasks, trac_tasks.solution, trac.serve_app,
-        trac_facts.facts, trac.template_of,
+        trac_facts.facts, trac.template_of, trac_facts.goal,
     ),
     App(
         "mediawiki", "MediaWiki 1.39, a wiki", mediawiki.SITE_NAME, mediawiki_tasks.TODAY, mediawiki.HOME,

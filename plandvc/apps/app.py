@@ -40,7 +40,7 @@ from plandvc.errors import InfrastructureError
 
 if TYPE_CHECKING:
     from plandvc.apps.script import AppTask, Solution
-    from plandvc.records import Ask
+    from plandvc.records import Ask, ChainGoal, ItemRecord
 
 
 @dataclass(frozen=True)
@@ -95,6 +95,8 @@ class App:
     serve: Callable[[int, int], AbstractContextManager[Served]]
     facts: Callable[[int, int], Callable[[AppTask], Facts]]
     template: Callable[[int, int], Path]  # (seed, size) -> the seeded state sessions copy (made on first use)
+    # (seed, size) -> its goal chains' answers from its database (plandvc.chains.goals.Answer); None: no goals
+    goal: Callable[[int, int], Callable[[Sequence[ItemRecord], str], ChainGoal | None]] | None = None
 
 
 LOCKS = Path(__file__).resolve().parent / "locks"

@@ -9,14 +9,16 @@ page a query part before it is gated on.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from plandvc.apps import trac
 from plandvc.apps.app import Facts
 from plandvc.apps.script import AppTask
-from plandvc.records import Ask
+from plandvc.checks import Row
+from plandvc.records import Ask, ChainGoal, GoalRead, ItemRecord
 
 SITE_NAME = "Trac"
+HOME_QUERY = "/query"  # the ticket list: where goal chains' constraints stay
 HOME = "/wiki"  # Trac's start page: the main navigation's "Wiki" link
 TODAY = "2024-04-01"  # the seeded tracker's "today": after its last seeded ticket (docs/APPS.md)
 # the query parameters of Trac's ticket list, as the tasks' scopes name them
@@ -62,7 +64,8 @@ def trac_ask(task: AppTask, summaries: Mapping[int, str]) -> Ask:
     elif m == "sort_by_form":
         col = str(t["column"])
         key = "id" if col == "Ticket" else col.lower()
-        ask |= {"label": col, "kind": "sort", "impl": "headers", "dir": "asc", "query": [["order", key]]}
+        label = "Ticket number" if col == "Ticket" else col  # the "Ticket" column holds the "#N" numbers
+        ask |= {"label": label, "kind": "sort", "impl": "headers", "dir": "asc", "query": [["order", key]]}
         ask["type"] = "number" if col == "Ticket" else "text"
     elif m == "go_to_page":
         ask["number"] = int(t["page"])
@@ -111,3 +114,53 @@ def facts(seed: int, size: int) -> Callable[[AppTask], Facts]:
         int(str(t["id"])): str(t["summary"]) for t in trac.tickets(trac.template(trac.Seed(seed, size)))
     }
     return lambda task: Facts(trac_ask(task, summaries), _control(task), _scope(task))
+
+
+# ── goals ────────────────────────────────────────────────────────────────────
+
+# where the query page shows a goal's answer: "Results (7 matches)" and the summary links of the result rows
+COUNT_READ: GoalRead = {"selector": "span.numrows", "pattern": r"\((\d+) match"}
+TOP_READ: GoalRead = {"selector": "table.tickets td.summary a"}
+
+
+def query_rows(tickets: Sequence[Row], pairs: Sequence[tuple[str, str]]) -> list[Row]:
+    """The tickets Trac's query page lists under the (param, value) pairs the constraints leave: components
+    and statuses are each one of their values (the status filter's default is "not closed"), in the sort's
+    order (only `order=id` is a goal's: the Ticket column, a number), else by id."""
+    components = {v for k, v in pairs if k == "component"}
+    statuses = {v for k, v in pairs if k == "status"}
+    return [
+        t
+        for t in sorted(tickets, key=lambda t: int(t["id"] or 0))
+        if (not components or t["component"] in components)
+        and (t["status"] in statuses if statuses else t["status"] != "closed")
+    ]
+
+
+def goal_answer(tickets: Sequence[Row]) -> Callable[[Sequence[ItemRecord], str], ChainGoal | None]:
+    """Trac's goals (`plandvc.chains.goals.Answer`), answered from its tickets: `count` the matches of the
+    constraints (some, not all, of the open tickets), `top` the summary of the first ticket after a sort by the
+    Ticket column (ids never tie)."""
+    open_rows = query_rows(tickets, [])
+
+    def answer(parts: Sequence[ItemRecord], kind: str) -> ChainGoal | None:
+        pairs = [(str(k), str(v)) for r in parts for k, v in r["ask"].get("query", [])]
+        rows = query_rows(tickets, pairs)
+        if kind == "count":
+            if not 0 < len(rows) < len(open_rows):
+                return None
+            return {"kind": "count", "page": HOME_QUERY, "expected": str(len(rows)), "read": COUNT_READ}
+        if ("order", "id") not in pairs or not rows:
+            return None  # only the Ticket column is a number Trac sorts by; other sorts ask no top
+        first = rows[0]
+        return {
+            "kind": "top", "page": HOME_QUERY, "expected": str(first["summary"]), "value": str(first["id"]),
+            "read": TOP_READ,
+        }  # fmt: skip
+
+    return answer
+
+
+def goal(seed: int, size: int) -> Callable[[Sequence[ItemRecord], str], ChainGoal | None]:
+    """The goal answerer of the Trac seeded with (seed, size tickets): the App's `goal`."""
+    return goal_answer(trac.tickets(trac.template(trac.Seed(seed, size))))

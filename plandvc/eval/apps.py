@@ -151,6 +151,7 @@ class AppSpecsConfig:
     sizes: tuple[int, ...] = (2, 3, 4)
     tries: int = 40
     answer_share: float = 0.5
+    goal_share: float = 0.4  # goal chains (constraints on the list, then a question), where the app has goals
     params: RunParams | None = None
     reuse_specs: bool = False  # an existing held-out folder is kept (its summary returned): no walk, no run
 
@@ -237,31 +238,21 @@ def app_specs(cfg: AppSpecsConfig) -> dict[str, Any]:
 
 
 def _app_specs(app: App, cfg: AppSpecsConfig) -> dict[str, Any]:
-    from plandvc.eval.specs import spec_line
-    from plandvc.rows.validate import Reason, check_chain
+    from plandvc.eval.specs import held_lines
 
     records = app_items(app, cfg.pool, cfg.seed, cfg.size)
+    goals = app.goal(cfg.seed, cfg.size) if app.goal is not None and cfg.goal_share else None
     walk = ChainParams(
-        cfg.n, cfg.sizes, cfg.seed, cfg.tries, cfg.answer_share, HOME_RULES[0], 0.0, "composed", 0.0
-    )
-    chains = make_chains(records, walk)
+        cfg.n, cfg.sizes, cfg.seed, cfg.tries, cfg.answer_share, HOME_RULES[0], 0.0, "composed",
+        cfg.goal_share if goals is not None else 0.0,
+    )  # fmt: skip
+    chains = make_chains(records, walk, answers={app.name: goals} if goals is not None else None)
     tmp = io.staging(cfg.out)
     io.write_jsonl(tmp / "items.jsonl", records)
     io.write_jsonl(tmp / "chains.jsonl", chains)
     results = asyncio.run(_run_all(app, chains, cfg, cfg.params or RunParams(), tmp / "raw"))
     io.write_jsonl(tmp / "results.jsonl", results, sort_keys=True)
-    dropped: Counter[str] = Counter()
-    lines = []
-    for res in results:
-        if not res["ok"]:
-            dropped["run: " + str(res.get("error")).split(":")[0]] += 1
-            continue
-        got = check_chain(tmp / "raw" / res["key"], res["key"])
-        if isinstance(got, Reason):
-            dropped["rows: " + got.kind] += 1
-            continue
-        lines.append(spec_line(got.episode))
-    lines.sort(key=lambda x: x["key"])
+    lines, dropped = held_lines(tmp / "raw", results)
     io.write_jsonl(tmp / "specs.jsonl", lines)
     turns = [t for x in lines for t in x["turns"]]
     summary = {
@@ -270,7 +261,7 @@ def _app_specs(app: App, cfg: AppSpecsConfig) -> dict[str, Any]:
         "records_by_macro": dict(sorted(Counter(r["macro"] for r in records).items())),
         "chains": len(chains),
         "held_out": len(lines),
-        "dropped": dict(sorted(dropped.items())),
+        "dropped": dropped,
         "by_size": dict(sorted(Counter(str(len(x["parts"])) for x in lines).items())),
         "by_macro": dict(
             sorted(Counter(t["macro"] for x in lines for t in x["turns"] if t["macro"]).items())

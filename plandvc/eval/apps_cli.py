@@ -47,6 +47,7 @@ def _references(ctx: click.Context, param: click.Parameter, value: str) -> list[
 @click.option(
     "--name", default="planner", show_default=True, help="the served planner's folder and metrics key"
 )
+@options.share("--goal-share", 0.4, "goal chains among them, where the app answers goals (eval.goal_share)")
 @click.option("--reuse-specs", is_flag=True, help="keep an existing held-out folder (no walk, no run)")
 @options.dialect()
 @options.run_params("--budget", "--planner-turns")
