@@ -7,10 +7,10 @@ PHP's built-in server on SQLite.
   `mediawiki` package would pull in and start apache2). PHP runs from there with `-n` and the extensions
   named one by one (`php_cmd`).
 - Seed (`template`): `maintenance/install.php` makes the SQLite database; then the env's own LocalSettings.php
-  (`LOCAL_SETTINGS`: MediaWiki's clock fixed, caches off, anonymous edits allowed, everything that varies
-  between runs off), `importDump.php` of the seeded pages (`pages`: 4 categories of entries with an infobox
-  table of facts, drawn from `random.Random(seed)` and `plandvc.world.vocab`; a main page, the sidebar, help
-  pages; every revision's timestamp in the dump, from the seed), then SQL that sets what install.php stamped
+  (`LOCAL_SETTINGS`: MediaWiki's clock fixed, caches off, anonymous edits and deletes allowed, everything that
+  varies between runs off), `importDump.php` of the seeded pages (`pages`: 4 categories of entries with an infobox
+  table of facts, drawn from `random.Random(seed)` and `plandvc.world.vocab`; a main page, the sidebar, a
+  style sheet with no transitions, help pages; every revision's timestamp in the dump, from the seed), then SQL that sets what install.php stamped
   with the real time or at random (the main page's first revision, the admin's registration, token and
   password hash, the logs) from the seed, `rebuildrecentchanges.php` over the seeded month and
   `initSiteStats.php`; the localisation cache is built into the env. The same (seed, pages) gives the same
@@ -97,11 +97,12 @@ SIDEBAR = """* navigation
 * Guide
 """ + "".join(f"** Category:{c}|{c}\n" for c in CATEGORIES)
 
-# the wiki's own style sheet: no transitions or animations (the "More" menu fades in over 100 ms), and no
-# notification bubbles ("Your edit was saved." hides itself after some seconds), so a screenshot does not
-# depend on when it is taken
+# the wiki's own style sheet: no transitions or animations (the "More" menu fades in over 100 ms), no
+# notification bubbles ("Your edit was saved." hides itself after some seconds), and no full-text "Search"
+# button beside "Go" (a fallback the skin's script hides once it has run: a page read before that had one
+# more element), so neither a screenshot nor a page's text depends on when it is taken
 COMMON_CSS = """*, *::before, *::after { transition: none !important; animation: none !important; }
-.mw-notification-area, .postedit-container { display: none !important; }
+.mw-notification-area, .postedit-container, #mw-searchButton { display: none !important; }
 """
 
 
@@ -328,6 +329,8 @@ $wgEnableParserLimitReporting = false;
 $wgDefaultUserOptions['searchlimit'] = {per_page};
 # no suggestions under the search box: they come and go with the typing, and the page changes under a click
 $wgEnableOpenSearchSuggest = false;
+# Recent changes as the server writes it: the filters' script rebuilds the page (and its URL) once it has run
+$wgDefaultUserOptions['rcenhancedfilters-disable'] = 1;
 # anonymous users edit and create pages; nobody makes accounts
 $wgGroupPermissions['*']['createaccount'] = false;
 $wgGroupPermissions['*']['edit'] = true;
