@@ -100,9 +100,10 @@ SIDEBAR = """* navigation
 # the wiki's own style sheet: no transitions or animations (the "More" menu fades in over 100 ms), no
 # notification bubbles ("Your edit was saved." hides itself after some seconds), and no full-text "Search"
 # button beside "Go" (a fallback the skin's script hides once it has run: a page read before that had one
-# more element), so neither a screenshot nor a page's text depends on when it is taken
+# more element), and no "clear" cross in the search results' box (drawn once the form's script has run), so
+# neither a screenshot nor a page's text depends on when it is taken
 COMMON_CSS = """*, *::before, *::after { transition: none !important; animation: none !important; }
-.mw-notification-area, .postedit-container, #mw-searchButton { display: none !important; }
+.mw-notification-area, .postedit-container, #mw-searchButton, .oo-ui-indicator-clear { display: none !important; }
 """
 
 
