@@ -106,6 +106,22 @@ COMMON_CSS = """*, *::before, *::after { transition: none !important; animation:
 .mw-notification-area, .postedit-container, #mw-searchButton, .oo-ui-indicator-clear { display: none !important; }
 """
 
+# PHP's built-in server's router: every request served as usual, but for MediaWiki's JavaScript startup
+# module, answered 404, so no page runs MediaWiki's scripts. They rebuild the page at a moment that depends on
+# the machine's load (the OOUI forms' script replaces Special:AllPages' namespace select and draws a clear
+# cross in the search box; the skin's script hides a button; notifications come and go), and a page read
+# or pictured before or after that differs. Every task here works without them (MediaWiki supports clients
+# without JavaScript: forms post, the "More" menu is a CSS checkbox).
+ROUTER = """<?php
+// plandvc.apps.mediawiki: MediaWiki without its JavaScript modules (the startup module is not found)
+$path = parse_url( $_SERVER['REQUEST_URI'], PHP_URL_PATH );
+if ( $path === '/load.php' && ( $_GET['only'] ?? '' ) === 'scripts' ) {
+    http_response_code( 404 );
+    return true;
+}
+return false;
+"""
+
 
 # ── install ───────────────────────────────────────────────────────────────────
 
@@ -392,6 +408,7 @@ def seed_env(folder: Path, env: Path, seed: Seed) -> None:
         # install.php refuses to run where a LocalSettings.php exists: it names one that does not
         _run(cmd, "run install.php", env=php_env(folder, Path(tmp) / "none"))
     (env / "LocalSettings.php").write_text(local_settings(seed))
+    (env / "router.php").write_text(ROUTER)
     with contextlib.closing(sqlite3.connect(env / "data" / "wiki.sqlite")) as db, db:
         _fix_times(db, seed)  # before the import: its revisions must be later than the main page's first
     (env / "dump.xml").write_text(dump(seed))
@@ -477,6 +494,7 @@ def serve(seed: Seed = Seed(), port: int | None = None) -> Iterator[Session]:
         port = port or free_ports(1)[0]
         base = f"http://127.0.0.1:{port}"
         cmd = [*php_cmd(folder, opcache=True), "-S", f"127.0.0.1:{port}", "-t", str(folder / "root" / MW)]
+        cmd.append(str(env / "router.php"))
         environ = php_env(folder, env, PLANDVC_MW_SERVER=base)
         environ.pop("PHP_CLI_SERVER_WORKERS", None)  # one worker: `settle` relies on it
         with Server(cmd, base, probe=HOME, env=environ, cwd=folder / "root" / MW) as server:
