@@ -17,7 +17,8 @@ PHP's built-in server on SQLite.
   database dump, statement for statement.
 - Serve (`serve`): a fresh copy of the template per session, `php -S 127.0.0.1:<free port>` with
   `MW_CONFIG_FILE` naming the copy's LocalSettings.php (the package's own is a dangling symlink to the system's
-  config folder), ready when the main page answers, stopped with its process group on exit. MediaWiki's clock
+  config folder) and `ROUTER` (no MediaWiki JavaScript module runs: see there), ready when the main page
+  answers, stopped with its process group on exit. MediaWiki's clock
   reads `NOW` (2024-04-01 00:00 UTC: `ConvertibleTimestamp::setFakeTime`), so what a session saves is stamped
   the same in every run.
 - State (`state`): the session's `page`/`revision`/`slots`/`content`/`text` rows read into the gates' state
