@@ -21,8 +21,8 @@ kinds (`plandvc.macros`); what they do on the wiki's pages:
 Not on the wiki: sort_by_form (the wiki's sortable tables sort in the browser, jquery.tablesorter: no query
 parameter and no stored state changes, so no gate of the registry's kind can see it; the only server-side
 sorts, Special:ListUsers' "Sort by creation date" and the TablePager lists, have one user or no rows here),
-the filter macros (Special:AllPages' namespace dropdown is an OOUI widget whose native select is hidden once
-its script runs; Special:Search's namespace checkboxes sit behind "Advanced"), copy_value, switch_tab,
+the filter macros (not yet: Special:AllPages' namespace select, a native one since the wiki is served
+without its scripts, and Special:Search's namespace checkboxes are candidates), copy_value, switch_tab,
 choose_suggestion and navigate_home ("Main page" is the trip home). Special:Random is drawn at random:
 never a target.
 
