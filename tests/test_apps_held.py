@@ -45,7 +45,7 @@ def pool(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(1200)  # the module's recording, two walks and runs, two evaluations: ~5 min on a loaded machine
+@pytest.mark.timeout(1200)  # a recording, two walks and runs, two evaluations: ~7 min loaded
 def test_held_out_trac_chains_run_gated_and_the_oracle_scores_one(pool: Path, tmp_path: Path) -> None:
     from plandvc.eval.apps import AppSpecsConfig, app_specs
     from plandvc.eval.apps_run import AppEvalConfig, eval_apps
