@@ -63,7 +63,7 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
     "Office": ("Desk Lamp", "Notebook", "Pen Set", "Desk Organiser", "Monitor Stand", "Office Chair", "Stapler"),
     "Audio": ("Headphones", "Speaker", "Turntable", "Radio", "Earbuds", "Soundbar", "Microphone"),
     "Garden": ("Watering Can", "Pruning Shears", "Planter", "Garden Hose", "Bird Feeder", "Trowel", "Wheelbarrow"),
-    "Home": ("Throw Blanket", "Cushion", "Wall Clock", "Table Lamp", "Picture Frame", "Vase", "Doormat"),
+    "Living": ("Throw Blanket", "Cushion", "Wall Clock", "Table Lamp", "Picture Frame", "Vase", "Doormat"),
 }  # fmt: skip
 MATERIALS = ("Steel", "Oak", "Bamboo", "Cotton", "Ceramic", "Aluminium", "Glass", "Wool")
 
@@ -105,7 +105,7 @@ def catalogue(seed: Seed) -> dict[str, Any]:
                 "category": cat,
                 "price": f"{rng.randint(4, 180)}.{rng.choice(('00', '49', '99'))}",
                 "stock": rng.choice((0, *range(1, 40))),
-                "colour": rng.choice(vocab.COLOURS),
+                "colour": title.split()[0] if title.split()[0] in vocab.COLOURS else rng.choice(vocab.COLOURS),
                 "material": rng.choice(MATERIALS),
                 "created_hours": hours,
                 "description": f"A {title.lower()} for every day, made of {rng.choice(MATERIALS).lower()}.",
@@ -156,6 +156,7 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 USE_TZ = True
 TIME_ZONE = "UTC"
 LANGUAGE_CODE = "en-gb"
+LANGUAGES = [("en-gb", "British English")]
 USE_I18N = True
 SITE_ID = 1
 ROOT_URLCONF = "urls"
@@ -227,9 +228,10 @@ OSCAR_THUMBNAIL_DEBUG = False
 OSCAR_DEFAULT_CURRENCY = "GBP"
 OSCAR_ALLOW_ANON_CHECKOUT = True
 OSCAR_MODERATE_REVIEWS = False
+OSCAR_SEARCH_FACETS = {"fields": {}, "queries": {}}
 '''
 
-URLS = '''"""The seeded shop's URLs: Oscar's, without a language prefix, and the media folder."""
+URLS = '''"""The seeded shop's URLs: Oscar's without a language prefix, the language switch and the media folder."""
 from django.apps import apps
 from django.conf import settings
 from django.urls import include, path, re_path
@@ -237,6 +239,7 @@ from django.views.static import serve
 
 urlpatterns = [
     re_path(r"^media/(?P<path>.*)$", serve, {"document_root": settings.MEDIA_ROOT}),
+    path("i18n/", include("django.conf.urls.i18n")),
     path("", include(apps.get_app_config("oscar").urls[0])),
 ]
 '''
@@ -400,7 +403,7 @@ class Session:
 def serve(seed: Seed = Seed(), port: int | None = None) -> Iterator[Session]:
     """A fresh copy of the seeded shop served by Django on a free loopback port; stopped on exit."""
     tpl = template(seed)
-    root = tpl.parent.parent.parent
+    root = tpl.parent.parent
     with tempfile.TemporaryDirectory(prefix="plandvc-oscar-") as tmp:
         env = fresh_copy(tpl, Path(tmp) / "env")
         port = port or free_ports(1)[0]
