@@ -70,9 +70,10 @@ bench: setup ## run-chains vs the raw-browser bound, and make-pool and run-chain
 bench-view: setup ## time the viewer: write it for 300 chains, open its pages and an index of 10,000 in Chromium
 	$(BIN)/python bench/view_bench.py $(BENCH_ARGS)
 
-eval: setup ## held-out chains, the planner evaluation (params eval.*: planner_url/model or reference) and the reference planners beside it (eval.references), then the metrics
+eval: setup ## held-out chains, the planner evaluation (params eval.*: planner_url/model or reference) and the reference planners beside it (eval.references), on the generated test domains and on each app (apps/dvc.yaml: installs the apps when their committed outputs are stale), then the table side by side
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro eval_planner eval_reference
-	$(BIN)/dvc metrics show metrics/eval.json metrics/eval-reference-*.json
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro apps/dvc.yaml
+	$(BIN)/plandvc eval-table --metrics metrics
 
 # browser-use itself, each version in its own venv beside the checkout (outside the package), from its lock with
 # hashes: tests/test_dialect_conformance.py compares the browser-use dialects' lines with its serializers (the test

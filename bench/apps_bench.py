@@ -1,10 +1,10 @@
-"""Trac as an app site, measured: install (into a new, empty apps home), the venv's size, seeding, tracd's start
+"""An app site, measured: install (into a new, empty apps home), the install's size, seeding, the server's start
 time and memory, and the recording of every macro's tasks, twice, to show the pool is the same bytes.
 
-Prints a table and writes bench/apps_results.json (docs/APPS.md quotes it). The install reads pip's cache
-when it has the wheels, so a first install on a new machine takes longer (the download).
+Prints a table and writes bench/apps_results-<app>.json (docs/APPS.md quotes it). The install reads pip's (or
+apt's) cache when it has the packages, so a first install on a new machine takes longer (the download).
 
-    python bench/apps_bench.py [--per-macro 3] [--starts 3]
+    python bench/apps_bench.py [--app trac] [--per-macro 3] [--starts 3]
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from plandvc.io import tree_hash
 
-OUT = Path(__file__).resolve().parent / "apps_results.json"
+HERE = Path(__file__).resolve().parent
 
 
 def du_mib(path: Path) -> float:
@@ -30,50 +30,55 @@ def du_mib(path: Path) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--app", default="trac")
     ap.add_argument("--per-macro", type=int, default=3)
     ap.add_argument("--starts", type=int, default=3)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="plandvc-apps-bench-") as home:
         os.environ["PLANDVC_APPS"] = home
-        from plandvc.apps import record, trac
+        from plandvc.apps import REGISTRY, record
 
+        app = REGISTRY[args.app]
         t0 = time.monotonic()
-        root = trac.install()
+        root = app.install()
         install_s = time.monotonic() - t0
         t0 = time.monotonic()
-        trac.install()
+        app.install()
         again_s = time.monotonic() - t0
         t0 = time.monotonic()
-        tpl = trac.template()
+        tpl = app.template(0, 40)
         seed_s = time.monotonic() - t0
         starts, rss = [], []
         for _ in range(args.starts):
-            with trac.serve() as s:
-                starts.append(s.server.started_s)
-                rss.append(s.server.rss_kib())
+            t0 = time.monotonic()
+            with app.serve(0, 40) as s:
+                starts.append(time.monotonic() - t0)  # a fresh copy, started and answering
+                server = getattr(s, "server", None)
+                rss.append(server.rss_kib() if server is not None else 0)
         pools = []
         record_s = []
         for i in range(2):
             out = Path(home) / f"pool{i}"
             t0 = time.monotonic()
-            summary = record.record_trac_pool(out, per_macro=args.per_macro)
+            summary = record.record_pool(app, out, per_macro=args.per_macro)
             record_s.append(time.monotonic() - t0)
             pools.append(tree_hash(out))
         result = {
             "install_s": round(install_s, 1),
             "install_again_s": round(again_s, 3),
-            "venv_mib": du_mib(root / "venv"),
+            "app": app.name,
+            "install_mib": du_mib(root),
             "seed_s": round(seed_s, 1),
             "template_mib": du_mib(tpl),
             "start_s_median": round(statistics.median(starts), 2),
-            "tracd_rss_mib_median": round(statistics.median(rss) / 1024, 1),
+            "server_rss_mib_median": round(statistics.median(rss) / 1024, 1),
             "per_macro": args.per_macro,
             "tasks": summary.tasks,
             "kept": summary.kept,
             "record_s": [round(s, 1) for s in record_s],
             "pool_same_bytes": pools[0] == pools[1],
         }
-    OUT.write_text(json.dumps(result, indent=2, sort_keys=True) + "\n")
+    (HERE / f"apps_results-{app.name}.json").write_text(json.dumps(result, indent=2, sort_keys=True) + "\n")
     for k, v in result.items():
         print(f"{k:24} {v}")
 

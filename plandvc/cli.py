@@ -28,6 +28,7 @@ COMMANDS = {
     "eval-specs": "plandvc.eval.cli:eval_specs_cmd",
     "eval-planner": "plandvc.eval.cli:eval_planner_cmd",
     "eval-apps": "plandvc.eval.apps_cli:eval_apps",
+    "eval-table": "plandvc.eval.table:eval_table",
     "push": "plandvc.remote:push",
     "pull": "plandvc.remote:pull",
 }

@@ -224,6 +224,15 @@ class ChainPart(TypedDict):
     say: NotRequired[str]
 
 
+class GoalRead(TypedDict):
+    """Where a goal step reads its answer on an app's page (`plandvc.run.goal`): the elements `selector` matches,
+    in document order; for a count, `pattern`'s first group in their text is the number. A generated site's
+    goal has none: its list's "Showing N" line and entry links are read."""
+
+    selector: str
+    pattern: NotRequired[str]
+
+
 class ChainGoal(TypedDict):
     """A goal chain's ending (`plandvc.chains.goals`): a question answered from the state its constraints
     leave on the list page `page`; `expected` by the site's query semantics; `say` its delegation."""
@@ -233,6 +242,7 @@ class ChainGoal(TypedDict):
     expected: str
     value: NotRequired[str]  # top: the first entry's value in the sort column
     say: NotRequired[str]
+    read: NotRequired[GoalRead]  # an app's page: where the answer is read
 
 
 class ChainFailure(TypedDict):

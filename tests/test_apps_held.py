@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from plandvc.apps import trac, trac_tasks
+from plandvc.apps import REGISTRY, trac, trac_tasks
+from plandvc.apps.trac_facts import trac_ask
 from plandvc.chains.compose import compose, delegation
-from plandvc.eval.apps import trac_ask
+from plandvc.records import ChainGoal, ChainSpec, Part, Via
 
 
 def test_every_trac_task_has_facts_the_composer_words() -> None:
@@ -34,12 +35,12 @@ def test_every_trac_task_has_facts_the_composer_words() -> None:
 
 @pytest.fixture(scope="module")
 def pool(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from plandvc.apps.record import record_trac_pool
+    from plandvc.apps.record import record_pool
 
     out = tmp_path_factory.mktemp("trac") / "pool"
     macros = ["filter_by_dropdown", "sort_by_form", "filter_by_options", "count_entries", "create_entry"]
     macros += ["search_by_text"]
-    record_trac_pool(out, 0, 40, 2, macros)
+    record_pool(REGISTRY["trac"], out, 0, 40, 2, macros)
     return out
 
 
@@ -51,9 +52,9 @@ def test_held_out_trac_chains_run_gated_and_the_oracle_scores_one(pool: Path, tm
     from plandvc.io import tree_hash
 
     specs = tmp_path / "specs"
-    summary = app_specs(AppSpecsConfig(pool, specs, n=4))
+    summary = app_specs(AppSpecsConfig("trac", pool, specs, n=4))
     assert summary["chains"] == 4 and summary["held_out"] == 4, summary
-    again = app_specs(AppSpecsConfig(pool, tmp_path / "again", n=4))
+    again = app_specs(AppSpecsConfig("trac", pool, tmp_path / "again", n=4))
     assert again == summary and tree_hash(specs) == tree_hash(tmp_path / "again")  # the rows' images too
     chains = load_held_out(specs)
     assert all(c.line["site"] == "trac" and c.line["request"] for c in chains)
@@ -63,47 +64,86 @@ def test_held_out_trac_chains_run_gated_and_the_oracle_scores_one(pool: Path, tm
     assert metrics["always-done"]["closed_loop"]["success"] == 0
 
 
+async def run_on_trac(spec: ChainSpec, parts: list[Part]) -> tuple[bool, str]:
+    """One chain by run-chains' scripted run on a fresh tracd: ok, and its gates' detail (or its error)."""
+    from plandvc.browser import Browser
+    from plandvc.eval.apps import AppSession, site_info
+    from plandvc.run.chain import RunParams, run_chain
+
+    async with Browser() as browser:
+        with trac.serve() as s:
+            session = await browser.new_session(s.base)
+            try:
+                out = await run_chain(
+                    spec, parts, AppSession(session, s.state), site_info(REGISTRY["trac"]), RunParams(), None
+                )
+            finally:
+                await session.close()
+    return out.result["ok"], str(out.result.get("detail") or out.result.get("error"))
+
+
+def trac_chain(pool: Path, key: str, *parts: tuple[str, Via], goal: ChainGoal | None = None) -> ChainSpec:
+    """A composed Trac chain of these recorded parts (and a goal), as the held-out walk makes them."""
+    from plandvc.chains.compose import compose_chains
+    from plandvc.eval.apps import app_items
+
+    spec: ChainSpec = {"key": key, "site": "trac", "parts": [{"id": i, "via": v} for i, v in parts]}
+    if goal is not None:
+        spec["goal"] = goal
+    return compose_chains([spec], app_items(REGISTRY["trac"], pool, 0, 40))[0]
+
+
+def recorded(pool: Path, macro: str) -> list[str]:
+    return sorted(p.name for p in (pool / "runs" / "trac" / "accepted").iterdir() if macro in p.name)
+
+
 @pytest.mark.slow
 def test_a_chain_replaying_a_wrong_value_fails_its_gate_on_trac(pool: Path) -> None:
     """A chain with a trip home (to Trac's start page) passes every gate; then the first part's specialist
     replays its sibling's trajectory (another component): the chain runs to its end, and that part's gate,
     read on the live session, fails."""
-    from plandvc.browser import Browser
-    from plandvc.chains.compose import compose_chains
-    from plandvc.eval.apps import AppSession, app_items, app_part, site_info
-    from plandvc.records import ChainSpec, Part, Via
-    from plandvc.run.chain import RunParams, run_chain
+    from plandvc.eval.apps import app_part
 
-    ids = sorted(p.name for p in (pool / "runs" / "trac" / "accepted").iterdir())
-    filters = [i for i in ids if "filter_by_dropdown" in i]
-    sort = next(i for i in ids if "sort_by_form" in i)
-    create = next(i for i in ids if "create_entry" in i)
-    search = next(i for i in ids if "search_by_text" in i)
-    items = app_items(pool, trac.Seed())
+    filters = recorded(pool, "filter_by_dropdown")
+    sort, create, search = (recorded(pool, m)[0] for m in ("sort_by_form", "create_entry", "search_by_text"))
+    run = run_on_trac
 
     def chain(key: str, *parts: tuple[str, Via]) -> ChainSpec:
-        spec: ChainSpec = {"key": key, "site": "trac", "parts": [{"id": i, "via": v} for i, v in parts]}
-        return compose_chains([spec], items)[0]
-
-    async def run(spec: ChainSpec, parts: list[Part]) -> tuple[bool, str]:
-        async with Browser() as browser:
-            with trac.serve() as s:
-                session = await browser.new_session(s.base)
-                try:
-                    out = await run_chain(
-                        spec, parts, AppSession(session, s.state), site_info(), RunParams(), None
-                    )
-                finally:
-                    await session.close()
-        return out.result["ok"], str(out.result.get("detail") or out.result.get("error"))
+        return trac_chain(pool, key, *parts)
 
     home = chain("plan-trac-home", (create, None), (search, "home"))
-    ok, detail = asyncio.run(run(home, [app_part(pool, create), app_part(pool, search)]))
+    ok, detail = asyncio.run(run(home, [app_part(pool, create, "trac"), app_part(pool, search, "trac")]))
     assert ok and "entry_created" in detail, detail
     listed = chain("plan-trac-test", (filters[0], None), (sort, "page"))
-    right, wrong = app_part(pool, filters[0]), app_part(pool, filters[1])
-    ok, detail = asyncio.run(run(listed, [right, app_part(pool, sort)]))
+    right, wrong = app_part(pool, filters[0], "trac"), app_part(pool, filters[1], "trac")
+    ok, detail = asyncio.run(run(listed, [right, app_part(pool, sort, "trac")]))
     assert ok, detail
     swapped: Part = {**right, "traj": wrong["traj"], "elements": wrong["elements"]}
-    ok, detail = asyncio.run(run(listed, [swapped, app_part(pool, sort)]))
+    ok, detail = asyncio.run(run(listed, [swapped, app_part(pool, sort, "trac")]))
     assert not ok and "query: on /query expected" in detail, detail
+
+
+@pytest.mark.slow
+def test_goal_chains_on_trac_read_the_answer_live_and_a_wrong_expected_answer_fails(pool: Path) -> None:
+    """Goal chains on Trac (constraints on the query page, then a question on the list they leave): the
+    answers Trac's database gives are read live off its page (the count's "(N matches)", the first summary
+    after the Ticket sort) and pass; the same chains expecting another answer fail on "answer"."""
+    from plandvc.apps.trac_facts import goal_answer
+    from plandvc.eval.apps import app_items, app_part
+
+    items = {r["id"]: r for r in app_items(REGISTRY["trac"], pool, 0, 40)}
+    answer = goal_answer(trac.tickets(trac.template()))
+    component, status = recorded(pool, "filter_by_dropdown")[0], recorded(pool, "filter_by_options")[0]
+    sort = next(i for i in recorded(pool, "sort_by_form") if items[i]["ask"]["query"] == [["order", "id"]])
+    for parts, kind in (([component, status], "count"), ([component, sort], "top")):
+        goal = answer([items[i] for i in parts], kind)
+        assert goal is not None and goal["kind"] == kind, (parts, kind)
+        vias: list[Via] = [None, "page"]
+        spec = trac_chain(pool, f"plan-trac-goal-{kind}", *zip(parts, vias, strict=True), goal=goal)
+        assert spec["request"].rstrip().endswith("?"), spec["request"]
+        ok, detail = asyncio.run(run_on_trac(spec, [app_part(pool, i, "trac") for i in parts]))
+        assert ok and "answer" in detail, (kind, detail)
+        wrong: ChainGoal = {**goal, "expected": "12345" if kind == "count" else "No such ticket"}
+        spec = trac_chain(pool, f"plan-trac-goal-{kind}-wrong", *zip(parts, vias, strict=True), goal=wrong)
+        ok, detail = asyncio.run(run_on_trac(spec, [app_part(pool, i, "trac") for i in parts]))
+        assert not ok and "answer" in detail, (kind, detail)

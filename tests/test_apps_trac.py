@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from plandvc.apps import trac, trac_tasks
+from plandvc.apps import REGISTRY, trac, trac_tasks
 from plandvc.apps.app import apps_home
-from plandvc.apps.record import record_trac_tasks
+from plandvc.apps.record import record_tasks
 from plandvc.apps.script import Recorded
 from plandvc.browser import Browser
 from plandvc.checks import gate
@@ -142,7 +142,7 @@ def test_tasks_are_a_function_of_the_offer_and_seed() -> None:
 async def recorded(browser: Browser) -> AsyncIterator[list[Recorded]]:
     """Every task (two per macro) recorded in Chromium on its own fresh Trac session."""
     tasks = trac_tasks.tasks(trac_tasks.offer(trac.template()), 0, 2)
-    yield await record_trac_tasks(browser, trac.Seed(), tasks)
+    yield await record_tasks(browser, REGISTRY["trac"], 0, 40, tasks)
 
 
 @pytest.mark.slow

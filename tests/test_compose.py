@@ -19,7 +19,7 @@ from plandvc.chains.compose import (
     widget_problems,
     widget_words,
 )
-from plandvc.chains.goals import goal_chains, goal_of
+from plandvc.chains.goals import goal_chains, goal_of, site_answers
 from plandvc.chains.items import site_specs
 from plandvc.chains.make import ChainParams, make_chains
 from plandvc.chains.recovery import assign_failures
@@ -91,7 +91,7 @@ def test_a_goal_answer_is_the_sites_own_query_over_every_constraint(
     world_items: list[ItemRecord], world0: Path
 ) -> None:
     specs = site_specs(world0)
-    goals = goal_chains(world_items, specs, 40, seed=0)
+    goals = goal_chains(world_items, site_answers(specs), 40, seed=0)
     assert len(goals) == 40 and {g["goal"]["kind"] for g in goals} == {"count", "top"}
     by_id = {r["id"]: r for r in world_items}
     for g in goals:

@@ -164,6 +164,21 @@ def test_dvc_yaml_eval_deps_are_eval_code() -> None:
         assert [d for d in stage["deps"] if d.startswith("plandvc")] == list(EVAL_CODE), name
 
 
+def test_the_app_stages_code_covers_their_commands() -> None:
+    """apps/dvc.yaml's stages (record_apps; held_apps, eval_apps) list exactly their commands' import closure."""
+    from plandvc.apps.code import RECORD_CODE
+    from plandvc.eval.apps_code import HELD_CODE
+
+    assert covers(ROOT, RECORD_CODE, "plandvc.apps.cli") == []
+    assert covers(ROOT, HELD_CODE, "plandvc.eval.apps_cli") == []
+    assert list(RECORD_CODE) == sorted(RECORD_CODE) and list(HELD_CODE) == sorted(HELD_CODE)
+    stages = yaml.safe_load((ROOT / "apps" / "dvc.yaml").read_text())["stages"]
+    for name, code in (("record_apps", RECORD_CODE), ("held_apps", HELD_CODE), ("eval_apps", HELD_CODE)):
+        assert [d for d in stages[name]["do"]["deps"] if d.startswith("plandvc")] == list(code), name
+    # the record stage's list misses what eval-apps imports: the check tells them apart
+    assert "missing: plandvc/eval/apps.py" in covers(ROOT, RECORD_CODE, "plandvc.eval.apps_cli")
+
+
 # ── editing outside the list reruns nothing; editing inside reruns both ──────
 
 

@@ -1,20 +1,24 @@
 """App sites: real web applications as held-out worlds (docs/APPS.md).
 
-One module per application adapter (`trac.py`, with its tasks in `trac_tasks.py`) and one line of the
-registry table below; the shared machinery is `app.py`, the executor's moves and a task's gate `script.py`,
-the recording into a pool folder `record.py`.
+One module per application adapter (`trac.py`: install, seed, serve, state; its tasks in `trac_tasks.py`, their
+facts for the walk in `trac_facts.py`) and one line of the registry table below: an `App`, the table of the
+adapter's functions. The shared machinery is `app.py`, the executor's moves and a task's gate `script.py`, the
+recording of any app into a pool folder `record.py`.
 """
 
 from __future__ import annotations
 
-from plandvc.apps import record, trac, trac_tasks
+from plandvc.apps import trac, trac_facts, trac_tasks
 from plandvc.apps.app import App
 
 __all__ = ["REGISTRY", "App"]
 
 _TABLE: tuple[App, ...] = (
     App(
-        "trac", "Trac 1.6, an issue tracker", trac.install, tuple(trac_tasks.MACROS), record.record_trac_pool
+        "trac", "Trac 1.6, an issue tracker", trac_facts.SITE_NAME, trac_facts.TODAY, trac_facts.HOME,
+        ("Wiki", trac_facts.HOME), (("home", "/wiki"), ("list", "/query"), ("form", "/newticket")),
+        trac.install, tuple(trac_tasks.MACROS), trac_tasks.app_tasks, trac_tasks.solution, trac.serve_app,
+        trac_facts.facts, trac.template_of, trac_facts.goal,
     ),
-)
+)  # fmt: skip
 REGISTRY: dict[str, App] = {a.name: a for a in _TABLE}

@@ -30,12 +30,17 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from plandvc.errors import InfrastructureError
+
+if TYPE_CHECKING:
+    from plandvc.apps.script import AppTask, Solution
+    from plandvc.records import Ask, ChainGoal, ItemRecord
 
 
 @dataclass(frozen=True)
@@ -46,16 +51,52 @@ class Summary:
     kept: dict[str, int]
 
 
+class Served(Protocol):
+    """One fresh session of an app, as its adapter's `serve` yields it."""
+
+    @property
+    def base(self) -> str:
+        """The session's root URL (`http://127.0.0.1:<free port>`)."""
+        ...
+
+    def state(self) -> Mapping[str, Any]:
+        """The gates' state of the session's database: `entries` and `changes` (`plandvc.checks`)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the chain walk and the request composer need of one app task."""
+
+    ask: Ask  # the composer's facts (plandvc.chains.ask for a generated site)
+    control: str  # what the task acts on: a query parameter of the list, else macro:entry
+    scope: list[str]  # the task's scope, widened where the app's pages tie parts together
+
+
 @dataclass(frozen=True)
 class App:
-    """One application adapter as the registry lists it: its name, what it is, its install, its macros and
-    the recording of its tasks into a pool folder, `record(out, seed, size, per_macro, macros)`."""
+    """One application adapter, a table of its functions: the registry's line (`plandvc.apps.REGISTRY`).
 
-    name: str
+    `tasks(seed, size, per_macro)` gives every task sorted by id, `solution(macro)` the scripted executor's
+    solution, `serve(seed, size)` a fresh session (a context manager), `facts(seed, size)` a task's facts for
+    the walk, `template(seed, size)` the seeded state every session copies. The trip home is a click on `home_link` (its text and href); `pages` are the docs' screenshots."""
+
+    name: str  # the registry's key and the pool's run name
     title: str
+    site: str  # the name the planner reads
+    today: str  # the seeded app's today, YYYY-MM-DD
+    home: str  # the start page's path: a fresh task starting there is a home start
+    home_link: tuple[str, str]
+    pages: tuple[tuple[str, str], ...]  # (("home", path), ("list", path), ("form", path))
     install: Callable[[], Path]
     macros: tuple[str, ...]
-    record: Callable[..., Summary]
+    tasks: Callable[[int, int, int], list[AppTask]]
+    solution: Callable[[str], Solution]
+    serve: Callable[[int, int], AbstractContextManager[Served]]
+    facts: Callable[[int, int], Callable[[AppTask], Facts]]
+    template: Callable[[int, int], Path]  # (seed, size) -> the seeded state sessions copy (made on first use)
+    # (seed, size) -> its goal chains' answers from its database (plandvc.chains.goals.Answer); None: no goals
+    goal: Callable[[int, int], Callable[[Sequence[ItemRecord], str], ChainGoal | None]] | None = None
 
 
 LOCKS = Path(__file__).resolve().parent / "locks"

@@ -38,6 +38,7 @@ def record_apps(app: str, out: str, seed: int, size: int, per_macro: int, macros
     from pathlib import Path
 
     from plandvc.apps import REGISTRY
+    from plandvc.apps.record import record_pool
 
     if app not in REGISTRY:
         raise InputError(f"--app: unknown app {app!r} (known: {', '.join(sorted(REGISTRY))})")
@@ -45,7 +46,7 @@ def record_apps(app: str, out: str, seed: int, size: int, per_macro: int, macros
     unknown = sorted(set(chosen) - set(REGISTRY[app].macros))
     if unknown:
         raise InputError(f"--macros: {app} has no macro {', '.join(unknown)}")
-    summary = REGISTRY[app].record(Path(out), seed, size, per_macro, chosen)
+    summary = record_pool(REGISTRY[app], Path(out), seed, size, per_macro, chosen)
     kept, tasks = sum(summary.kept.values()), sum(summary.tasks.values())
     click.echo(f"record-apps: {app}: {kept} of {tasks} tasks kept in {out}", err=True)
     if not kept:

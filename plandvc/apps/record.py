@@ -4,7 +4,7 @@ executor in Chromium, gated on the app's own database, kept when its gate passes
 The folder has the pool's layout (docs/POOL.md, "Layout"): `kept.jsonl`, `pool_ids.txt` and
 `runs/<app>/accepted/<id>/{task.json, trajectory.json, elements.json}`, plus `gates.jsonl` (every task's
 verdict and detail line, kept or not). The task.json of an app has no spec `control` (an app is not a spec
-site): `plandvc.apps.script.AppTask`. Everything written is a function of (app, seed, per_macro): no clock,
+site): `plandvc.apps.script.AppTask`. Everything written is a function of (app, seed, size, per_macro): no clock,
 no port (the session's URLs are relative to the app's base), written sorted and atomically.
 """
 
@@ -16,8 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from plandvc.apps import trac, trac_tasks
-from plandvc.apps.app import Summary
+from plandvc.apps.app import App, Summary
 from plandvc.apps.script import AppTask, Recorded, record
 from plandvc.io import publish_built, write_json, write_jsonl
 from plandvc.macros import REGISTRY
@@ -26,26 +25,27 @@ if TYPE_CHECKING:
     from plandvc.browser import Browser
 
 
-async def record_trac(
-    seed: trac.Seed, task_seed: int, per_macro: int, macros: Sequence[str] = ()
+async def record_app(
+    app: App, seed: int, size: int, per_macro: int, macros: Sequence[str] = ()
 ) -> list[Recorded]:
-    """Every Trac task of (seed, task_seed, per_macro), or only those of `macros`, in one new Chromium."""
+    """Every task of the app seeded with (seed, size), or only those of `macros`, in one new Chromium."""
     from plandvc.browser import Browser
 
-    tasks = trac_tasks.tasks(trac_tasks.offer(trac.template(seed)), task_seed, per_macro)
-    tasks = [t for t in tasks if not macros or t["macro"] in macros]
+    tasks = [t for t in app.tasks(seed, size, per_macro) if not macros or t["macro"] in macros]
     async with Browser() as browser:
-        return await record_trac_tasks(browser, seed, tasks)
+        return await record_tasks(browser, app, seed, size, tasks)
 
 
-async def record_trac_tasks(browser: Browser, seed: trac.Seed, tasks: list[AppTask]) -> list[Recorded]:
-    """Each task on its own fresh tracd session, in `browser`."""
+async def record_tasks(
+    browser: Browser, app: App, seed: int, size: int, tasks: list[AppTask]
+) -> list[Recorded]:
+    """Each task on its own fresh session of the app, in `browser`."""
     out = []
     for task in tasks:
-        with trac.serve(seed) as s:
+        with app.serve(seed, size) as s:
             session = await browser.new_session(s.base)
             try:
-                out.append(await record(task, session, trac_tasks.solution(task["macro"]), s.state))
+                out.append(await record(task, session, app.solution(task["macro"]), s.state))
             finally:
                 await session.close()
     return out
@@ -88,9 +88,9 @@ def write_pool(out: Path, app: str, runs: list[Recorded]) -> Summary:
     return publish_built(out, build)
 
 
-def record_trac_pool(
-    out: Path, seed: int = 0, size: int = 40, per_macro: int = 2, macros: Sequence[str] = ()
+def record_pool(
+    app: App, out: Path, seed: int = 0, size: int = 40, per_macro: int = 2, macros: Sequence[str] = ()
 ) -> Summary:
-    """Record Trac's tasks (`size` tickets; seed for the data and the tasks) into the pool folder `out`."""
-    runs = asyncio.run(record_trac(trac.Seed(seed, size), seed, per_macro, macros))
-    return write_pool(out, "trac", runs)
+    """Record the app's tasks (`size` rows; seed for the data and the tasks) into the pool folder `out`."""
+    runs = asyncio.run(record_app(app, seed, size, per_macro, macros))
+    return write_pool(out, app.name, runs)

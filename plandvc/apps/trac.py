@@ -271,6 +271,16 @@ def serve(seed: Seed = Seed(), port: int | None = None) -> Iterator[Session]:
             yield Session(env, tpl, server)
 
 
+def template_of(seed: int, size: int) -> Path:
+    """`template` of (seed, size tickets): the App's `template`."""
+    return template(Seed(seed, size))
+
+
+def serve_app(seed: int, size: int) -> contextlib.AbstractContextManager[Session]:
+    """`serve` of the Trac seeded with (seed, size tickets): the App's `serve`."""
+    return serve(Seed(seed, size))
+
+
 # ── state ─────────────────────────────────────────────────────────────────────
 
 

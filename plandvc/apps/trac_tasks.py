@@ -435,3 +435,8 @@ def tasks(o: Offer, seed: int = 0, per_macro: int = 2) -> list[AppTask]:
 
 def solution(macro: str) -> Solution:
     return MACROS[macro][1]
+
+
+def app_tasks(seed: int, size: int, per_macro: int) -> list[AppTask]:
+    """The tasks on the Trac seeded with (seed, size tickets), drawn with the same seed (the App's `tasks`)."""
+    return tasks(offer(trac.template(trac.Seed(seed, size))), seed, per_macro)

@@ -14,8 +14,9 @@ from plandvc.chains.make import ChainParams, make_chains
 from plandvc.chains.recovery import count_failures
 from plandvc.chains.walk import HOME_RULES, summarise
 from plandvc.io import InputError, check_output_file, exclusive, raise_problems, read_jsonl, write_jsonl
+from plandvc.options import feeds, fill
 from plandvc.pool.store import Pool, read_ids
-from plandvc.records import ItemRecord
+from plandvc.records import ChainSpec, ItemRecord
 
 # the keys of an items.jsonl record the walk reads, and their types
 ITEM_KEYS: dict[str, type | tuple[type, ...]] = {
@@ -153,6 +154,32 @@ def _check_walk_options(n: int, tries: int, answer_share: float, recovery_share:
             raise InputError(f"{option}: must be in [0, 1], got {share}")
 
 
+def write_chain_specs(
+    items_path: Path, out: Path, sites: Path | None, allow_empty: bool, params: ChainParams
+) -> tuple[list[ChainSpec], list[ItemRecord]]:
+    """chain-specs' work: the items read, the chains made and written to `out` (holding its lock); the chains
+    and the items."""
+    p = params
+    _check_walk_options(p.n, p.tries, p.answer_share, p.recovery_share)
+    with exclusive(out, "chain-specs"):
+        check_output_file(out, is_chain, "chain-specs")
+        items = read_items(items_path)
+        if not items and not allow_empty:
+            raise InputError(f"{items_path}: no items (--allow-empty writes an empty chains file)")
+        if p.goal_share and sites is None:
+            raise InputError(
+                "--goal-share: goal chains need --sites (their answers come from the sites' tables)"
+            )
+        chains = make_chains(items, p, site_specs(sites) if sites is not None else None)
+        if not chains and not allow_empty:
+            raise InputError(
+                f"{items_path}: {len(items)} items make no chain (--allow-empty writes an empty chains file)"
+            )
+        write_jsonl(out, chains)
+    return chains, items
+
+
+@feeds(ChainParams, write_chain_specs)
 @click.command("chain-specs")
 @click.option("--items", "items_path", type=click.Path(path_type=Path), required=True, help="items.jsonl.")
 @click.option("--out", type=click.Path(path_type=Path), required=True, help="chains.jsonl to write.")
@@ -198,21 +225,7 @@ def _check_walk_options(n: int, tries: int, answer_share: float, recovery_share:
     "--sites", type=click.Path(path_type=Path), default=None, help="Sites directory (goal chains' answers)."
 )
 @click.option("--allow-empty", is_flag=True, help="Write an empty chains file when no chain can be made.")
-def chain_specs(
-    items_path: Path,
-    out: Path,
-    n: int,
-    sizes: str,
-    seed: int,
-    tries: int,
-    answer_share: float,
-    home_rule: str,
-    recovery_share: float,
-    request: str,
-    goal_share: float,
-    sites: Path | None,
-    allow_empty: bool,
-) -> None:
+def chain_specs(**values: object) -> None:
     """Walk the items into chains of 2–4 parts of one site, deterministically in the seed.
 
     Sites take turns; parts use different controls with disjoint scopes; only the last part may answer; no
@@ -232,30 +245,12 @@ def chain_specs(
         plandvc chain-specs --items data/items.jsonl --out data/chains.jsonl --request composed \\
             --goal-share 0.4 --sites data/world
     """
-    size_list = parse_sizes(sizes)
-    _check_walk_options(n, tries, answer_share, recovery_share)
-    with exclusive(out, "chain-specs"):
-        check_output_file(out, is_chain, "chain-specs")
-        items = read_items(items_path)
-        if not items and not allow_empty:
-            raise InputError(f"{items_path}: no items (--allow-empty writes an empty chains file)")
-        if goal_share and sites is None:
-            raise InputError(
-                "--goal-share: goal chains need --sites (their answers come from the sites' tables)"
-            )
-        specs = site_specs(sites) if sites is not None else None
-        params = ChainParams(
-            n, size_list, seed, tries, answer_share, home_rule, recovery_share, request, goal_share
-        )
-        chains = make_chains(items, params, specs)
-        if not chains and not allow_empty:
-            raise InputError(
-                f"{items_path}: {len(items)} items make no chain (--allow-empty writes an empty chains file)"
-            )
-        write_jsonl(out, chains)
+    params = fill(ChainParams, values, sizes=parse_sizes(str(values["sizes"])))
+    chains, items = fill(write_chain_specs, values, params=params)
     s = summarise(chains, {r["id"] for r in items if r["answers"]})
     click.echo(
-        f"chain-specs: {s['chains']} chains from {len(items)} items (seed {seed}, home rule {home_rule})",
+        f"chain-specs: {s['chains']} chains from {len(items)} items (seed {params.seed}, home rule "
+        f"{params.home_rule})",
         err=True,
     )
     click.echo(f"  by size: {_counts(s['by_size'])}", err=True)
@@ -263,8 +258,8 @@ def chain_specs(
         f"  home steps {s['home_steps']}, page steps {s['page_steps']}, ending on a question {s['answers']}",
         err=True,
     )
-    if request == "composed":
+    if params.request == "composed":
         click.echo(f"  goal chains {sum('goal' in c for c in chains)} (requests composed)", err=True)
     click.echo(f"  by site: {_counts(s['by_site'])}", err=True)
-    if recovery_share:
+    if params.recovery_share:
         click.echo(f"  recovery chains: {_counts(count_failures(chains))}", err=True)

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 
 from plandvc.chains.walk import chain_key
 from plandvc.records import ChainGoal, ChainSpec, ItemRecord
@@ -36,6 +37,8 @@ GOAL_MACROS = frozenset(
     }
 )
 CONSTRAINTS = (1, 2, 3)
+# a site's goal: (the constraints, the kind) -> the goal with its expected answer, or None (no single right one)
+Answer = Callable[[Sequence[ItemRecord], str], ChainGoal | None]
 
 
 def _usable(r: ItemRecord) -> bool:
@@ -98,14 +101,24 @@ def goal_of(parts: Sequence[ItemRecord], spec: Spec, kind: str) -> ChainGoal | N
     return {"kind": "top", "page": path, "expected": str(rows[0][table.label]), "value": value}
 
 
+def site_answers(specs: Mapping[str, Spec]) -> dict[str, Answer]:
+    """Each generated site's goals, answered by its spec's query semantics (`goal_of`)."""
+    return {site: partial(_spec_goal, spec) for site, spec in specs.items()}
+
+
+def _spec_goal(spec: Spec, parts: Sequence[ItemRecord], kind: str) -> ChainGoal | None:
+    return goal_of(parts, spec, kind)
+
+
 def goal_chains(
-    records: Iterable[ItemRecord], specs: Mapping[str, Spec], n: int, seed: int = 0, tries: int = 40
+    records: Iterable[ItemRecord], answers: Mapping[str, Answer], n: int, seed: int = 0, tries: int = 40
 ) -> list[ChainSpec]:
-    """Up to n goal chains `{key, site, parts, goal}`, sites taking turns in sorted order; a site whose tries
-    all fail three rounds running drops out."""
+    """Up to n goal chains `{key, site, parts, goal}` on the sites of `answers` (each site's goal answerer: its
+    spec's query semantics, or an app's database), sites taking turns in sorted order; a site whose tries all
+    fail three rounds running drops out."""
     by_start: dict[str, dict[str, list[ItemRecord]]] = defaultdict(lambda: defaultdict(list))
     for r in sorted(records, key=lambda r: r["id"]):
-        if r["site"] in specs and _usable(r):
+        if r["site"] in answers and _usable(r):
             by_start[r["site"]][r["start"]].append(r)
     rng = random.Random(f"goals:{seed}")
     sites, misses, seen = sorted(by_start), dict.fromkeys(by_start, 0), set()
@@ -119,7 +132,7 @@ def goal_chains(
             for _ in range(tries):
                 parts = _pick(by_start[site][rng.choice(starts)], rng.choice(CONSTRAINTS), rng)
                 kind = "top" if any(p["macro"] == "sort_by_form" for p in parts) else "count"
-                goal = goal_of(parts, specs[site], kind) if parts else None
+                goal = answers[site](parts, kind) if parts else None
                 key = chain_key(site, [p["id"] for p in parts] + [f"goal-{kind}"])
                 if goal is not None and key not in seen:
                     seen.add(key)

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from plandvc.chains.compose import REQUESTS, UI_ONLY_MACROS, compose_chains
-from plandvc.chains.goals import goal_chains
+from plandvc.chains.goals import Answer, goal_chains, site_answers
 from plandvc.chains.recovery import assign_failures
 from plandvc.chains.walk import HOME_RULES, chain_specs
 from plandvc.io import InputError
@@ -36,10 +36,14 @@ class ChainParams:
 
 
 def make_chains(
-    items: Sequence[ItemRecord], params: ChainParams, specs: Mapping[str, Spec] | None = None
+    items: Sequence[ItemRecord],
+    params: ChainParams,
+    specs: Mapping[str, Spec] | None = None,
+    answers: Mapping[str, Answer] | None = None,
 ) -> list[ChainSpec]:
     """The chains of `items`: a composed request leaves out the parts a user never asks for (pages, tabs, trips
-    home as parts); `goal_share` of the chains are goal chains (their answers need the sites' `specs`),
+    home as parts); `goal_share` of the chains are goal chains (their answers need the sites' `specs`, or an
+    app's `answers`),
     shuffled in among the walked ones by their own seed; then the recovery failures, then the words."""
     p = params
     if p.request not in REQUESTS:
@@ -62,9 +66,10 @@ def make_chains(
         home_rule=p.home_rule,
     )
     if n_goal:
-        if specs is None:
+        if answers is None and specs is None:
             raise InputError("goal_share: goal chains need the sites (--sites)")
-        chains += goal_chains(usable, specs, n_goal, seed=p.seed, tries=p.tries)
+        answers = answers if answers is not None else site_answers(specs or {})
+        chains += goal_chains(usable, answers, n_goal, seed=p.seed, tries=p.tries)
         random.Random(f"goal-mix:{p.seed}").shuffle(chains)
     chains = assign_failures(chains, items, p.recovery_share, seed=p.seed)
     return compose_chains(chains, items, seed=p.seed) if p.request == "composed" else chains

@@ -1,23 +1,36 @@
-"""The `eval-apps` command: held-out chains on a real application, and the reference planners on them
-(`plandvc.eval.apps`, `plandvc.eval.apps_run`). Its own module: the evaluation stages' code (`EVAL_CODE`) does
-not import it, so editing an app's held-out chains reruns no stage."""
+"""The `eval-apps` command: held-out chains on a real application, and the reference planners (and any served
+planner) on them (`plandvc.eval.apps`, `plandvc.eval.apps_run`). Its own module: the evaluation stages' code
+(`EVAL_CODE`) does not import it, so editing an app's held-out chains reruns no stage of the main pipeline."""
 
 from __future__ import annotations
 
 import click
 
-from plandvc.errors import InputError
+from plandvc.eval.apps import AppSpecsConfig
+from plandvc.eval.apps_run import AppEvalConfig
+from plandvc.eval.reference import REFERENCES
+from plandvc.options import feeds, fill
+from plandvc.run import options
+from plandvc.run.chain import RunParams
 
 
+def _references(ctx: click.Context, param: click.Parameter, value: str) -> list[str]:
+    names = [r for r in value.split(",") if r]
+    unknown = sorted(set(names) - set(REFERENCES))
+    if unknown:
+        raise click.BadParameter(f"unknown {', '.join(unknown)} (known: {', '.join(REFERENCES)})")
+    return names
+
+
+@feeds(AppSpecsConfig, AppEvalConfig, RunParams)
 @click.command("eval-apps")
-@click.option("--app", "app", default="trac", show_default=True, help="the application (only trac so far)")
 @click.option(
-    "--pool", type=click.Path(file_okay=False, exists=True), required=True, help="a record-apps folder"
+    "--app", "app", default="trac", show_default=True, help="the application (plandvc.apps.REGISTRY)"
 )
-@click.option("--specs", type=click.Path(file_okay=False), required=True, help="the held-out folder to write")
-@click.option(
-    "--out", type=click.Path(file_okay=False), default="", help="the evaluation's folder [none: no eval]"
-)
+@click.option("--pool", type=options.DIR, required=True, help="a record-apps folder")
+@click.option("--specs", type=options.DIR, required=True, help="the held-out folder to write (or reuse)")
+@click.option("--out", type=options.DIR, default=None, help="the evaluation's folder [none: no evaluation]")
+@click.option("--metrics", type=options.FILE, default=None, help="a copy of OUT/metrics.json for dvc")
 @click.option(
     "--seed", type=int, default=0, show_default=True, help="the app's seed, as recorded; the walk's"
 )
@@ -27,48 +40,45 @@ from plandvc.errors import InputError
 @click.option(
     "--n", "n", type=click.IntRange(1), default=30, show_default=True, help="chains to walk (at most)"
 )
-@click.option("--references", default="oracle,copy,always-done,random-family", show_default=True,
+@click.option("--references", default=",".join(REFERENCES), show_default=True, callback=_references,
               help="comma list of reference planners to evaluate")  # fmt: skip
+@click.option("--planner-url", default="", help="a served planner's OpenAI-compatible base URL (empty: none)")
+@click.option("--planner-model", default="", help="the served planner's model name")
+@click.option(
+    "--name", default="planner", show_default=True, help="the served planner's folder and metrics key"
+)
+@options.share("--goal-share", 0.4, "goal chains among them, where the app answers goals (eval.goal_share)")
 @click.option("--reuse-specs", is_flag=True, help="keep an existing held-out folder (no walk, no run)")
-def eval_apps(
-    app: str,
-    pool: str,
-    specs: str,
-    out: str,
-    seed: int,
-    size: int,
-    n: int,
-    references: str,
-    reuse_specs: bool,
-) -> None:
-    """Held-out chains on a real application, and every reference planner evaluated on them.
+@options.dialect()
+@options.run_params("--budget", "--planner-turns")
+def eval_apps(**values: object) -> None:
+    """Held-out chains on a real application, and the reference planners (and a served one) evaluated on them.
 
     The app pool's tasks become walk records (requests composed from their facts), the chains are walked with
     chain-specs' walk, each is run by run-chains' scripted planner on its own fresh app session, every part
     gated on the app's database; the good ones are written to SPECS in eval-specs' layout (no training row
-    comes from them). With --out, each reference planner is scored teacher-forced and in the closed loop.
+    comes from them). With --out, each reference planner (and --planner-url's) is scored teacher-forced and in
+    the closed loop: OUT/<name>/{replies,episodes}.jsonl and OUT/metrics.json (and --metrics).
 
     \b
     Example:
-        plandvc eval-apps --pool /tmp/trac-pool --specs /tmp/trac-specs --out /tmp/trac-eval
+        plandvc eval-apps --app trac --pool /tmp/trac-pool --specs /tmp/trac-specs --out /tmp/trac-eval
     """
     import json
     import time
-    from pathlib import Path
 
-    from plandvc.eval.apps import AppSpecsConfig, app_specs
-    from plandvc.eval.apps_run import AppEvalConfig
+    from plandvc.eval.apps import app_specs, known_app
     from plandvc.eval.apps_run import eval_apps as run_eval
 
-    if app != "trac":
-        raise InputError(f"--app: held-out chains exist for trac only, not {app!r}")
+    known_app(str(values["app"]))
+    if values["planner_url"] and not values["planner_model"]:
+        raise click.BadParameter("--planner-model is needed with --planner-url", param_hint="--planner-model")
     t0 = time.monotonic()
-    if not (reuse_specs and (Path(specs) / "summary.json").is_file()):
-        summary = app_specs(AppSpecsConfig(Path(pool), Path(specs), seed, size, n))
-        click.echo(f"eval-apps: {json.dumps(summary)} ({time.monotonic() - t0:.0f} s)", err=True)
-    if not out:
+    summary = app_specs(fill(AppSpecsConfig, values, out=values["specs"], params=fill(RunParams, values)))
+    click.echo(f"eval-apps: {json.dumps(summary)} ({time.monotonic() - t0:.0f} s)", err=True)
+    if values["out"] is None:
         return
-    cfg = AppEvalConfig(Path(specs), Path(pool), Path(out), [r for r in references.split(",") if r])
+    cfg = fill(AppEvalConfig, values)
     metrics = run_eval(cfg)
     for name, m in metrics.items():
         tf, cl = m["teacher_forced"], m["closed_loop"]

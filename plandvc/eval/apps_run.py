@@ -4,7 +4,8 @@ closed loop (`plandvc.eval.closed.run_episode`), each episode on its own fresh a
 database (`plandvc.eval.apps.AppSession`).
 
 OUT holds `<reference>/{replies.jsonl, episodes.jsonl, metrics.json}` and `metrics.json`: every reference's
-metrics by name. Scores are a function of the held-out folder, the pool and the seed; times go to stderr only.
+metrics by its name, and a served planner's (`--planner-url`) by `--name`, as `make eval` reports them
+beside the generated held-out domains' (`plandvc.eval.table`). Scores are a function of the held-out folder, the pool and the seed; times go to stderr only.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from plandvc import io
-from plandvc.apps import trac
-from plandvc.eval.apps import AppSession, app_part, site_info
+from plandvc.apps.app import App
+from plandvc.eval.apps import AppSession, app_part, known_app, site_info
 from plandvc.eval.client import Asking, PlannerClient, PlannerModel
 from plandvc.eval.closed import Episode, run_episode
 from plandvc.eval.metrics import EvalMetrics, closed_metrics, episode_record, reply_record, teacher_metrics
@@ -39,20 +40,25 @@ class AppEvalConfig:
     timeout_base: float = 120.0
     timeout_per_turn: float = 40.0
     images: bool = True
+    planner_url: str = ""  # a served planner scored beside the references (empty: none)
+    planner_model: str = ""
+    name: str = "planner"  # its folder under OUT and its key in the metrics
+    metrics: Path | None = None  # a copy of OUT/metrics.json for dvc (metrics/eval-apps-<app>.json)
     timings: dict[str, float] = field(default_factory=dict)  # seconds by reference and phase (stderr only)
 
 
 async def app_closed_loop(
-    chains: list[HeldOut], client: PlannerClient, cfg: AppEvalConfig, seed: trac.Seed
+    app: App, chains: list[HeldOut], client: PlannerClient, cfg: AppEvalConfig, seed: int, size: int
 ) -> list[Episode]:
-    """Every chain in the closed loop on its own fresh tracd, one at a time in one Chromium; in key order."""
+    """Every chain in the closed loop on its own fresh app session, one at a time in one Chromium; in key
+    order."""
     from plandvc.browser import Browser
 
     out = []
     async with Browser() as browser:
         for chain in chains:
-            parts = [app_part(cfg.pool, pid) for pid in chain.line["parts"]]
-            with trac.serve(seed) as s:
+            parts = [app_part(cfg.pool, pid, app.name) for pid in chain.line["parts"]]
+            with app.serve(seed, size) as s:
                 session = await browser.new_session(s.base)
                 try:
                     model = PlannerModel(client, images=cfg.images)
@@ -62,7 +68,7 @@ async def app_closed_loop(
                             chain,
                             parts,
                             AppSession(session, s.state),
-                            site_info(),
+                            site_info(app),
                             model,
                             cfg.budget,
                             cfg.planner_turns,
@@ -75,10 +81,17 @@ async def app_closed_loop(
 
 
 async def _one(
-    cfg: AppEvalConfig, name: str, chains: list[HeldOut], url: str, model: str, seed: trac.Seed
+    cfg: AppEvalConfig,
+    name: str,
+    chains: list[HeldOut],
+    url: str,
+    model: str,
+    app: App,
+    seeded: tuple[int, int],
 ) -> EvalMetrics:
     client = await PlannerClient.connect(url, model, Asking())
-    metrics = EvalMetrics(planner=f"reference:{name}", chains=len(chains), images=cfg.images)
+    planner = f"reference:{name}" if name in cfg.references else f"{name}:{model}"
+    metrics = EvalMetrics(planner=planner, chains=len(chains), images=cfg.images)
     folder = cfg.out / name
     try:
         t0 = time.monotonic()
@@ -87,7 +100,7 @@ async def _one(
         io.write_jsonl(folder / "replies.jsonl", [reply_record(r) for r in replies])
         metrics["teacher_forced"] = teacher_metrics(replies)
         t0 = time.monotonic()
-        episodes = await app_closed_loop(chains, client, cfg, seed)
+        episodes = await app_closed_loop(app, chains, client, cfg, *seeded)
         cfg.timings[f"{name}.closed_loop_s"] = time.monotonic() - t0
         io.write_jsonl(folder / "episodes.jsonl", [episode_record(e) for e in episodes])
         metrics["closed_loop"] = closed_metrics(episodes)
@@ -100,16 +113,30 @@ async def _one(
 def eval_apps(cfg: AppEvalConfig) -> dict[str, Any]:
     """Every reference planner on the app's held-out chains; {reference: metrics} (also OUT/metrics.json)."""
     summary = io.read_json(cfg.specs / "summary.json")
-    seed = trac.Seed(int(summary["seed"]), int(summary["size"]))
+    app = known_app(str(summary["app"]))
+    seeded = (int(summary["seed"]), int(summary["size"]))
     chains = load_held_out(cfg.specs)
     unknown = sorted(set(cfg.references) - set(REFERENCES))
     if unknown:
         raise io.InputError(f"--references: unknown {', '.join(unknown)} (known: {', '.join(REFERENCES)})")
+    with io.exclusive(cfg.out, "eval-apps"):
+        return _eval_all(cfg, app, seeded, chains)
+
+
+def _eval_all(cfg: AppEvalConfig, app: App, seeded: tuple[int, int], chains: list[HeldOut]) -> dict[str, Any]:
     cfg.out.mkdir(parents=True, exist_ok=True)
     out: dict[str, Any] = {}
     for name in cfg.references:
         server = PlannerServer(reference_planner(name, chains, cfg.seed), f"reference-{name}")
         with server:
-            out[name] = asyncio.run(_one(cfg, name, chains, server.url, server.model, seed))
+            out[name] = asyncio.run(_one(cfg, name, chains, server.url, server.model, app, seeded))
+    if cfg.planner_url:
+        if cfg.name in REFERENCES:
+            raise io.InputError(f"--name: {cfg.name!r} is a reference planner's name")
+        out[cfg.name] = asyncio.run(
+            _one(cfg, cfg.name, chains, cfg.planner_url, cfg.planner_model, app, seeded)
+        )
     io.write_json(cfg.out / "metrics.json", out)
+    if cfg.metrics is not None:
+        io.write_json(cfg.metrics, out)
     return out

@@ -20,6 +20,7 @@ summary.json the summary), checked before any work. The folder (published atomic
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NotRequired, TypedDict
@@ -204,6 +205,24 @@ is_specs_out = io.owned_folder(
 )
 
 
+def held_lines(raw: Path, results: Iterable[Mapping[str, object]]) -> tuple[list[SpecLine], dict[str, int]]:
+    """The held-out lines of the chains that ran ok and pass filter-rows' checks (`raw/<key>/`), sorted by key,
+    and what dropped the others by reason ("run: <error>", "rows: <kind>")."""
+    dropped: Counter[str] = Counter()
+    lines = []
+    for res in results:
+        key = str(res["key"])
+        if not res["ok"]:
+            dropped["run: " + str(res.get("error")).split(":")[0]] += 1
+            continue
+        got = check_chain(raw / key, key)
+        if isinstance(got, Reason):
+            dropped["rows: " + got.kind] += 1
+            continue
+        lines.append(spec_line(got.episode))
+    return sorted(lines, key=lambda x: x["key"]), dict(sorted(dropped.items()))
+
+
 def eval_specs(cfg: SpecsConfig) -> SpecsSummary:
     """Walk, run and check the held-out chains into `cfg.out`; returns the summary (also written). OUT is
     checked first and held (`io.exclusive`) while it is built."""
@@ -240,18 +259,7 @@ def _eval_specs(cfg: SpecsConfig) -> SpecsSummary:
             progress=cfg.progress,
         )
     )
-    dropped: Counter[str] = Counter()
-    lines = []
-    for res in io.read_jsonl(tmp / "raw" / "results.jsonl"):
-        if not res["ok"]:
-            dropped["run: " + str(res.get("error")).split(":")[0]] += 1
-            continue
-        got = check_chain(tmp / "raw" / res["key"], res["key"])
-        if isinstance(got, Reason):
-            dropped["rows: " + got.kind] += 1
-            continue
-        lines.append(spec_line(got.episode))
-    lines.sort(key=lambda x: x["key"])
+    lines, dropped = held_lines(tmp / "raw", io.read_jsonl(tmp / "raw" / "results.jsonl"))
     io.write_jsonl(tmp / "specs.jsonl", lines)
     turns = [t for x in lines for t in x["turns"]]
     summary: SpecsSummary = {
@@ -260,7 +268,7 @@ def _eval_specs(cfg: SpecsConfig) -> SpecsSummary:
         "records_dropped": report["dropped"],
         "chains": len(chains),
         "held_out": len(lines),
-        "dropped": dict(sorted(dropped.items())),
+        "dropped": dropped,
         "by_size": dict(sorted(Counter(str(len(x["parts"])) for x in lines).items())),
         "asking": sum(bool(answer_text(x["answer"])) for x in lines),
         "turns": len(turns),

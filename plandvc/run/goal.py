@@ -6,6 +6,7 @@ reading here never sees it. The answer's gate (`goal_check`) compares the two, s
 (a filter not applied, a sort the other way) shows another count or another first entry and fails the chain.
 - `count`: the number in the list's "Showing N ..." line;
 - `top`: the text of the first link to an entry of the list (`<list path>/<id>`), in document order.
+An app's goal says where its page shows them (`read`: a selector, and for a count the number's pattern).
 """
 
 from __future__ import annotations
@@ -55,15 +56,18 @@ def unread_goal(
 
 async def read_goal(session: SessionProtocol, goal: ChainGoal, site: str) -> Trajectory:
     """What the Information specialist reads for `goal` on the page as it is, as its trajectory."""
+    read = goal.get("read")
     if goal["kind"] == "count":
-        lines = [t for _, t in await session.read("p.count")]
-        m = next((m for t in lines if (m := _SHOWING.search(t))), None)
+        pattern = re.compile(read["pattern"]) if read is not None and "pattern" in read else _SHOWING
+        lines = [t for _, t in await session.read(read["selector"] if read is not None else "p.count")]
+        m = next((m for t in lines if (m := pattern.search(t))), None)
         if m is None:
-            raise GoalUnread(f"no 'Showing N' line on {session.url}")
+            raise GoalUnread(f"no count ({pattern.pattern}) on {session.url}")
         answer = m.group(1).replace(",", "")
         done = f"The list shows {answer} entries now, so the answer is {answer}."
     else:
-        links = [(h, t) for h, t in await session.read("main a[href]") if _is_entry(h, goal["page"]) and t]
+        found = await session.read(read["selector"] if read is not None else "main a[href]")
+        links = [(h, t) for h, t in found if (read is not None or _is_entry(h, goal["page"])) and t]
         if not links:
             raise GoalUnread(f"no entry of {goal['page']} listed on {session.url}")
         answer = links[0][1]

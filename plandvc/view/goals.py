@@ -12,10 +12,7 @@ the part of that file between `<!-- requests:begin -->` and `<!-- requests:end -
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,7 +23,7 @@ from plandvc.chains.make import ChainParams, make_chains
 from plandvc.errors import script_main
 from plandvc.io import InputError, read_json, read_jsonl
 from plandvc.records import ChainSpec
-from plandvc.view.shoot import _shoot, run_pipeline, write_doc
+from plandvc.view.shoot import examples_parser, ran, relative, shoot_step, write_doc
 
 BEGIN, END = "<!-- requests:begin -->", "<!-- requests:end -->"
 PICTURE = "goal_count.jpg"
@@ -112,31 +109,21 @@ def examples_md(examples: list[Example], picture: str, seed: int) -> str:
 def shoot(pool: Path, sites: Path, out: Path, seed: int, doc: Path | None) -> list[Example]:
     """Run the three chains, shoot the count chain's viewer page at its goal step, fill `doc`'s part."""
     picked = pick_chains(pool, sites, seed)
-    with tempfile.TemporaryDirectory(prefix="plandvc-requests-shoot-") as tmp:
-        work = Path(tmp)
-        run_pipeline([c for _, c in picked], pool, sites, work)
-        kept = {c["key"] for c in read_json(work / "rows" / "manifest.json")["chains"]}
+    picture = out / PICTURE
+    with ran([c for _, c in picked], pool, sites, "plandvc-requests-shoot-") as (work, kept):
         examples = [example_of(w, c, work / "raw", kept) for w, c in picked]
         shown = examples[0]
         goal_turn = len(read_json(work / "raw" / shown.key / "episode.json")["turns"]) - 1  # the goal step
-        page = work / "view" / "chains" / f"{shown.key}.html"
-        out.mkdir(parents=True, exist_ok=True)
-        asyncio.run(_shoot(page.resolve().as_uri() + f"#step-{goal_turn}", out / PICTURE))
+        shoot_step(work, shown.key, goal_turn, picture)
     if doc is not None:
-        rel = out.resolve().relative_to(doc.resolve().parent) / PICTURE
-        write_doc(doc, examples_md(examples, rel.as_posix(), seed), BEGIN, END)
+        write_doc(doc, examples_md(examples, relative(picture, doc), seed), BEGIN, END)
     return examples
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m plandvc.view.goals", description=__doc__.split("\n")[0])
-    ap.add_argument("--pool", type=Path, default=Path("data/world-pool"), help="the executor pool")
-    ap.add_argument(
-        "--sites", type=Path, default=Path("data/world"), help="the sites the pool was recorded on"
+    ap = examples_parser(
+        "plandvc.view.goals", "requests", "docs/requests", 0, "data/world-pool", "data/world"
     )
-    ap.add_argument("--out", type=Path, default=Path("docs/requests"), help="where the picture goes")
-    ap.add_argument("--seed", type=int, default=0, help="chain-specs' seed")
-    ap.add_argument("--doc", type=Path, default=None, help="a markdown file whose requests part to fill")
     args = ap.parse_args(argv)
 
     def body() -> int:

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -178,37 +180,60 @@ def write_doc(doc: Path, body: str, begin: str = BEGIN, end: str = END) -> None:
     write_bytes(doc, (head + body + rest.split(end, 1)[1]).encode("utf-8"))
 
 
+@contextlib.contextmanager
+def ran(chains: list[ChainSpec], pool: Path, sites: Path, prefix: str) -> Iterator[tuple[Path, set[str]]]:
+    """The chains run through the pipeline in a temporary folder: (that folder, the keys of the kept chains)."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        work = Path(tmp)
+        run_pipeline(chains, pool, sites, work)
+        yield work, {c["key"] for c in read_json(work / "rows" / "manifest.json")["chains"]}
+
+
+def shoot_step(work: Path, key: str, step: int, picture: Path) -> None:
+    """The viewer's page of chain `key` at its step `step` (1-based), as a JPEG at `picture`."""
+    page = work / "view" / "chains" / f"{key}.html"
+    picture.parent.mkdir(parents=True, exist_ok=True)
+    asyncio.run(_shoot(page.resolve().as_uri() + f"#step-{step}", picture))
+
+
+def relative(picture: Path, doc: Path) -> str:
+    """`picture`'s path as `doc` links it."""
+    return picture.resolve().relative_to(doc.resolve().parent).as_posix()
+
+
+def examples_parser(
+    prog: str, what: str, out: str, seed: int, pool: str, sites: str
+) -> argparse.ArgumentParser:
+    """The options of a docs-examples script: the pool and its sites, the picture's folder, the seed, the doc."""
+    ap = argparse.ArgumentParser(
+        prog=f"python -m {prog}", description=f"Run and picture {what} for the docs."
+    )
+    ap.add_argument("--pool", type=Path, default=Path(pool), help="the executor pool")
+    ap.add_argument("--sites", type=Path, default=Path(sites), help="the sites the pool was recorded on")
+    ap.add_argument("--out", type=Path, default=Path(out), help="where the picture goes")
+    ap.add_argument("--seed", type=int, default=seed, help="the chains' seed")
+    ap.add_argument("--doc", type=Path, default=None, help=f"a markdown file whose {what} part to fill")
+    return ap
+
+
 def shoot(pool: Path, sites: Path, out: Path, seed: int, doc: Path | None) -> list[Example]:
     """Run one recovery chain of each kind, shoot the viewer's page of the `SHOWN` one into `out`, and fill
     `doc`'s generated part; returns the examples."""
     chains = pick_chains(pool, sites, seed)
-    with tempfile.TemporaryDirectory(prefix="plandvc-recovery-shoot-") as tmp:
-        work = Path(tmp)
-        run_pipeline(chains, pool, sites, work)
-        kept = {c["key"] for c in read_json(work / "rows" / "manifest.json")["chains"]}
+    picture = out / f"{SHOWN}.jpg"
+    with ran(chains, pool, sites, "plandvc-recovery-shoot-") as (work, kept):
         examples = [example_of(c, work / "raw", kept) for c in chains]
         shown = next(e for e in examples if e.kind == SHOWN)
         episode = read_json(work / "raw" / shown.key / "episode.json")
         redo = next(t for t, x in enumerate(episode["turns"]) if x.get("role") == "after_failure")
-        page = work / "view" / "chains" / f"{shown.key}.html"
-        name = f"{SHOWN}.jpg"
-        out.mkdir(parents=True, exist_ok=True)
-        asyncio.run(_shoot(page.resolve().as_uri() + f"#step-{redo + 1}", out / name))  # 1-based
+        shoot_step(work, shown.key, redo + 1, picture)  # 1-based
     if doc is not None:
-        rel = out.resolve().relative_to(doc.resolve().parent) / name
-        write_doc(doc, examples_md(examples, rel.as_posix(), seed))
+        write_doc(doc, examples_md(examples, relative(picture, doc), seed))
     return examples
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m plandvc.view.shoot", description=__doc__.split("\n")[0])
-    ap.add_argument("--pool", type=Path, default=Path("data/pool"), help="the executor pool")
-    ap.add_argument(
-        "--sites", type=Path, default=Path("data/sites"), help="the sites the pool was recorded on"
-    )
-    ap.add_argument("--out", type=Path, default=Path("docs/recovery"), help="where the picture goes")
-    ap.add_argument("--seed", type=int, default=5, help="the walk's and the failures' seed")
-    ap.add_argument("--doc", type=Path, default=None, help="a markdown file whose recovery part to fill")
+    ap = examples_parser("plandvc.view.shoot", "recovery", "docs/recovery", 5, "data/pool", "data/sites")
     args = ap.parse_args(argv)
 
     def body() -> int:

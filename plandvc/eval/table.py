@@ -1,0 +1,105 @@
+"""Every planner on every held-out domain, side by side: the generated test domains (`metrics/eval.json`,
+`metrics/eval-reference-<name>.json`) and each application (`metrics/eval-apps-<app>.json`), as `make eval`
+prints them.
+
+A cell is the teacher-forced step accuracy (strict, the lenient one after a slash when it differs) and the
+closed loop's successes out of its episodes. A planner or domain without metrics is left out; a cell for a
+planner not run on that domain is "—".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+import click
+
+from plandvc import io
+from plandvc.errors import InputError
+from plandvc.eval.reference import REFERENCES
+
+GENERATED = "generated"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One planner on one domain: its chains, teacher-forced step accuracy and closed-loop successes."""
+
+    chains: int
+    strict: float
+    lenient: float
+    success: int
+    episodes: int
+
+    def text(self) -> str:
+        acc = f"{self.strict:.2f}" + (f" / {self.lenient:.2f}" if self.lenient != self.strict else "")
+        return f"{acc}, {self.success} of {self.episodes}"
+
+
+def cell(metrics: dict[str, Any]) -> Cell:
+    """A cell from one planner's metrics (`plandvc.eval.metrics.EvalMetrics`)."""
+    tf, cl = metrics["teacher_forced"], metrics["closed_loop"]
+    strict = float(tf["step_accuracy"])
+    return Cell(
+        int(metrics["chains"]),
+        strict,
+        float(tf.get("step_accuracy_lenient", strict)),
+        int(cl["success"]),
+        int(cl["episodes"]),
+    )
+
+
+def _planner_name(metrics: dict[str, Any]) -> str:
+    return str(metrics["planner"]).removeprefix("reference:")
+
+
+def collect(folder: Path) -> dict[str, dict[str, Cell]]:
+    """{domain: {planner: cell}} from a metrics folder; the generated domains first, then the apps by name."""
+    out: dict[str, dict[str, Cell]] = {}
+    generated = [folder / "eval.json", *sorted(folder.glob("eval-reference-*.json"))]
+    for path in generated:
+        if path.is_file():
+            m = cast(dict[str, Any], io.read_json(path))
+            if "skipped" not in m:
+                out.setdefault(GENERATED, {})[_planner_name(m)] = cell(m)
+    for path in sorted(folder.glob("eval-apps-*.json")):
+        app = path.stem.removeprefix("eval-apps-")
+        found = cast(dict[str, dict[str, Any]], io.read_json(path))
+        out[app] = {
+            _planner_name(m) if str(m["planner"]).startswith("reference:") else k: cell(m)
+            for k, m in found.items()
+        }
+    return out
+
+
+def side_by_side(cells: dict[str, dict[str, Cell]]) -> str:
+    """The markdown table: one row a planner, one column a domain (its held-out chains in the header)."""
+    if not cells:
+        raise InputError("no evaluation metrics: run make eval (dvc repro eval_planner eval_reference)")
+    domains = list(cells)
+    seen = {p for d in domains for p in cells[d]}
+    # served planners first (by name), then the references in their own order
+    planners = sorted(seen - set(REFERENCES)) + [r for r in REFERENCES if r in seen]
+    head = ["planner"] + [f"{d} ({max(c.chains for c in cells[d].values())} chains)" for d in domains]
+    rows = [[p] + [cells[d][p].text() if p in cells[d] else "—" for d in domains] for p in planners]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in rows])
+
+
+@click.command("eval-table")
+@click.option(
+    "--metrics", "folder", type=click.Path(file_okay=False, exists=True, path_type=Path), default=Path("metrics"),
+    show_default=True, help="the metrics folder",
+)  # fmt: skip
+def eval_table(folder: Path) -> None:
+    """Print every planner on every held-out domain side by side: the generated test domains and each app.
+
+    A cell is the teacher-forced step accuracy (strict / lenient) and the closed loop's successes of its
+    episodes, read from METRICS/eval.json, eval-reference-*.json and eval-apps-*.json.
+
+    \b
+    Example:
+        plandvc eval-table --metrics metrics
+    """
+    click.echo(side_by_side(collect(folder)))
