@@ -8,7 +8,7 @@ recording of any app into a pool folder `record.py`.
 
 from __future__ import annotations
 
-from plandvc.apps import trac, trac_facts, trac_tasks
+from plandvc.apps import oscar, oscar_facts, oscar_tasks, trac, trac_facts, trac_tasks
 from plandvc.apps.app import App
 
 __all__ = ["REGISTRY", "App"]
@@ -19,6 +19,12 @@ _TABLE: tuple[App, ...] = (
         ("Wiki", trac_facts.HOME), (("home", "/wiki"), ("list", "/query"), ("form", "/newticket")),
         trac.install, tuple(trac_tasks.MACROS), trac_tasks.app_tasks, trac_tasks.solution, trac.serve_app,
         trac_facts.facts, trac.template_of, trac_facts.goal,
+    ),
+    App(
+        "oscar", "django-oscar 4.2, a shop", oscar_facts.SITE_NAME, oscar_facts.TODAY, oscar_facts.HOME,
+        ("Oscar Shop", oscar_facts.HOME), (("home", "/catalogue/"), ("list", "/catalogue/category/audio_1/"),
+        ("form", "/accounts/addresses/1/")), oscar.install, tuple(oscar_tasks.MACROS), oscar_tasks.app_tasks,
+        oscar_tasks.solution, oscar.serve_app, oscar_facts.facts, oscar.template_of,
     ),
 )  # fmt: skip
 REGISTRY: dict[str, App] = {a.name: a for a in _TABLE}

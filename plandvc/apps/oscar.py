@@ -10,7 +10,7 @@
   `migrate`, the seed script (`SEED_SCRIPT`, run by the venv's python through Oscar's own models: one partner,
   one product class with attributes, `Seed.products` products over 5 of the 6 categories in CATEGORIES with
   titles, prices, stock and attributes drawn from `random.Random(seed)` and `plandvc.world.vocab`, the
-  customer and a basket of 3 lines), every product's `date_created`/`date_updated` set from the seed, and
+  customer with 3 addresses in the United Kingdom and a basket of 3 lines), every product's `date_created`/`date_updated` set from the seed, and
   `rebuild_index` (Whoosh: the simple backend finds nothing and ignores sorting). Django's clock is fixed
   for all of it (`CLOCKED`: `django.utils.timezone.now` reads SEED_NOW), so the same (seed, products) gives
   the same database dump.
@@ -18,7 +18,8 @@
   --insecure` (static files from the apps) with the clock fixed at NOW, ready when `/catalogue/` answers,
   stopped with its process group on exit.
 - State (`state`): the session database read into the gates' state shape (`plandvc.checks`): `entries`
-  {"basket_line": the open basket's lines, "review": product reviews, "profile": the customer's names},
+  {"basket_line": the open basket's lines, "address": the address book, "review": product reviews,
+  "profile": the customer's names},
   and `changes` against the template: a line or review id the template lacks is a create, a changed field an
   update, a template line that is gone a delete.
 """
@@ -65,6 +66,20 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
     "Garden": ("Watering Can", "Pruning Shears", "Planter", "Garden Hose", "Bird Feeder", "Trowel", "Wheelbarrow"),
     "Living": ("Throw Blanket", "Cushion", "Wall Clock", "Table Lamp", "Picture Frame", "Vase", "Doormat"),
 }  # fmt: skip
+# the address book's towns and postcodes (valid UK postcodes: Oscar checks them for the country)
+UK_CITIES = (
+    "Leeds",
+    "York",
+    "Bath",
+    "Derby",
+    "Exeter",
+    "Leicester",
+    "Norwich",
+    "Bristol",
+    "Oxford",
+    "Durham",
+)
+POSTCODES = ("LS1 4AP", "M1 1AE", "B33 8TH", "CR2 6XH", "DN55 1PT", "EC1A 1BB", "W1A 0AX", "YO1 7HH")
 MATERIALS = ("Steel", "Oak", "Bamboo", "Cotton", "Ceramic", "Aluminium", "Glass", "Wool")
 
 
@@ -88,7 +103,9 @@ def catalogue(seed: Seed) -> dict[str, Any]:
     """What the seed writes, drawn from `random.Random(seed.seed)`: categories, products, the basket's lines."""
     rng = random.Random(seed.seed)
     cats = sorted(rng.sample(sorted(CATEGORIES), 5))
-    pairs = [(f"{adj} {noun}", c) for c in cats for noun in CATEGORIES[c] for adj in (*vocab.GOOD, *vocab.COLOURS)]
+    pairs = [
+        (f"{adj} {noun}", c) for c in cats for noun in CATEGORIES[c] for adj in (*vocab.GOOD, *vocab.COLOURS)
+    ]
     chosen = rng.sample(pairs, seed.products)
     # every category holds at least one product (a category page is never empty)
     for i, c in enumerate(cats):
@@ -105,7 +122,9 @@ def catalogue(seed: Seed) -> dict[str, Any]:
                 "category": cat,
                 "price": f"{rng.randint(4, 180)}.{rng.choice(('00', '49', '99'))}",
                 "stock": rng.choice((0, *range(1, 40))),
-                "colour": title.split()[0] if title.split()[0] in vocab.COLOURS else rng.choice(vocab.COLOURS),
+                "colour": title.split()[0]
+                if title.split()[0] in vocab.COLOURS
+                else rng.choice(vocab.COLOURS),
                 "material": rng.choice(MATERIALS),
                 "created_hours": hours,
                 "description": f"A {title.lower()} for every day, made of {rng.choice(MATERIALS).lower()}.",
@@ -113,7 +132,17 @@ def catalogue(seed: Seed) -> dict[str, Any]:
         )
     in_stock = [p for p in products if p["stock"] > 0]
     basket = [(p["upc"], rng.randint(1, 3)) for p in rng.sample(in_stock, 3)]
-    return {"categories": cats, "products": products, "basket": basket, "customer": list(CUSTOMER)}
+    streets = rng.sample(vocab.STREETS, 3)
+    addresses = [
+        {"line1": f"{rng.randint(2, 98)} {street}", "line4": city, "postcode": postcode}
+        for street, city, postcode in zip(
+            streets, rng.sample(UK_CITIES, 3), rng.sample(POSTCODES, 3), strict=True
+        )
+    ]
+    return {
+        "categories": cats, "products": products, "basket": basket, "customer": list(CUSTOMER),
+        "addresses": addresses,
+    }  # fmt: skip
 
 
 def install() -> Path:
@@ -337,6 +366,12 @@ with transaction.atomic():
     first, last, email = cat["customer"]
     user = get_user_model().objects.create_user(
         username="customer", email=email, password=None, first_name=first, last_name=last)
+    Country = get_model("address", "Country")
+    UserAddress = get_model("address", "UserAddress")
+    gb = Country.objects.create(iso_3166_1_a2="GB", iso_3166_1_a3="GBR", iso_3166_1_numeric="826",
+                                printable_name="United Kingdom", name="United Kingdom", is_shipping_country=True)
+    for a in cat["addresses"]:
+        UserAddress.objects.create(user=user, first_name=first, last_name=last, country=gb, **a)
     basket = Basket.objects.create(owner=user)
     basket.strategy = Default()
     for upc, qty in cat["basket"]:
@@ -467,7 +502,13 @@ def reviews(env: Path) -> list[Row]:
     """Every product review: id, product title, title, score, body."""
     with contextlib.closing(_connect(env)) as db:
         return [
-            {"id": r["id"], "product": r["ptitle"], "title": r["title"], "score": r["score"], "body": r["body"]}
+            {
+                "id": r["id"],
+                "product": r["ptitle"],
+                "title": r["title"],
+                "score": r["score"],
+                "body": r["body"],
+            }
             for r in db.execute(
                 "SELECT r.id, p.title AS ptitle, r.title, r.score, r.body FROM reviews_productreview r "
                 "JOIN catalogue_product p ON p.id = r.product_id ORDER BY r.id"
@@ -484,7 +525,16 @@ def profile(env: Path) -> list[Row]:
         ]
 
 
-TABLES = {"basket_line": basket_lines, "review": reviews, "profile": profile}
+def addresses(env: Path) -> list[Row]:
+    """The customer's address book: id, street (line1), city (line4), postcode."""
+    with contextlib.closing(_connect(env)) as db:
+        return [
+            {"id": r["id"], "street": r["line1"], "city": r["line4"], "postcode": r["postcode"]}
+            for r in db.execute("SELECT id, line1, line4, postcode FROM address_useraddress ORDER BY id")
+        ]
+
+
+TABLES = {"basket_line": basket_lines, "address": addresses, "review": reviews, "profile": profile}
 
 
 def diff(table: str, now: list[Row], before: list[Row]) -> list[Change]:
@@ -510,3 +560,13 @@ def state(env: Path, template: Path) -> dict[str, Any]:
     entries = {name: read(env) for name, read in TABLES.items()}
     changes = [c for name, read in TABLES.items() for c in diff(name, entries[name], read(template))]
     return {"entries": entries, "changes": changes}
+
+
+def template_of(seed: int, size: int) -> Path:
+    """`template` of (seed, size products): the App's `template`."""
+    return template(Seed(seed, size))
+
+
+def serve_app(seed: int, size: int) -> contextlib.AbstractContextManager[Session]:
+    """`serve` of the shop seeded with (seed, size products): the App's `serve`."""
+    return serve(Seed(seed, size))

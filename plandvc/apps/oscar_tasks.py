@@ -17,8 +17,8 @@ registry's names and check kinds (`plandvc.macros`); what they do on Oscar's pag
 | report_information | the header, a product page | searches the product's title, opens it, reads a row of "Product Information" or the price | answer |
 | count_entries | the header, a category page | opens the category from "Browse store", reads "N results" | answer (number) |
 | create_entry | a product page | searches the product, opens it, Add to basket | entry_created `basket_line` |
-| edit_entry | `/basket/` | View basket, types the line's new quantity, Update | entry_updated `basket_line` |
-| delete_entry | `/basket/` | View basket, the line's "Remove" | entry_deleted `basket_line` |
+| edit_entry | `/accounts/addresses/N/` | Account, Address Book, the address's Edit, types the city, Save | entry_updated `address` |
+| delete_entry | `/accounts/addresses/N/delete/` | Account, Address Book, the address's actions menu, Delete, Delete | entry_deleted `address` |
 | navigate_to_page | the header | clicks Account, View basket, or Offers in the "Browse store" menu | visited, last |
 
 Not on the shop: filter_by_options (Oscar's facets are checkboxes, but the Whoosh backend facets only by the
@@ -60,6 +60,7 @@ class Offer:
     products: tuple[Row, ...]  # in the catalogue's order (the index's)
     categories: tuple[tuple[str, str], ...]  # (name, path), by name
     basket: tuple[Row, ...]  # the customer's basket lines, by id
+    addresses: tuple[Row, ...]  # the customer's address book, by id
     per_page: int
 
     def pages(self) -> int:
@@ -72,8 +73,12 @@ class Offer:
 def offer(env: Path) -> Offer:
     """The offer of a seeded env, read from its database."""
     rows = oscar.products(env)
-    cats = sorted({(str(r["category"]), f"/catalogue/category/{r['category_path']}_{r['category_id']}/") for r in rows})
-    return Offer(tuple(rows), tuple(cats), tuple(oscar.basket_lines(env)), oscar.PER_PAGE)
+    cats = sorted(
+        {(str(r["category"]), f"/catalogue/category/{r['category_path']}_{r['category_id']}/") for r in rows}
+    )
+    return Offer(
+        tuple(rows), tuple(cats), tuple(oscar.basket_lines(env)), tuple(oscar.addresses(env)), oscar.PER_PAGE
+    )
 
 
 # ── generators ────────────────────────────────────────────────────────────────
@@ -93,7 +98,13 @@ def _filter(o: Offer, rng: random.Random) -> Iterator[Draft]:
     for name, path in rng.sample(o.categories, len(o.categories)):
         phrase = rng.choice(('Show only the products in the "{c}" category.', 'Browse the "{c}" category.'))
         check: Check = {"kind": "query", "path": path, "params": {}}
-        yield phrase.format(c=name), check, {"category": name, "path": path}, ["query:/catalogue:category"], HOME
+        yield (
+            phrase.format(c=name),
+            check,
+            {"category": name, "path": path},
+            ["query:/catalogue:category"],
+            HOME,
+        )
 
 
 def _sort(o: Offer, rng: random.Random) -> Iterator[Draft]:
@@ -146,7 +157,13 @@ def _count(o: Offer, rng: random.Random) -> Iterator[Draft]:
         seen.add(counts[name])
         phrase = rng.choice(('How many products are in the "{c}" category?', 'Count the products in "{c}".'))
         check: Check = {"kind": "answer", "expected": str(counts[name]), "number": True}
-        yield phrase.format(c=name), check, {"category": name, "path": path}, ["query:/catalogue:category"], HOME
+        yield (
+            phrase.format(c=name),
+            check,
+            {"category": name, "path": path},
+            ["query:/catalogue:category"],
+            HOME,
+        )
 
 
 def _create(o: Offer, rng: random.Random) -> Iterator[Draft]:
@@ -162,27 +179,27 @@ def _create(o: Offer, rng: random.Random) -> Iterator[Draft]:
 
 
 def _edit(o: Offer, rng: random.Random) -> Iterator[Draft]:
-    for i, line in rng.sample(list(enumerate(o.basket)), len(o.basket)):
-        qty = rng.choice([q for q in range(2, 6) if q != line["quantity"]])
+    for a in rng.sample(o.addresses, len(o.addresses)):
+        city = rng.choice([c for c in oscar.UK_CITIES if c != a["city"]])
         phrase = rng.choice(
-            ('Change the quantity of "{t}" in my basket to {q}.', 'I want {q} of the "{t}" in the basket.')
+            ('Change the city of my address "{s}" to "{c}".', 'My address "{s}" is in "{c}" now: update it.')
         )
         check: Check = {
             "kind": "entry_updated",
-            "table": "basket_line",
-            "id": str(line["id"]),
-            "fields": {"quantity": qty},
+            "table": "address",
+            "id": str(a["id"]),
+            "fields": {"city": city},
         }
-        target = {"line": i, "id": line["id"], "title": line["product"], "quantity": qty}
-        yield phrase.format(t=line["product"], q=qty), check, target, ["table:basket_line"], HOME
+        target = {"id": a["id"], "street": a["street"], "city": city}
+        yield phrase.format(s=a["street"], c=city), check, target, ["table:address"], HOME
 
 
 def _delete(o: Offer, rng: random.Random) -> Iterator[Draft]:
-    for i, line in rng.sample(list(enumerate(o.basket)), len(o.basket)):
-        phrase = rng.choice(('Remove the "{t}" from my basket.', 'Take the "{t}" out of the basket.'))
-        check: Check = {"kind": "entry_deleted", "table": "basket_line", "id": str(line["id"])}
-        target = {"line": i, "id": line["id"], "title": line["product"]}
-        yield phrase.format(t=line["product"]), check, target, ["table:basket_line"], HOME
+    for a in rng.sample(o.addresses, len(o.addresses)):
+        phrase = rng.choice(('Delete my address "{s}".', 'Remove the address "{s}" from my address book.'))
+        check: Check = {"kind": "entry_deleted", "table": "address", "id": str(a["id"])}
+        target = {"id": a["id"], "street": a["street"]}
+        yield phrase.format(s=a["street"]), check, target, ["table:address"], HOME
 
 
 def _navigate(o: Offer, rng: random.Random) -> Iterator[Draft]:
@@ -210,7 +227,9 @@ async def _search_solve(run: AppExecutor) -> None:
 
 async def _browse(run: AppExecutor, name: str, path: str) -> None:
     """Open the header's "Browse store" menu and click the category."""
-    await run.step("click", attr("id", "navbarDropdown"), "Browse store menu", 'Opening the "Browse store" menu.')
+    await run.step(
+        "click", attr("id", "navbarDropdown"), "Browse store menu", 'Opening the "Browse store" menu.'
+    )
     await run.step(
         "click", every(attr("href", path), lambda e: e.text == name), f"{name} link", f'Choosing "{name}".'
     )
@@ -253,7 +272,12 @@ async def _to_product(run: AppExecutor, path: str, title: str) -> None:
 async def _find_product(run: AppExecutor, path: str, title: str) -> None:
     """Search the product's title and open it from the results."""
     await _search_for(run, title)
-    await run.step("click", every(attr("href", path), lambda e: e.text == title), f"link to {title}", f'Opening "{title}".')
+    await run.step(
+        "click",
+        every(attr("href", path), lambda e: e.text == title),
+        f"link to {title}",
+        f'Opening "{title}".',
+    )
 
 
 async def _open_solve(run: AppExecutor) -> None:
@@ -272,7 +296,9 @@ async def _report_solve(run: AppExecutor) -> None:
 async def _count_solve(run: AppExecutor) -> None:
     name = str(run.target["category"])
     await _browse(run, name, str(run.target["path"]))
-    run.rec.answer = await run.text('xpath=(//div[contains(@class, "page_inner")]//form[@method="get"]//strong)[1]')
+    run.rec.answer = await run.text(
+        'xpath=(//div[contains(@class, "page_inner")]//form[@method="get"]//strong)[1]'
+    )
     run.rec.done = f'There are {run.rec.answer} products in "{name}".'
 
 
@@ -290,33 +316,64 @@ async def _create_solve(run: AppExecutor) -> None:
 
 async def _to_basket(run: AppExecutor) -> None:
     await run.step(
-        "click", lambda e: e.tag == "button" and e.text == "View basket", "View basket button", "Opening the basket."
+        "click",
+        lambda e: e.tag == "button" and e.text == "View basket",
+        "View basket button",
+        "Opening the basket.",
     )
+
+
+async def _to_addresses(run: AppExecutor) -> None:
+    await run.step(
+        "click",
+        every(attr("href", "/accounts/"), lambda e: e.text == "Account"),
+        "Account link",
+        "Opening my account.",
+    )
+    await run.step(
+        "click", every(attr("href", "/accounts/addresses/"), lambda e: e.text == "Address Book"), "Address Book link",
+        "Opening the address book.",
+    )  # fmt: skip
 
 
 async def _edit_solve(run: AppExecutor) -> None:
     t = run.target
-    await _to_basket(run)
+    await _to_addresses(run)
     await run.step(
-        "input", attr("id", f"id_form-{t['line']}-quantity"), "quantity field", "Entering the new quantity.",
-        str(t["quantity"]),
+        "click", every(attr("href", f"/accounts/addresses/{t['id']}/"), lambda e: e.text == "Edit"), "Edit button",
+        f'Editing the address "{t["street"]}".',
     )  # fmt: skip
+    await run.step("input", attr("id", "id_line4"), "City field", "Entering the new city.", str(t["city"]))
     await run.step(
-        "click", lambda e: e.tag == "button" and e.text == "Update", "Update button", "Updating the basket."
+        "click", lambda e: e.tag == "button" and e.text == "Save", "Save button", "Saving the address."
     )
-    run.rec.done = f'The basket has {t["quantity"]} of "{t["title"]}".'
+    run.rec.done = f'The address "{t["street"]}" is in {t["city"]} now.'
 
 
 async def _delete_solve(run: AppExecutor) -> None:
     t = run.target
-    await _to_basket(run)
+    await _to_addresses(run)
     snap = await run.session.snapshot()
-    removes = [e.index for e in snap.elements if e.tag == "a" and e.text == "Remove"]
-    if len(removes) <= int(t["line"]):
-        raise ScriptError(f"{run.task['task_id']}: no Remove link for line {t['line']}")
-    index = removes[int(t["line"])]
-    await run.step("click", lambda e: e.index == index, "Remove link", f'Removing "{t["title"]}".')
-    run.rec.done = f'Removed "{t["title"]}" from the basket.'
+    edits = [
+        e for e in snap.elements if e.tag == "a" and e.attrs.get("href") == f"/accounts/addresses/{t['id']}/"
+    ]
+    if not edits:
+        raise ScriptError(f"{run.task['task_id']}: no address {t['id']} on {snap.url}")
+    # the actions menu's toggle (a button without text) beside the address's Edit button: the next one after it
+    after = [e for e in snap.elements if e.index > edits[0].index and e.tag == "button" and not e.text]
+    if not after:
+        raise ScriptError(f"{run.task['task_id']}: no actions menu for address {t['id']}")
+    index = after[0].index
+    await run.step(
+        "click", lambda e: e.index == index, "actions menu", f'Opening the actions of "{t["street"]}".'
+    )
+    await run.step(
+        "click", attr("href", f"/accounts/addresses/{t['id']}/delete/"), "Delete link", "Choosing Delete."
+    )
+    await run.step(
+        "click", lambda e: e.tag == "button" and e.text == "Delete", "Delete button", "Confirming."
+    )
+    run.rec.done = f'Deleted the address "{t["street"]}".'
 
 
 async def _navigate_solve(run: AppExecutor) -> None:
@@ -324,11 +381,21 @@ async def _navigate_solve(run: AppExecutor) -> None:
     if title == "Basket":
         await _to_basket(run)
     elif title == "Offers":
-        await run.step("click", attr("id", "navbarDropdown"), "Browse store menu", 'Opening the "Browse store" menu.')
-        await run.step("click", every(attr("href", "/offers/"), lambda e: e.text == "Offers"), "Offers link", "Opening the offers.")
+        await run.step(
+            "click", attr("id", "navbarDropdown"), "Browse store menu", 'Opening the "Browse store" menu.'
+        )
+        await run.step(
+            "click",
+            every(attr("href", "/offers/"), lambda e: e.text == "Offers"),
+            "Offers link",
+            "Opening the offers.",
+        )
     else:
         await run.step(
-            "click", every(attr("href", "/accounts/"), lambda e: e.text == "Account"), "Account link", "Opening my account."
+            "click",
+            every(attr("href", "/accounts/"), lambda e: e.text == "Account"),
+            "Account link",
+            "Opening my account.",
         )
     run.rec.done = f'Opened the "{title}" page.'
 
@@ -377,3 +444,8 @@ def tasks(o: Offer, seed: int = 0, per_macro: int = 2) -> list[AppTask]:
 
 def solution(macro: str) -> Solution:
     return MACROS[macro][1]
+
+
+def app_tasks(seed: int, size: int, per_macro: int) -> list[AppTask]:
+    """The tasks on the shop seeded with (seed, size products), drawn with the same seed (the App's `tasks`)."""
+    return tasks(offer(oscar.template(oscar.Seed(seed, size))), seed, per_macro)

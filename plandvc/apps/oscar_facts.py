@@ -1,0 +1,105 @@
+"""The facts of the shop's tasks for the chain walk and the request composer: what a task asks in a user's
+words (`Ask`), what it acts on (`control`) and its scope widened where Oscar's pages tie parts together.
+
+Every task starts on the shop's home, the catalogue, so a part after a trip home can be any task, the
+questions included. A part's `control` is what it acts on (the catalogue's query parameter or the category of
+a list part; macro and entry otherwise). Its `scope` is the task's, widened: a question (report_information
+and count_entries) leaves the catalogue (it opens a product or a category), and so would undo a list part's
+query before that part is gated on, so it claims every list scope: it follows only parts that are not list
+parts (a search, an open, a form, a navigation), after a trip home.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from plandvc.apps import oscar
+from plandvc.apps.app import Facts
+from plandvc.apps.script import AppTask
+from plandvc.records import Ask
+
+SITE_NAME = "Oscar Shop"
+HOME = "/catalogue/"  # the shop's home: its name in the header links there
+TODAY = "2024-04-01"  # the seeded shop's today: its clock in a session (oscar.NOW)
+LIST_SCOPES = tuple(f"query:/catalogue:{p}" for p in ("category", "sort_by", "page"))
+LABELS = {"price": "Price", "colour": "Colour", "material": "Material", "upc": "UPC", "city": "City"}
+
+
+def oscar_ask(task: AppTask) -> Ask:
+    """The composer's facts of a shop task, from its target; a KeyError names a macro it does not know."""
+    m, t = task["macro"], task["target"]
+    ask: Ask = {
+        "macro": m,
+        "site": SITE_NAME,
+        "page": "catalogue",
+        "plural": "products",
+        "singular": "product",
+    }
+    if "title" in t:
+        ask["entry"] = str(t["title"])
+    if m == "search_by_text":
+        ask |= {
+            "kind": "search",
+            "impl": "form",
+            "values": [str(t["word"])],
+            "query": [["q", str(t["word"])]],
+        }
+    elif m in ("filter_by_dropdown", "count_entries"):
+        ask |= {"label": "Category", "kind": "dropdown", "impl": "menu", "type": "enum"}
+        ask |= {"values": [str(t["category"])], "query": [["category", str(t["category"])]]}
+    elif m == "sort_by_form":
+        key = str(t["key"])
+        ask |= {"label": str(t["label"]), "kind": "sort", "impl": "select", "query": [["sort_by", key]]}
+        ask |= {"dir": "desc" if key.endswith("desc") or key in ("rating", "newest") else "asc"}
+        ask["type"] = (
+            "number" if key.startswith("price") or key == "rating" else "date" if key == "newest" else "text"
+        )
+    elif m == "go_to_page":
+        ask["number"] = int(t["page"])
+    elif m == "report_information":
+        ask["label"] = LABELS[str(t["field"])]
+    elif m in ("edit_entry", "delete_entry"):
+        ask |= {
+            "page": "address book",
+            "plural": "addresses",
+            "singular": "address",
+            "entry": str(t["street"]),
+        }
+        if m == "edit_entry":
+            ask |= {"label": "City", "values": [str(t["city"])]}
+    elif m == "create_entry":
+        ask |= {"page": "basket", "plural": "basket lines", "singular": "basket line"}
+        ask["fields"] = [["Product", str(t["title"])], ["Quantity", "1"]]
+    elif m == "navigate_to_page":
+        ask["plural"] = str(t["title"]).lower()
+    elif m != "open_entry":
+        raise KeyError(f"{task['task_id']}: no facts for macro {m!r}")
+    check = task["check"]
+    if check["kind"] == "answer":
+        ask["answer"] = str(check["expected"])
+    return ask
+
+
+def _control(task: AppTask) -> str:
+    """What a task acts on: the catalogue's query parameter (or category) of a list part, else macro and entry."""
+    m, t = task["macro"], task["target"]
+    if m in ("filter_by_dropdown", "count_entries"):
+        return "query:category"
+    params = task["check"].get("params")
+    if task["check"]["kind"] == "query" and isinstance(params, dict):
+        return "query:" + ",".join(sorted(params))
+    return f"{m}:{t.get('id', t.get('path', ''))}"
+
+
+def _scope(task: AppTask) -> list[str]:
+    """The task's scope; a question claims every list scope (the module docstring)."""
+    scope = set(task["scope"])
+    if task["macro"] in ("report_information", "count_entries"):
+        scope.update(LIST_SCOPES)
+    return sorted(scope)
+
+
+def facts(seed: int, size: int) -> Callable[[AppTask], Facts]:
+    """A task's facts on the shop seeded with (seed, size): the App's `facts` (the targets name their entries)."""
+    oscar.template(oscar.Seed(seed, size))
+    return lambda task: Facts(oscar_ask(task), _control(task), _scope(task))
