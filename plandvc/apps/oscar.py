@@ -366,6 +366,9 @@ with transaction.atomic():
     first, last, email = cat["customer"]
     user = get_user_model().objects.create_user(
         username="customer", email=email, password=None, first_name=first, last_name=last)
+    # an unusable password of fixed text (Django's own is random): the customer is signed in by the middleware
+    user.password = "!seeded-unusable"
+    user.save(update_fields=["password"])
     Country = get_model("address", "Country")
     UserAddress = get_model("address", "UserAddress")
     gb = Country.objects.create(iso_3166_1_a2="GB", iso_3166_1_a3="GBR", iso_3166_1_numeric="826",
