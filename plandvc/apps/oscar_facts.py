@@ -45,7 +45,9 @@ def oscar_ask(task: AppTask) -> Ask:
             "query": [["q", str(t["word"])]],
         }
     elif m in ("filter_by_dropdown", "count_entries"):
-        ask |= {"label": "Category", "kind": "dropdown", "impl": "menu", "type": "enum"}
+        # the header's "Browse store" menu is a dropdown of the categories (a Bootstrap menu of links)
+        label = "Browse store" if m == "filter_by_dropdown" else "category"
+        ask |= {"label": label, "kind": "dropdown", "impl": "select", "type": "enum"}
         ask |= {"values": [str(t["category"])], "query": [["category", str(t["category"])]]}
     elif m == "sort_by_form":
         key = str(t["key"])
