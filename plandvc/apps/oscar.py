@@ -1,27 +1,26 @@
 """django-oscar 4.2, the shop, as an app site: installed from `locks/oscar.lock`, seeded, served by Django.
 
-- Install: its own venv under the apps home (`plandvc.apps.app.install_venv`): django-oscar 4.2.1, Django 5.2,
-  Whoosh and django-haystack pinned with hashes (`make lock-apps` re-pins).
-- Seed (`template`): a small Django project written by the adapter (`PROJECT`: settings from Oscar's
-  "Building your own shop" and its sandbox, SQLite and the Whoosh index inside the env, `DEBUG` off, no
-  language prefix in the URLs, `OSCAR_PRODUCTS_PER_PAGE` 10, a thumbnailer that serves the original image
-  since sorl-thumbnail is not installed, and a middleware that signs every request in as the seeded customer:
-  the shop is used by one signed-in customer, whose basket, reviews and profile are in the database), then
-  `migrate`, the seed script (`SEED_SCRIPT`, run by the venv's python through Oscar's own models: one partner,
-  one product class with attributes, `Seed.products` products over 5 of the 6 categories in CATEGORIES with
-  titles, prices, stock and attributes drawn from `random.Random(seed)` and `plandvc.world.vocab`, the
-  customer with 3 addresses in the United Kingdom and a basket of 3 lines), every product's `date_created`/`date_updated` set from the seed, and
-  `rebuild_index` (Whoosh: the simple backend finds nothing and ignores sorting). Django's clock is fixed
-  for all of it (`CLOCKED`: `django.utils.timezone.now` reads SEED_NOW), so the same (seed, products) gives
-  the same database dump.
+- Install: its own venv under the apps home (`plandvc.apps.app.install_venv`): django-oscar 4.2.1, Django 4.2
+  LTS, Whoosh and django-haystack 3.2.dev0 pinned with hashes (`make lock-apps` re-pins).
+- Seed (`template`): a small Django project written by the adapter (`SETTINGS`, `URLS`, `SHOP`: settings from
+  Oscar's "Building your own shop" and its sandbox, SQLite and the Whoosh index inside the env, `DEBUG` off,
+  no language prefix in the URLs, 10 products a page, a thumbnailer that serves the original image since
+  sorl-thumbnail is not installed, and a middleware that signs every request in as the seeded customer: the
+  shop is used by one signed-in customer, whose basket, address book and reviews are in the database), the
+  database after `migrate` (made once per install and code: `migrated`), the seed script (`SEED_SCRIPT`, run
+  by the venv's python through Oscar's own models: a partner, a product class with attributes,
+  `Seed.products` products over 5 of the 6 categories in CATEGORIES with titles, prices, stock and attributes
+  drawn from `random.Random(seed)` and `plandvc.world.vocab`, the customer with 3 UK addresses and a basket of
+  3 lines), every product's `date_created`/`date_updated` set from the seed, and `rebuild_index` (Whoosh: the
+  simple backend finds nothing and ignores sorting). Django's clock is fixed for all of it (`CLOCKED`:
+  `django.utils.timezone.now` reads SEED_NOW), so the same (seed, products) gives the same database dump.
 - Serve (`serve`): a fresh copy of the template per session, `runserver 127.0.0.1:<free> --noreload
   --insecure` (static files from the apps) with the clock fixed at NOW, ready when `/catalogue/` answers,
   stopped with its process group on exit.
 - State (`state`): the session database read into the gates' state shape (`plandvc.checks`): `entries`
   {"basket_line": the open basket's lines, "address": the address book, "review": product reviews,
-  "profile": the customer's names},
-  and `changes` against the template: a line or review id the template lacks is a create, a changed field an
-  update, a template line that is gone a delete.
+  "profile": the user row}, and `changes` against the template by id (`diff`): a new id is a create, a
+  changed field an update, a missing id a delete.
 """
 
 from __future__ import annotations
@@ -29,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import shutil
 import sqlite3
 import tempfile
 from collections.abc import Iterator
@@ -390,10 +390,25 @@ def write_project(env: Path) -> None:
     (env / "shop.py").write_text(SHOP.format(email=CUSTOMER[2]))
 
 
+def migrated(root: Path) -> Path:
+    """The database after Oscar's migrations (no rows of the shop's), made once per install and code (the
+    migrations take most of a seed's time); each seed starts from a copy."""
+    folder = root / f"migrated-{_code_key()}"
+
+    def build(f: Path) -> None:
+        write_project(f / "env")
+        _run([python(root), "-c", CLOCKED, str(f / "env"), SEED_NOW, "migrate", "--noinput"], "migrate",
+             quiet_env())  # fmt: skip
+
+    with locked(f"{NAME}-migrate"):
+        built(folder, ".migrated", build)
+    return folder / "env" / "db.sqlite3"
+
+
 def seed_env(root: Path, env: Path, seed: Seed) -> None:
     """A new seeded shop at `env` with the Oscar of venv root `root` (see the module docstring)."""
     write_project(env)
-    _run([python(root), "-c", CLOCKED, str(env), SEED_NOW, "migrate", "--noinput"], "migrate", quiet_env())
+    shutil.copyfile(migrated(root), env / "db.sqlite3")
     cat = catalogue(seed)
     data = env.parent / "catalogue.json"
     data.write_text(json.dumps(cat, sort_keys=True))

@@ -3,10 +3,13 @@ words (`Ask`), what it acts on (`control`) and its scope widened where Oscar's p
 
 Every task starts on the shop's home, the catalogue, so a part after a trip home can be any task, the
 questions included. A part's `control` is what it acts on (the catalogue's query parameter or the category of
-a list part; macro and entry otherwise). Its `scope` is the task's, widened: a question (report_information
-and count_entries) leaves the catalogue (it opens a product or a category), and so would undo a list part's
-query before that part is gated on, so it claims every list scope: it follows only parts that are not list
-parts (a search, an open, a form, a navigation), after a trip home.
+a list part; macro and entry otherwise). Its `scope` is the task's, widened where a part would undo an earlier
+list part's query before that part is gated on (the catalogue's query is read on the chain's last page): a
+question (report_information, count_entries), a category (filter_by_dropdown) and a search leave the
+catalogue page and its query, so they claim every list scope; a sort drops the page number (the "Sort by"
+form sends only `q` and `sort_by`), so it claims `page` (a page after a sort would keep it, but scopes are
+symmetric). So no part continues on the catalogue after a list part: a chain is forms, searches, opens and
+navigations joined by trips home, ending on a list part or a question.
 """
 
 from __future__ import annotations
@@ -94,10 +97,14 @@ def _control(task: AppTask) -> str:
 
 
 def _scope(task: AppTask) -> list[str]:
-    """The task's scope; a question claims every list scope (the module docstring)."""
+    """The task's scope, widened where a part would undo an earlier list part's query (the module docstring):
+    a question, a category and a search leave the catalogue page and its query; a sort drops the page number
+    (the "Sort by" form sends `q` and `sort_by` only), so it claims `page` too."""
     scope = set(task["scope"])
-    if task["macro"] in ("report_information", "count_entries"):
+    if task["macro"] in ("report_information", "count_entries", "filter_by_dropdown", "search_by_text"):
         scope.update(LIST_SCOPES)
+    if task["macro"] == "sort_by_form":
+        scope.add("query:/catalogue:page")
     return sorted(scope)
 
 

@@ -84,7 +84,7 @@ def app_record(
         "answers": traj.get("answer") not in (None, "") or task["check"]["kind"] == "answer",
         "fresh": task["start"]["kind"] == "fresh",
         "stays": url_path(traj.get("end") or "") == start,
-        "home_start": task["start"]["kind"] == "fresh" and start == home,
+        "home_start": task["start"]["kind"] == "fresh" and start == url_path(home),  # "/catalogue/" too
         "instruction": task["instruction"],
         "ask": known.ask,
     }
