@@ -173,6 +173,7 @@ async def recorded(browser: Browser) -> AsyncIterator[list[Recorded]]:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # a fresh runserver per task: minutes on a loaded 2-core machine
 @pytest.mark.asyncio(loop_scope="module")
 async def test_every_macro_is_solved_in_chromium_and_gated_on_oscars_database(
     recorded: list[Recorded],
@@ -185,6 +186,7 @@ async def test_every_macro_is_solved_in_chromium_and_gated_on_oscars_database(
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # a fresh runserver per task: minutes on a loaded 2-core machine
 @pytest.mark.asyncio(loop_scope="module")
 async def test_each_gate_fails_on_a_siblings_real_outcome(recorded: list[Recorded]) -> None:
     by_macro: dict[str, list[Recorded]] = {}
@@ -199,6 +201,7 @@ async def test_each_gate_fails_on_a_siblings_real_outcome(recorded: list[Recorde
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # a fresh runserver per task: minutes on a loaded 2-core machine
 @pytest.mark.asyncio(loop_scope="module")
 async def test_the_replayer_plays_a_recorded_trajectory_on_a_fresh_shop(
     recorded: list[Recorded], browser: Browser
@@ -234,6 +237,7 @@ def pool(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # a fresh runserver per task: minutes on a loaded 2-core machine
 def test_held_out_shop_chains_run_gated_the_same_twice_and_the_oracle_scores_one(
     pool: Path, tmp_path: Path
 ) -> None:

@@ -10,16 +10,16 @@
   database after `migrate` (made once per install and code: `migrated`), the seed script (`SEED_SCRIPT`, run
   by the venv's python through Oscar's own models: a partner, a product class with attributes,
   `Seed.products` products over 5 of the 6 categories in CATEGORIES with titles, prices, stock and attributes
-  drawn from `random.Random(seed)` and `plandvc.world.vocab`, the customer with 3 UK addresses and a basket of
-  3 lines), every product's `date_created`/`date_updated` set from the seed, and `rebuild_index` (Whoosh: the
+  drawn from `random.Random(seed)` and `plandvc.world.vocab`, the customer with 3 UK addresses, 3
+  notifications and a basket of 3 lines), every product's `date_created`/`date_updated` set from the seed, and `rebuild_index` (Whoosh: the
   simple backend finds nothing and ignores sorting). Django's clock is fixed for all of it (`CLOCKED`:
   `django.utils.timezone.now` reads SEED_NOW), so the same (seed, products) gives the same database dump.
 - Serve (`serve`): a fresh copy of the template per session, `runserver 127.0.0.1:<free> --noreload
   --insecure` (static files from the apps) with the clock fixed at NOW, ready when `/catalogue/` answers,
   stopped with its process group on exit.
 - State (`state`): the session database read into the gates' state shape (`plandvc.checks`): `entries`
-  {"basket_line": the open basket's lines, "address": the address book, "review": product reviews,
-  "profile": the user row}, and `changes` against the template by id (`diff`): a new id is a create, a
+  {"basket_line": the open basket's lines, "address": the address book, "notification": the customer's
+  notifications, "review": product reviews, "profile": the user row}, and `changes` against the template by id (`diff`): a new id is a create, a
   changed field an update, a missing id a delete.
 """
 
@@ -80,6 +80,8 @@ UK_CITIES = (
     "Durham",
 )
 POSTCODES = ("LS1 4AP", "M1 1AE", "B33 8TH", "CR2 6XH", "DN55 1PT", "EC1A 1BB", "W1A 0AX", "YO1 7HH")
+# the customer's notifications: a kind and a product's title
+NOTICES = ("Back in stock:", "Price drop on", "New review of")
 MATERIALS = ("Steel", "Oak", "Bamboo", "Cotton", "Ceramic", "Aluminium", "Glass", "Wool")
 
 
@@ -139,9 +141,18 @@ def catalogue(seed: Seed) -> dict[str, Any]:
             streets, rng.sample(UK_CITIES, 3), rng.sample(POSTCODES, 3), strict=True
         )
     ]
+    picks = rng.sample(products, 3)
+    notices = [
+        {
+            "subject": f"{kind} {p['title']}",
+            "body": f"{kind} {p['title']}: see its page in the shop.",
+            "hours": h,
+        }
+        for kind, p, h in zip(NOTICES, picks, sorted(rng.sample(range(1, 700), 3)), strict=True)
+    ]
     return {
         "categories": cats, "products": products, "basket": basket, "customer": list(CUSTOMER),
-        "addresses": addresses,
+        "addresses": addresses, "notifications": notices,
     }  # fmt: skip
 
 
@@ -375,6 +386,9 @@ with transaction.atomic():
                                 printable_name="United Kingdom", name="United Kingdom", is_shipping_country=True)
     for a in cat["addresses"]:
         UserAddress.objects.create(user=user, first_name=first, last_name=last, country=gb, **a)
+    Notification = get_model("communication", "Notification")
+    for n in cat["notifications"]:
+        Notification.objects.create(recipient=user, subject=n["subject"], body=n["body"])
     basket = Basket.objects.create(owner=user)
     basket.strategy = Default()
     for upc, qty in cat["basket"]:
@@ -414,6 +428,11 @@ def seed_env(root: Path, env: Path, seed: Seed) -> None:
     data.write_text(json.dumps(cat, sort_keys=True))
     _run([python(root), "-c", SEED_SCRIPT, str(env), SEED_NOW, str(data)], "seed the shop", quiet_env())
     with contextlib.closing(sqlite3.connect(env / "db.sqlite3")) as db, db:
+        for i, n in enumerate(cat["notifications"], start=1):
+            db.execute(
+                "UPDATE communication_notification SET date_sent = ?, date_read = ? WHERE id = ?",
+                (_stamp(n["hours"]), _stamp(n["hours"]), i),
+            )
         for p in cat["products"]:
             stamp = _stamp(p["created_hours"])
             db.execute(
@@ -552,7 +571,19 @@ def addresses(env: Path) -> list[Row]:
         ]
 
 
-TABLES = {"basket_line": basket_lines, "address": addresses, "review": reviews, "profile": profile}
+def notifications(env: Path) -> list[Row]:
+    """The customer's notifications: id, subject, location (Inbox or Archive)."""
+    with contextlib.closing(_connect(env)) as db:
+        return [
+            {"id": r["id"], "subject": r["subject"], "location": r["location"]}
+            for r in db.execute("SELECT id, subject, location FROM communication_notification ORDER BY id")
+        ]
+
+
+TABLES = {
+    "basket_line": basket_lines, "address": addresses, "notification": notifications, "review": reviews,
+    "profile": profile,
+}  # fmt: skip
 
 
 def diff(table: str, now: list[Row], before: list[Row]) -> list[Change]:

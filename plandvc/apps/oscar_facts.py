@@ -63,15 +63,12 @@ def oscar_ask(task: AppTask) -> Ask:
         ask["number"] = int(t["page"])
     elif m == "report_information":
         ask["label"] = LABELS[str(t["field"])]
-    elif m in ("edit_entry", "delete_entry"):
-        ask |= {
-            "page": "address book",
-            "plural": "addresses",
-            "singular": "address",
-            "entry": str(t["street"]),
-        }
-        if m == "edit_entry":
-            ask |= {"label": "City", "values": [str(t["city"])]}
+    elif m == "edit_entry":
+        ask |= {"page": "address book", "plural": "addresses", "singular": "address"}
+        ask |= {"entry": str(t["street"]), "label": "City", "values": [str(t["city"])]}
+    elif m == "delete_entry":
+        ask |= {"page": "notifications", "plural": "notifications", "singular": "notification"}
+        ask["entry"] = str(t["subject"])
     elif m == "create_entry":
         ask |= {"page": "basket", "plural": "basket lines", "singular": "basket line"}
         ask["fields"] = [["Product", str(t["title"])], ["Quantity", "1"]]

@@ -18,7 +18,7 @@ registry's names and check kinds (`plandvc.macros`); what they do on Oscar's pag
 | count_entries | the header, a category page | opens the category from "Browse store", reads "N results" | answer (number) |
 | create_entry | a product page | searches the product, opens it, Add to basket | entry_created `basket_line` |
 | edit_entry | `/accounts/addresses/N/` | Account, Address Book, the address's Edit, types the city, Save | entry_updated `address` |
-| delete_entry | `/accounts/addresses/N/delete/` | Account, Address Book, the address's actions menu, Delete, Delete | entry_deleted `address` |
+| delete_entry | `/accounts/notifications/inbox/` | Account, Notifications, ticks the notification, Delete | entry_deleted `notification` |
 | navigate_to_page | the header | clicks Account, View basket, or Offers in the "Browse store" menu | visited, last |
 
 Not on the shop: filter_by_options (Oscar's facets are checkboxes, but the Whoosh backend facets only by the
@@ -61,6 +61,7 @@ class Offer:
     categories: tuple[tuple[str, str], ...]  # (name, path), by name
     basket: tuple[Row, ...]  # the customer's basket lines, by id
     addresses: tuple[Row, ...]  # the customer's address book, by id
+    notifications: tuple[Row, ...]  # the customer's notifications, by id
     per_page: int
 
     def pages(self) -> int:
@@ -77,7 +78,12 @@ def offer(env: Path) -> Offer:
         {(str(r["category"]), f"/catalogue/category/{r['category_path']}_{r['category_id']}/") for r in rows}
     )
     return Offer(
-        tuple(rows), tuple(cats), tuple(oscar.basket_lines(env)), tuple(oscar.addresses(env)), oscar.PER_PAGE
+        tuple(rows),
+        tuple(cats),
+        tuple(oscar.basket_lines(env)),
+        tuple(oscar.addresses(env)),
+        tuple(oscar.notifications(env)),
+        oscar.PER_PAGE,
     )
 
 
@@ -195,11 +201,13 @@ def _edit(o: Offer, rng: random.Random) -> Iterator[Draft]:
 
 
 def _delete(o: Offer, rng: random.Random) -> Iterator[Draft]:
-    for a in rng.sample(o.addresses, len(o.addresses)):
-        phrase = rng.choice(('Delete my address "{s}".', 'Remove the address "{s}" from my address book.'))
-        check: Check = {"kind": "entry_deleted", "table": "address", "id": str(a["id"])}
-        target = {"id": a["id"], "street": a["street"]}
-        yield phrase.format(s=a["street"]), check, target, ["table:address"], HOME
+    for n in rng.sample(o.notifications, len(o.notifications)):
+        phrase = rng.choice(
+            ('Delete the notification "{s}".', 'Remove the notification "{s}" from my inbox.')
+        )
+        check: Check = {"kind": "entry_deleted", "table": "notification", "id": str(n["id"])}
+        target = {"id": n["id"], "subject": n["subject"]}
+        yield phrase.format(s=n["subject"]), check, target, ["table:notification"], HOME
 
 
 def _navigate(o: Offer, rng: random.Random) -> Iterator[Draft]:
@@ -323,13 +331,17 @@ async def _to_basket(run: AppExecutor) -> None:
     )
 
 
-async def _to_addresses(run: AppExecutor) -> None:
+async def _to_account(run: AppExecutor) -> None:
     await run.step(
         "click",
         every(attr("href", "/accounts/"), lambda e: e.text == "Account"),
         "Account link",
         "Opening my account.",
     )
+
+
+async def _to_addresses(run: AppExecutor) -> None:
+    await _to_account(run)
     await run.step(
         "click", every(attr("href", "/accounts/addresses/"), lambda e: e.text == "Address Book"), "Address Book link",
         "Opening the address book.",
@@ -352,28 +364,22 @@ async def _edit_solve(run: AppExecutor) -> None:
 
 async def _delete_solve(run: AppExecutor) -> None:
     t = run.target
-    await _to_addresses(run)
-    snap = await run.session.snapshot()
-    edits = [
-        e for e in snap.elements if e.tag == "a" and e.attrs.get("href") == f"/accounts/addresses/{t['id']}/"
-    ]
-    if not edits:
-        raise ScriptError(f"{run.task['task_id']}: no address {t['id']} on {snap.url}")
-    # the actions menu's toggle (a button without text) beside the address's Edit button: the next one after it
-    after = [e for e in snap.elements if e.index > edits[0].index and e.tag == "button" and not e.text]
-    if not after:
-        raise ScriptError(f"{run.task['task_id']}: no actions menu for address {t['id']}")
-    index = after[0].index
+    await _to_account(run)
     await run.step(
-        "click", lambda e: e.index == index, "actions menu", f'Opening the actions of "{t["street"]}".'
-    )
+        "click", every(attr("href", "/accounts/notifications/inbox/"), lambda e: e.text == "Notifications"),
+        "Notifications link", "Opening the notifications.",
+    )  # fmt: skip
     await run.step(
-        "click", attr("href", f"/accounts/addresses/{t['id']}/delete/"), "Delete link", "Choosing Delete."
-    )
+        "click", every(attr("name", "selected_notification"), attr("value", str(t["id"]))), "its checkbox",
+        f'Selecting "{t["subject"]}".',
+    )  # fmt: skip
     await run.step(
-        "click", lambda e: e.tag == "button" and e.text == "Delete", "Delete button", "Confirming."
+        "click",
+        every(attr("name", "action"), attr("value", "delete")),
+        "Delete button",
+        "Deleting the selected.",
     )
-    run.rec.done = f'Deleted the address "{t["street"]}".'
+    run.rec.done = f'Deleted the notification "{t["subject"]}".'
 
 
 async def _navigate_solve(run: AppExecutor) -> None:
