@@ -151,42 +151,16 @@ def noun_phrase(group: Sequence[Ask], rng: random.Random, *, with_sort: bool = T
 
 def clause(ask: Ask, rng: random.Random) -> str:
     """A part on its own as the user asks for it, lower case, no end mark: "open the repository "rust-ml""."""
-    m, s, e = ask["macro"], ask["singular"], ask.get("entry", "")
-    label, values = lower_label(ask.get("label", "")), ask.get("values", [])
-    if m == "open_entry":
-        return rng.choice(('open the {s} "{e}"', 'show me the {s} "{e}"', 'pull up the {s} "{e}"')).format(
-            s=s, e=e
-        )
+    m, s = ask["macro"], ask["singular"]
     if m == "create_entry":
         fields = listing([f"{lower_label(k)} {quoted(v)}" for k, v in ask.get("fields", [])])
         verb = rng.choice(("add {a} {s}", "create {a} {s}", "add a new {s}"))
         return verb.format(a=article(s), s=s) + f" with {fields}"
-    if m == "edit_entry":
-        return rng.choice(
-            (
-                'change the {l} of the {s} "{e}" to {v}',
-                'set the {l} of "{e}" to {v}',
-                'update "{e}" so its {l} is {v}',
-            )
-        ).format(l=label, s=s, e=e, v=quoted(values[0]))
-    if m == "delete_entry":
-        return rng.choice(('delete the {s} "{e}"', 'remove the {s} "{e}"')).format(s=s, e=e)
-    if m == "copy_value":
-        what = "name" if label == s.lower() else label  # not "the course of the course": its name
-        return f'copy the {what} of the {s} "{e}" to my clipboard'
-    if m == "navigate_to_page":
-        return rng.choice(("show me {p}", "take me to {p}")).format(p=the(ask["plural"]))
-    if m == "report_information":
-        return rng.choice(('what is the {l} of the {s} "{e}"?', 'what {l} does the {s} "{e}" have?')).format(
-            l=label, s=s, e=e
-        )
-    if m == "count_entries":
-        return f'how many {ask["plural"]} have {label} "{values[0]}"?'
-    if m == "go_to_page":
-        return f"show me more {ask['plural']}, page {ask.get('number')}"
-    if m == "switch_tab":
-        return f'show the {ask.get("tab")} of the {s} "{e}"'
-    return f"show me {noun_phrase([ask], rng)}"
+    said = ENTRY_WORDS.get(m)
+    if said is None or not said.asks:
+        return f"show me {noun_phrase([ask], rng)}"
+    form = said.asks[0] if len(said.asks) == 1 else rng.choice(said.asks)  # one form: no draw
+    return form.format(**words(ask))
 
 
 def _opening(np: str, rng: random.Random) -> str:
@@ -303,62 +277,116 @@ DELEGATION = {
         "form",
     ): 'Type "{typed}" in the search of {the_p} and choose "{v}" among the suggestions.',
 }
-ENTRY_DELEGATION = {
-    "open_entry": 'Open the {s} "{e}".',
-    "delete_entry": 'Delete the {s} "{e}".',
-    "copy_value": 'Copy the {L} of the {s} "{e}".',
-    "report_information": 'Read the {L} of the {s} "{e}".',
-    "edit_entry": 'Change the {L} of the {s} "{e}" to "{v}" and save it.',
-    "switch_tab": 'Open the "{tab}" tab of the {s} "{e}".',
-    "count_entries": 'Count {the_p} whose {L} is "{v}".',
-    "navigate_to_page": 'Open the "{P}" page.',
-    "go_to_page": "Go to page {n} of {the_p}.",
-    "navigate_home": "Go to the {site} home page.",
+
+
+@dataclass(frozen=True)
+class EntryWords:
+    """An entry or page part's words, in one place: the request's clause (one of `asks` drawn when there are
+    several; none: the list's noun phrase), the planner's delegation, and the final message's clause. The
+    fields are `words`' (a control's `L`abel and `l`ower label, the `v`alue and `qv` quoted, the entry `e`,
+    the `s`ingular and `p`lural, `the_p`, ...)."""
+
+    asks: tuple[str, ...]
+    delegates: str
+    done: str = "{the_p} are open"
+
+
+ENTRY_WORDS: dict[str, EntryWords] = {
+    "open_entry": EntryWords(
+        ('open the {s} "{e}"', 'show me the {s} "{e}"', 'pull up the {s} "{e}"'),
+        'Open the {s} "{e}".',
+        'the {s} "{e}" is open',
+    ),
+    "edit_entry": EntryWords(
+        (
+            'change the {l} of the {s} "{e}" to {qv}',
+            'set the {l} of "{e}" to {qv}',
+            'update "{e}" so its {l} is {qv}',
+        ),
+        'Change the {L} of the {s} "{e}" to "{v}" and save it.',
+        'the {l} of "{e}" is now {qv}',
+    ),
+    "delete_entry": EntryWords(
+        ('delete the {s} "{e}"', 'remove the {s} "{e}"'), 'Delete the {s} "{e}".', 'the {s} "{e}" is deleted'
+    ),
+    "copy_value": EntryWords(
+        ('copy the {what} of the {s} "{e}" to my clipboard',),
+        'Copy the {L} of the {s} "{e}".',
+        'the {l} of "{e}" is on your clipboard',
+    ),
+    "navigate_to_page": EntryWords(("show me {the_p}", "take me to {the_p}"), 'Open the "{P}" page.'),
+    "report_information": EntryWords(
+        ('what is the {l} of the {s} "{e}"?', 'what {l} does the {s} "{e}" have?'),
+        'Read the {L} of the {s} "{e}".',
+    ),
+    "count_entries": EntryWords(('how many {p} have {l} "{v}"?',), 'Count {the_p} whose {L} is "{v}".'),
+    "go_to_page": EntryWords(
+        ("show me more {p}, page {n}",), "Go to page {n} of {the_p}.", "page {n} of {the_p} is open"
+    ),
+    "switch_tab": EntryWords(
+        ('show the {tab} of the {s} "{e}"',),
+        'Open the "{Tab}" tab of the {s} "{e}".',
+        'the {tab} of "{e}" is open',
+    ),
+    "navigate_home": EntryWords((), "Go to the {site} home page."),
 }
 
 
-def delegation(ask: Ask) -> str:
-    """What the planner delegates for this part, about this page (the widget by the control's implementation)."""
-    m, values = ask["macro"], ask.get("values", [])
-    words = {
+def _direction(ask: Ask) -> str:
+    """A sort's direction in a delegation: "lowest first", "newest first", "A to Z"."""
+    up = ask.get("dir", "asc") == "asc"
+    kind = ask.get("type")
+    if kind == "number":
+        return "lowest first" if up else "highest first"
+    if kind == "date":
+        return "oldest first" if up else "newest first"
+    return "A to Z" if up else "Z to A"
+
+
+def words(ask: Ask) -> dict[str, str]:
+    """The fields every template of this module fills, from one part's facts."""
+    values = ask.get("values", [])
+    label, s = ask.get("label", ""), ask["singular"]
+    low = lower_label(label)
+    vs = (
+        listing([f'"{v}"' for v in values])
+        if len(values) > 1 and ask["macro"] == "filter_by_options"
+        else " and ".join(f'"{v}"' for v in values)
+    )
+    return {
         "v": values[0] if values else "",
-        "vs": " and ".join(f'"{v}"' for v in values),
+        "qv": quoted(values[0]) if values else "",
+        "vs": vs,
         "a": values[0] if values else "",
         "b": values[-1] if values else "",
-        "L": ask.get("label", ""),
+        "L": label,
+        "l": low,
+        "what": "name" if low == s.lower() else low,  # not "the course of the course": its name
+        "p": ask["plural"],
         "the_p": the(ask["plural"]),
         "P": _sentence(ask["plural"]),
-        "s": ask["singular"],
+        "s": s,
         "e": ask.get("entry", ""),
-        "dir": (
-            "lowest first"
-            if ask.get("type") == "number"
-            else "oldest first"
-            if ask.get("type") == "date"
-            else "A to Z"
-        )
-        if ask.get("dir", "asc") == "asc"
-        else (
-            "highest first"
-            if ask.get("type") == "number"
-            else "newest first"
-            if ask.get("type") == "date"
-            else "Z to A"
-        ),
-        "tab": ask.get("tab", "").replace("-", " ").title(),
+        "dir": _direction(ask),
+        "tab": str(ask.get("tab", "")),
+        "Tab": ask.get("tab", "").replace("-", " ").title(),
         "n": str(ask.get("number", "")),
         "typed": ask.get("typed", ""),
         "site": ask["site"],
     }
-    if len(values) > 1 and m == "filter_by_options":
-        words["vs"] = listing([f'"{v}"' for v in values])
-    template = DELEGATION.get((m, ask.get("impl", ""))) or ENTRY_DELEGATION.get(m)
+
+
+def delegation(ask: Ask) -> str:
+    """What the planner delegates for this part, about this page (the widget by the control's implementation)."""
+    m = ask["macro"]
     if m == "create_entry":
         fields = ", ".join(f'{k} "{v}"' for k, v in ask.get("fields", []))
         return f"Add {article(ask['singular'])} {ask['singular']} with {fields} and save it."
+    said = ENTRY_WORDS.get(m)
+    template = DELEGATION.get((m, ask.get("impl", ""))) or (said.delegates if said is not None else None)
     if template is None:
         raise KeyError(f"no delegation for macro {m!r} drawn as {ask.get('impl', '')!r}")
-    return template.format(**words)
+    return template.format(**words(ask))
 
 
 GOAL_DELEGATION = {
@@ -378,27 +406,14 @@ def goal_delegation(goal: Goal, ask: Ask) -> str:
 def done_clause(run: Sequence[Ask], rng: random.Random) -> str:
     """What a run of parts did, for the final message ("the repository "rust-ml" is open")."""
     a = run[0]
-    s, e, label = a["singular"], a.get("entry", ""), lower_label(a.get("label", ""))
     if a["macro"] in LIST_MACROS and all(x["macro"] == "sort_by_form" for x in run):
         return f"{the(a['plural'])} are sorted with the {superlative(a)} first"
     if a["macro"] in LIST_MACROS:
         return f"{the(a['plural'])} now show only {noun_phrase(run, rng)}"
-    m, values = a["macro"], a.get("values", [])
-    if m == "open_entry":
-        return f'the {s} "{e}" is open'
-    if m == "create_entry":
-        return f"I added the {s} with {listing([f'{lower_label(k)} {quoted(v)}' for k, v in a.get('fields', [])])}"
-    if m == "edit_entry":
-        return f'the {label} of "{e}" is now {quoted(values[0])}'
-    if m == "delete_entry":
-        return f'the {s} "{e}" is deleted'
-    if m == "copy_value":
-        return f'the {label} of "{e}" is on your clipboard'
-    if m == "go_to_page":
-        return f"page {a.get('number')} of {the(a['plural'])} is open"
-    if m == "switch_tab":
-        return f'the {a.get("tab")} of "{e}" is open'
-    return f"{the(a['plural'])} are open"
+    if a["macro"] == "create_entry":
+        return f"I added the {a['singular']} with {listing([f'{lower_label(k)} {quoted(v)}' for k, v in a.get('fields', [])])}"
+    said = ENTRY_WORDS.get(a["macro"])
+    return (said.done if said is not None else EntryWords((), "").done).format(**words(a))
 
 
 def final_text(
