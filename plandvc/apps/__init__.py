@@ -1,14 +1,23 @@
 """App sites: real web applications as held-out worlds (docs/APPS.md).
 
 One module per application adapter (`trac.py`: install, seed, serve, state; its tasks in `trac_tasks.py`, their
-facts for the walk in `trac_facts.py`) and one line of the registry table below: an `App`, the table of the
+facts for the walk in `trac_facts.py`; `oscar*.py`, the shop; `mediawiki*.py`, the wiki) and one line of the registry table below: an `App`, the table of the
 adapter's functions. The shared machinery is `app.py`, the executor's moves and a task's gate `script.py`, the
 recording of any app into a pool folder `record.py`.
 """
 
 from __future__ import annotations
 
-from plandvc.apps import mediawiki, mediawiki_tasks, trac, trac_facts, trac_tasks
+from plandvc.apps import (
+    mediawiki,
+    mediawiki_tasks,
+    oscar,
+    oscar_facts,
+    oscar_tasks,
+    trac,
+    trac_facts,
+    trac_tasks,
+)
 from plandvc.apps.app import App
 
 __all__ = ["REGISTRY", "App"]
@@ -27,6 +36,12 @@ _TABLE: tuple[App, ...] = (
          ("form", "/index.php?title=Main_Page&action=edit")),
         mediawiki.install, tuple(mediawiki_tasks.MACROS), mediawiki_tasks.app_tasks, mediawiki_tasks.solution,
         mediawiki.serve_app, mediawiki_tasks.facts, mediawiki.template_of,
+    ),
+    App(
+        "oscar", "django-oscar 4.2, a shop", oscar_facts.SITE_NAME, oscar_facts.TODAY, oscar_facts.HOME,
+        ("Oscar Shop", oscar_facts.HOME), (("home", "/catalogue/"), ("list", "/catalogue/category/audio_1/"),
+        ("form", "/accounts/addresses/1/")), oscar.install, tuple(oscar_tasks.MACROS), oscar_tasks.app_tasks,
+        oscar_tasks.solution, oscar.serve_app, oscar_facts.facts, oscar.template_of,
     ),
 )  # fmt: skip
 REGISTRY: dict[str, App] = {a.name: a for a in _TABLE}
