@@ -33,11 +33,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from plandvc.apps import oscar
-from plandvc.apps.script import AppExecutor, AppTask, Solution
+from plandvc.apps.script import AppExecutor, AppTask, Draft, Solution, draw_tasks
 from plandvc.checks import Check, Row
 from plandvc.macros.script import ScriptError, attr, every
 
@@ -88,8 +89,6 @@ def offer(env: Path) -> Offer:
 
 
 # ── generators ────────────────────────────────────────────────────────────────
-
-Draft = tuple[str, Check, dict[str, Any], list[str], str]  # instruction, check, target, scope, start
 
 
 def _search(o: Offer, rng: random.Random) -> Iterator[Draft]:
@@ -425,27 +424,8 @@ MACROS: dict[str, tuple[Generator, Solution]] = {
 
 def tasks(o: Offer, seed: int = 0, per_macro: int = 2) -> list[AppTask]:
     """Up to `per_macro` tasks of each macro, drawn from `random.Random(seed)` in MACROS' order."""
-    rng = random.Random(seed)
-    out: list[AppTask] = []
-    for macro, (gen, _solve) in MACROS.items():
-        for i, (instruction, check, target, scope, start) in enumerate(gen(o, rng)):
-            if i == per_macro:
-                break
-            exclusive = check["kind"] in ("entry_created", "entry_updated", "entry_deleted")
-            out.append(
-                {
-                    "task_id": f"{SITE}-{macro}-{i:04d}",
-                    "site": SITE,
-                    "macro": macro,
-                    "instruction": instruction,
-                    "start": {"url": start, "kind": "fresh"},
-                    "check": check,
-                    "verifier": {"exclusive": True} if exclusive else {},
-                    "scope": scope,
-                    "target": target,
-                }
-            )
-    return out
+    drawn = draw_tasks(SITE, {m: partial(gen, o) for m, (gen, _solve) in MACROS.items()}, seed, per_macro)
+    return drawn
 
 
 def solution(macro: str) -> Solution:

@@ -12,7 +12,8 @@ answer from the browser session (`plandvc.checks.gate`).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+import random
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -105,6 +106,36 @@ async def settle(session: Any, before: str) -> None:
 
 
 Solution = Callable[[AppExecutor], Awaitable[None]]
+# an adapter's draft of one task: instruction, check, target, scope, start path
+Draft = tuple[str, Check, dict[str, Any], list[str], str]
+
+
+def draw_tasks(
+    site: str, drafts: Mapping[str, Callable[[random.Random], Iterator[Draft]]], seed: int, per_macro: int
+) -> list[AppTask]:
+    """Up to `per_macro` tasks of each macro of `drafts` (its generator of drafts), drawn from one
+    `random.Random(seed)` in the mapping's order; a form's gate is exclusive (nothing else may change)."""
+    rng = random.Random(seed)
+    out: list[AppTask] = []
+    for macro, gen in drafts.items():
+        for i, (instruction, check, target, scope, start) in enumerate(gen(rng)):
+            if i == per_macro:
+                break
+            exclusive = check["kind"] in ("entry_created", "entry_updated", "entry_deleted")
+            out.append(
+                {
+                    "task_id": f"{site}-{macro}-{i:04d}",
+                    "site": site,
+                    "macro": macro,
+                    "instruction": instruction,
+                    "start": {"url": start, "kind": "fresh"},
+                    "check": check,
+                    "verifier": {"exclusive": True} if exclusive else {},
+                    "scope": scope,
+                    "target": target,
+                }
+            )
+    return out
 
 
 @dataclass(frozen=True)
