@@ -28,6 +28,8 @@ FORMS = ("page", "modal", "wizard")
 # the first of each is today's (v2), which a spec without the key means
 HOMES = ("classic", "portal", "search", "dashboard", "magazine")
 FILTER_FORMS = ("each", "facets", "form", "change")
+FACET_KINDS = ("dropdown", "options")  # the controls a facet sidebar draws as links with counts
+FORM_KINDS = ("dropdown", "options", "slider", "date_range")  # the controls of a list's one filter form
 DISPLAYS = ("plain", "stars", "badge")
 # each control kind's implementations; the first is the original sites' (and the default)
 IMPLS: dict[str, tuple[str, ...]] = {
@@ -175,7 +177,7 @@ class Theme:
     radius: int = 6
     tabs: bool = False  # an entry's page shows its sections as tabs (ENTRY_TABS), one per `?tab=`
     home: str = "classic"  # the home page's structure (HOMES)
-    filters: str = "each"  # a list's filters: each its own Apply, a facet sidebar, one form's Apply, on change
+    filters: str = "each"  # a list's filters: one Apply each, facets, one form's Apply, on change
     row_actions: bool = False  # each row of a list has Edit and Delete (tables that have them)
 
     @property

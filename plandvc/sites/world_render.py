@@ -16,7 +16,17 @@ from jinja2 import Environment
 
 from plandvc.sites.art import format_value, picture, plain_number, stars, tone
 from plandvc.sites.controls import control_view
-from plandvc.sites.model import ENTRY_TABS, PAGE_PARAM, TAB_PARAM, Control, Page, Spec, Table
+from plandvc.sites.model import (
+    ENTRY_TABS,
+    FACET_KINDS,
+    FORM_KINDS,
+    PAGE_PARAM,
+    TAB_PARAM,
+    Control,
+    Page,
+    Spec,
+    Table,
+)
 from plandvc.sites.query import ListQuery, select_rows
 
 View = dict[str, Any]
@@ -101,7 +111,7 @@ class WorldPages:
             t = spec.table_of(p)
             s.update(entries=[self.entry(spec, p, r, 64, 64) for r in t.rows[:5]], singular=t.singular,
                      new=f"/sites/{spec.site}/{p.page}/new" if t.create else "")  # fmt: skip
-        tries = []
+        tries: list[View] = []
         search = ctx["header_search"]
         for e in featured:
             word = next((w for w in re.findall(r"[A-Za-z][A-Za-z'-]{3,}", e["label"])), None)
@@ -130,7 +140,9 @@ class WorldPages:
         shown, pager = self.paginate(spec, path, rows, q, number)
         view = self.listing(spec, page, table, path, shown, q)
         if spec.theme.furnished:
-            view.update(self.furniture(spec, page, table, path, q, list(table.rows) if every is None else every))
+            view.update(
+                self.furniture(spec, page, table, path, q, list(table.rows) if every is None else every)
+            )
             self.add_row_actions(spec, page, table, view)
         return self.env.get_template("world/list3.html" if spec.theme.furnished else "world/list.html").render(
             **ctx, **view, count=len(rows), pager=pager,
@@ -146,7 +158,7 @@ class WorldPages:
         dropdown, options, slider and date range; the search and sort keep their own forms."""
         controls = {c.control_id: control_view(table, c, q, path, world=True) for c in page.controls}
         mode = spec.theme.filters
-        grouped = FACETED if mode == "facets" else FORMED
+        grouped = FACET_KINDS if mode == "facets" else FORM_KINDS
         inside = [c for c in page.controls if c.kind in grouped]
         out: View = {"facets": [], "filter_form": None,
                      "side_controls": [controls[c.control_id] for c in page.controls if c.kind not in grouped]}  # fmt: skip
@@ -172,7 +184,9 @@ class WorldPages:
                 did = f"{page.page}-delete-{e['id']}" if table.delete else ""
                 acts = {"label": e["label"], "edit": f"{e['href']}/edit", "delete": did}
                 if did:
-                    view["delete_dialogs"].append({"id": did, "label": e["label"], "action": f"{e['href']}/delete"})
+                    view["delete_dialogs"].append(
+                        {"id": did, "label": e["label"], "action": f"{e['href']}/delete"}
+                    )
             r["actions"] = e["actions"] = acts
 
     def listing(
@@ -338,10 +352,6 @@ def form_fields(table: Table, kind: str, form_id: str, row: dict[str, Any] | Non
              "options": [{"value": o, "selected": o == value} for o in col.values]}
         )  # fmt: skip
     return fields
-
-
-FACETED = ("dropdown", "options")  # a facet sidebar's groups
-FORMED = ("dropdown", "options", "slider", "date_range")  # one filter form's controls
 
 
 def facet_group(
