@@ -117,7 +117,10 @@ def test_v3_is_recorded_in_the_specs_and_covers_every_choice(v3: Path) -> None:
 
 def facet_links(html: str, cid: str) -> list[tuple[str, str, int]]:
     """(value, href, count) of each facet link of control `cid` on a page."""
-    got = re.findall(rf'<a href="([^"]*)" data-control-id="{cid}-facet"[^>]*>([^<]*) \((\d+)\)</a>', html)
+    got = re.findall(
+        rf'<a href="([^"]*)" data-control-id="{cid}-facet"[^>]*>([^<]*)</a> <span class="facet-count">\((\d+)\)',
+        html,
+    )
     return [(unescape(text), unescape(href), int(n)) for href, text, n in got]
 
 
