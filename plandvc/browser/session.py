@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import re
+from collections.abc import Awaitable
 from dataclasses import replace
 from pathlib import Path
 from typing import TypedDict, cast
@@ -265,9 +266,14 @@ class Session:
     async def _click_and_settle(self, locator: Locator) -> None:
         """Click an element that is not a link or submit; if its handler started a navigation anyway
         (`location.href = ...`), wait for the new page's `load`."""
+        await self._settle(locator.click())
+
+    async def _settle(self, act: Awaitable[object]) -> None:
+        """Do `act` (a click, a fill, a choice); if a handler it fired started a navigation (a form that
+        applies on change submits itself), wait for the new page's `load`."""
         requests, navigations = self._nav_requests, self._navigations
         self._committed.clear()
-        await locator.click()
+        await act
         try:  # one frame of the page: lets a handler's navigation start (or unload the page)
             await self.page.evaluate(NEXT_FRAME_JS)
         except PlaywrightError:
@@ -284,7 +290,7 @@ class Session:
         element, locator = await self._target(index, snapshot)
         before = self.url
         try:
-            await locator.fill(text)
+            await self._settle(locator.fill(text))
         except PlaywrightError as e:
             raise ActionError(f"input [{index}] {element.summary()}: {_first_line(e)}") from None
         self._record("input", element.summary(state=False), text, before)
@@ -300,7 +306,7 @@ class Session:
                 f"select [{index}] {element.summary()}: no option {value!r} (options: {', '.join(element.options or ())})"
             )
         before = self.url
-        await locator.select_option(**match)
+        await self._settle(locator.select_option(**match))
         self._record("select", element.summary(state=False), value, before)
 
     async def set_range(
@@ -315,7 +321,13 @@ class Session:
         except (TypeError, ValueError):
             raise ActionError(f"set_range [{index}]: {value!r} is not a number") from None
         before = self.url
-        kept = await locator.evaluate(SET_RANGE_JS, text)
+        got: list[str] = []
+
+        async def move() -> None:
+            got.append(await locator.evaluate(SET_RANGE_JS, text))
+
+        await self._settle(move())  # a form that applies on change submits itself
+        kept = got[0]
         self._record("set_range", element.summary(state=False), value, before)
         return kept
 

@@ -10,7 +10,7 @@ it is pure (a task and a spec in, an `Ask` out), so it is tested without a brows
 from __future__ import annotations
 
 from plandvc.records import Ask, Task
-from plandvc.sites.model import Control, Page, Spec, Table
+from plandvc.sites.model import FACET_KINDS, Control, Page, Spec, Table
 
 
 def _text(v: object) -> str:
@@ -54,6 +54,10 @@ def ask_of(task: Task, spec: Spec) -> Ask:
     c = _control(page, target.get("control_id"))
     if c is not None:
         ask["kind"], ask["impl"] = c.kind, c.implementation
+        if spec.theme.filters == "facets" and c.kind in FACET_KINDS:
+            ask["impl"] = (
+                "facets"  # a v3 facet sidebar: the values are links there, whatever the control's widget
+            )
         if c.kind != "sort":
             ask["label"] = c.label
     if c is not None and c.column is not None:

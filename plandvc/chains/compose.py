@@ -260,6 +260,8 @@ DELEGATION = {
     ("filter_by_options", "checkboxes"): "Tick {vs} under {L} and apply the filter.",
     ("filter_by_options", "chips"): "Select the {vs} chip under {L}.",
     ("filter_by_options", "radios"): "Select the {vs} option under {L}.",
+    ("filter_by_dropdown", "facets"): 'Click "{v}" under {L} in the sidebar of {the_p}.',
+    ("filter_by_options", "facets"): "Click {vs} under {L} in the sidebar of {the_p}.",
     ("filter_by_slider", "range"): "Set the {L} slider to {v}.",
     ("filter_by_slider", "numbers"): "Enter {v} as the highest {L} and apply it.",
     ("filter_by_date_range", "inputs"): 'Set {L} from "{a}" to "{b}" and apply it.',

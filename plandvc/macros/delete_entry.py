@@ -1,4 +1,5 @@
-"""delete_entry: delete an entry from its page, through the confirmation dialog (generated sites).
+"""delete_entry: delete an entry from its page, through the confirmation dialog (generated sites); on a v3
+list with row actions, from the list with the row's own "Delete" and its dialog.
 
 Only a table whose entries can be deleted (`Table.delete`) has these tasks; the original sites have none. The
 entry's page has a "Delete <singular>" button that opens a dialog; only its "Delete" button posts the delete,
@@ -16,7 +17,7 @@ from collections.abc import Iterator
 from plandvc.macros.macro import form
 from plandvc.macros.make import TaskMaker, page_params
 from plandvc.macros.script import Executor
-from plandvc.macros.widgets import button, cid_is
+from plandvc.macros.widgets import Pick, button, cid_is, row_action
 from plandvc.records import TaskDraft
 
 PHRASES = (
@@ -27,7 +28,8 @@ PHRASES = (
 
 
 def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
-    """A task per entry of every table whose entries can be deleted, started on the entry's page."""
+    """A task per entry of every table whose entries can be deleted, started on the entry's page (on the list
+    where its rows have actions)."""
     for p in make.pages:
         t, lp = make.table(p), make.list_path(p)
         if not t.delete:
@@ -36,7 +38,7 @@ def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
             rid = str(r[t.key])
             yield make.task(
                 p,
-                make.detail_path(p, rid),
+                lp if make.spec.theme.row_actions else make.detail_path(p, rid),  # a v3 row's own Delete
                 {"control_id": f"{p.page}-delete", "role": "delete", "prep": {}},
                 {"kind": "entry_deleted", "table": p.table, "id": rid},
                 [
@@ -53,14 +55,20 @@ def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
 
 async def solve(run: Executor) -> None:
     rid = run.target["entry"]
-    await run.to_entry(rid)
     singular, page = run.table.singular, run.list_page.page
     label = run.row(rid)[run.table.label]
-    text = f"Delete {singular}"
-    await run.step("click", button(text), f"{text} button", f'Asking to delete the {singular} "{label}".')
+    asking = f'Asking to delete the {singular} "{label}".'
+    if await row_action(run, rid, "delete", asking):
+        confirm = f"Delete “{label}” for good"  # the row's own dialog names its entry
+        mine: Pick = lambda e: e.attrs.get("aria-label") == confirm  # noqa: E731
+    else:
+        await run.to_entry(rid)
+        text = f"Delete {singular}"
+        await run.step("click", button(text), f"{text} button", asking)
+        mine = lambda e: True  # noqa: E731
     await run.step(
         "click",
-        lambda e: cid_is(f"{page}-delete-confirm")(e) and e.text == "Delete",
+        lambda e: cid_is(f"{page}-delete-confirm")(e) and e.text == "Delete" and mine(e),
         "Delete button of the confirmation dialog",
         "Confirming the deletion.",
     )

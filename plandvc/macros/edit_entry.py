@@ -1,5 +1,5 @@
 """edit_entry: open an entry's edit form, change one field and save it (some entries are created first, by
-the task's control prep)."""
+the task's control prep). On a v3 list with row actions the task starts on the list and uses the row's "Edit"."""
 
 from __future__ import annotations
 
@@ -35,12 +35,15 @@ def edit(
 ) -> TaskDraft:
     """The task that sets field `change[0]` of entry `(id, label)` to `change[1]`, after `prep`."""
     (rid, label), (f, v) = entry, change
+    # a v3 list has Edit on each row: the task starts there
+    start = make.list_path(p) if make.spec.theme.row_actions else make.detail_path(p, rid)
+    scope = [f"table:{p.table}", f"entry:{p.table}/{rid}"]
     return make.task(
         p,
-        make.detail_path(p, rid),
+        start,
         {"control_id": f"{p.page}-edit", "role": "prepared" if prep else "edit_form", "prep": prep},
         {"kind": "entry_updated", "table": p.table, "id": rid, "fields": {f: v}},
-        [f"table:{p.table}", f"entry:{p.table}/{rid}"],
+        scope,
         {**make.words(p), "entry": label, "label": t.column(f).label, "value": fmt(v)},
         rng,
         {"exclusive": True},
@@ -72,10 +75,14 @@ def tasks(make: TaskMaker, rng: random.Random) -> Iterator[TaskDraft]:
 
 async def solve(run: Executor) -> None:
     rid = run.target["entry"]
-    await run.to_entry(rid)
     page, singular = run.list_page.page, run.table.singular
-    memory = f"Opening the edit form of {singular}."
-    await widgets.open_form(run, "edit", f"{run.detail_url(rid)}/edit", singular, memory)
+    name = run.row(rid)[run.table.label]
+    if not await widgets.row_action(
+        run, rid, "edit", f'Clicking "Edit" on the row of the {singular} "{name}".'
+    ):
+        await run.to_entry(rid)
+        memory = f"Opening the edit form of {singular}."
+        await widgets.open_form(run, "edit", f"{run.detail_url(rid)}/edit", singular, memory)
     f, v = run.target["field"], run.target["value"]
     await run.fill(f"{page}-edit", {f: v})
     await widgets.to_step_of(run, f"{page}-edit-apply")

@@ -164,6 +164,19 @@ class Executor:
         return every(attr("data-control-id", cid), *(attr(k, v) for k, v in more.items()))
 
     async def apply(self, cid: str, memory: str = "Applying the filter.") -> None:
+        """Apply control `cid`: its own Apply button, or where a v3 list groups its filters, the filter
+        form's one Apply (a facet link or a form that applies on change has applied it already; min–max
+        fields keep their "Go")."""
+        how = widgets.grouped(self.spec, self.list_page.control(cid)) if self.page is not None else None
+        if how == "form":
+            fid = f"{self.list_page.page}-filters"
+            pick = self.control_id(f"{fid}-apply")
+            await self.step(
+                "click", pick, "Apply filters button", "Applying the filters with the one Apply button."
+            )
+            return
+        if how is not None:
+            return
         await self.step("click", self.control_id(f"{cid}-apply"), f"Apply button of {cid}", memory)
 
     async def list_control(self) -> Control:
@@ -183,13 +196,18 @@ class Executor:
         await self.step(action, self.control_id(c.control_id, name=name), what, memory, value)
 
     async def choose(self, c: Control, v: str, memory: str) -> None:
-        """Choose `v` in dropdown `c`."""
+        """Choose `v` in dropdown `c` (its facet link where a v3 list draws the filter as facets)."""
+        if widgets.grouped(self.spec, c) == "facets":
+            return await widgets.click_facet(self, c, v)
         if c.implementation == "listbox":
             return await widgets.choose_listbox(self, c, v, memory)
         await self.on_field("select", c, str(c.param), f"{c.label} dropdown", memory, v)
 
     async def tick(self, c: Control, v: str, memory: str) -> None:
-        """Tick the checkbox labelled `v` of control `c` (a chip or a radio where the site draws those)."""
+        """Tick the checkbox labelled `v` of control `c` (a chip or a radio where the site draws those, its
+        facet link where a v3 list draws the filter as facets)."""
+        if widgets.grouped(self.spec, c) == "facets":
+            return await widgets.click_facet(self, c, v)
         if c.implementation != "checkboxes":
             return await widgets.tick_option(self, c, v, memory)
         pick = every(self.control_id(c.control_id, type="checkbox"), labelled(v))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from plandvc.sites.model import Control, Spec
+from plandvc.sites.model import FACET_KINDS, FORM_KINDS, Control, Spec, Table
 
 if TYPE_CHECKING:
     from plandvc.browser import Element, Session
@@ -109,6 +109,25 @@ async def reveal(ex: Driver, href: str, label: str) -> None:
 # ── list controls ────────────────────────────────────────────────────────────────────────────────────
 
 
+def grouped(spec: Spec, c: Control) -> str | None:
+    """How a v3 list applies control `c`: "facets" (a facet link), "form" (the filter form's one Apply) or
+    "change" (the form applies on change; min–max fields keep their own "Go"); None: its own Apply."""
+    mode = spec.theme.filters
+    if mode == "facets" and c.kind in FACET_KINDS:
+        return mode
+    if mode in ("form", "change") and c.kind in FORM_KINDS:
+        if mode == "change" and c.kind == "slider" and c.implementation == "numbers":
+            return None
+        return mode
+    return None
+
+
+async def click_facet(ex: Driver, c: Control, v: str) -> None:
+    """Click the facet link of value `v` of control `c` in a v3 facet sidebar ("Italian", its count beside)."""
+    pick = both(cid_is(f"{c.control_id}-facet"), lambda e: e.tag == "a" and e.text == v)
+    await ex.step("click", pick, f'{c.label} facet "{v}"', f'Clicking "{v}" under {c.label} in the sidebar.')
+
+
 async def choose_listbox(ex: Driver, c: Control, v: str, memory: str) -> None:
     """Open the ARIA listbox of dropdown `c` and pick the option `v`."""
     toggle = both(cid_is(c.control_id), lambda e: e.tag == "button")
@@ -193,6 +212,36 @@ async def search_suggest(ex: Driver, c: Control, text: str) -> None:
 
 
 # ── create and edit forms ────────────────────────────────────────────────────────────────────────────
+
+
+class RowDriver(Driver, Protocol):
+    """What a row action needs of the executor beyond a Driver: the task's list and entries."""
+
+    def list_url(self) -> str: ...
+
+    def detail_url(self, entry_id: str) -> str: ...
+
+    def row(self, entry_id: str) -> dict[str, Any]: ...
+
+    @property
+    def table(self) -> Table: ...
+
+
+async def row_action(ex: RowDriver, rid: str, action: str, memory: str) -> bool:
+    """On a v3 list with row actions, the task started on the list: page to the entry's row and click its
+    "Edit" link or "Delete" button. False (nothing done) elsewhere: the caller opens the entry's page."""
+    if not ex.spec.theme.row_actions or ex.session.url.split("?")[0] != ex.list_url():
+        return False
+    label = str(ex.row(rid)[ex.table.label])
+    href = ex.detail_url(rid)
+    await reveal(ex, href, label)
+    page = ex.list_url().rsplit("/", 1)[-1]
+    if action == "edit":
+        pick = both(cid_is(f"{page}-row-edit"), lambda e: e.attrs.get("href") == f"{href}/edit")
+    else:
+        pick = both(cid_is(f"{page}-row-delete"), lambda e: e.attrs.get("aria-label") == f"Delete {label}")
+    await ex.step("click", pick, f"{action} action of the row {rid}", memory)
+    return True
 
 
 async def open_form(ex: Driver, kind: str, href: str, singular: str, memory: str) -> None:

@@ -24,6 +24,12 @@ NAVS = ("topbar", "sidebar", "drawer", "menu")
 PAGINATIONS = ("none", "numbered", "nextprev", "loadmore")
 BANNERS = ("none", "cookie", "newsletter")
 FORMS = ("page", "modal", "wizard")
+# the world's furniture v3 (make-sites --furniture v3): the home page's structure and how a list's filters apply;
+# the first of each is today's (v2), which a spec without the key means
+HOMES = ("classic", "portal", "search", "dashboard", "magazine")
+FILTER_FORMS = ("each", "facets", "form", "change")
+FACET_KINDS = ("dropdown", "options")  # the controls a facet sidebar draws as links with counts
+FORM_KINDS = ("dropdown", "options", "slider", "date_range")  # the controls of a list's one filter form
 DISPLAYS = ("plain", "stars", "badge")
 # each control kind's implementations; the first is the original sites' (and the default)
 IMPLS: dict[str, tuple[str, ...]] = {
@@ -170,6 +176,14 @@ class Theme:
     tagline: str = ""
     radius: int = 6
     tabs: bool = False  # an entry's page shows its sections as tabs (ENTRY_TABS), one per `?tab=`
+    home: str = "classic"  # the home page's structure (HOMES)
+    filters: str = "each"  # a list's filters: one Apply each, facets, one form's Apply, on change
+    row_actions: bool = False  # each row of a list has Edit and Delete (tables that have them)
+
+    @property
+    def furnished(self) -> bool:
+        """Whether the site has any of the v3 furniture (plandvc.world.furniture); a v2 site renders as before."""
+        return self.home != "classic" or self.filters != "each" or self.row_actions
 
     @property
     def family(self) -> str | None:

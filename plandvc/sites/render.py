@@ -62,11 +62,18 @@ class Renderer:
         return self.env.get_template("home.html").render(**ctx, cards=cards)
 
     def list_page(
-        self, spec: Spec, page: Page, rows: list[dict[str, Any]], q: ListQuery, number: int = 1
+        self,
+        spec: Spec,
+        page: Page,
+        rows: list[dict[str, Any]],
+        q: ListQuery,
+        number: int = 1,
+        every: list[dict[str, Any]] | None = None,
     ) -> str:
-        """A list page; `number` is the pagination's page (world sites only)."""
+        """A list page; `number` is the pagination's page (world sites only); `every` the table as the session
+        sees it (a v3 facet sidebar's counts)."""
         if spec.theme.family:
-            return self.world.list_page(spec, page, rows, q, number)
+            return self.world.list_page(spec, page, rows, q, number, every)
         table = spec.table_of(page)
         path = f"/sites/{spec.site}/{page.page}"
         ctx = self._base(spec, page.page, page.title)

@@ -100,10 +100,10 @@ class App:
             if method != "GET":
                 return self._method(spec)
             q = parse_query(page, table, pairs)
-            rows = apply_query(page, table, self.store.rows(session, spec.site, table.name), q)
-            return self.html(
-                self.renderer.list_page(spec, page, rows, q, page_number(pairs) if spec.theme.family else 1)
-            )
+            every = self.store.rows(session, spec.site, table.name)
+            rows = apply_query(page, table, every, q)
+            number = page_number(pairs) if spec.theme.family else 1
+            return self.html(self.renderer.list_page(spec, page, rows, q, number, every))
         if len(parts) == 4 and parts[3] == "new":
 
             def create(fields: Row) -> None:

@@ -18,7 +18,9 @@ from plandvc.sites.model import (
     CONTROL_KINDS,
     DISPLAYS,
     FAMILIES,
+    FILTER_FORMS,
     FORMS,
+    HOMES,
     IMPLS,
     LAYOUTS,
     MIN_ROWS,
@@ -330,6 +332,9 @@ def _theme(ck: _Check, th: Any) -> Theme:
         tagline=ck.get(th, "theme", "tagline", str, required=False) or "",
         radius=6 if radius is None else radius,
         tabs=bool(ck.get(th, "theme", "tabs", bool, required=False)),
+        home=_choice(ck, th, "theme", "home", HOMES),
+        filters=_choice(ck, th, "theme", "filters", FILTER_FORMS),
+        row_actions=bool(ck.get(th, "theme", "row_actions", bool, required=False)),
         **colours,
     )
 

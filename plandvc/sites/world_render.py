@@ -8,6 +8,7 @@ the HTML stays a function of (spec, page, rows, query, page number): no clocks, 
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -15,8 +16,18 @@ from jinja2 import Environment
 
 from plandvc.sites.art import format_value, picture, plain_number, stars, tone
 from plandvc.sites.controls import control_view
-from plandvc.sites.model import ENTRY_TABS, PAGE_PARAM, TAB_PARAM, Control, Page, Spec, Table
-from plandvc.sites.query import ListQuery
+from plandvc.sites.model import (
+    ENTRY_TABS,
+    FACET_KINDS,
+    FORM_KINDS,
+    PAGE_PARAM,
+    TAB_PARAM,
+    Control,
+    Page,
+    Spec,
+    Table,
+)
+from plandvc.sites.query import ListQuery, select_rows
 
 View = dict[str, Any]
 
@@ -84,23 +95,99 @@ class WorldPages:
         featured = [self.entry(spec, first, r) for r in spec.table_of(first).rows[:4]]
         second = spec.pages[-1]
         recent = [self.entry(spec, second, r) for r in spec.table_of(second).rows[:5]]
+        if spec.theme.home != "classic":
+            return self.home_v3(spec, ctx, sections, featured, recent)
         return self.env.get_template("world/home.html").render(
             **ctx, sections=sections, featured=featured, featured_page=first, recent=recent, recent_page=second,
             hero_picture=picture(spec.name + " hero", 1200, 260, spec.theme.hero, initials=False),
         )  # fmt: skip
 
-    def list_page(
-        self, spec: Spec, page: Page, rows: list[dict[str, Any]], q: ListQuery, number: int = 1
+    def home_v3(
+        self, spec: Spec, ctx: View, sections: list[View], featured: list[View], recent: list[View]
     ) -> str:
+        """A v3 home page in its structure (`theme.home`: portal, search, dashboard or magazine): each keeps the
+        header's navigation and search box and links every list page (`data-card`), as the classic one does."""
+        for s, p in zip(sections, spec.pages, strict=True):
+            t = spec.table_of(p)
+            s.update(entries=[self.entry(spec, p, r, 64, 64) for r in t.rows[:5]], singular=t.singular,
+                     new=f"/sites/{spec.site}/{p.page}/new" if t.create else "")  # fmt: skip
+        tries: list[View] = []
+        search = ctx["header_search"]
+        for e in featured:
+            word = next((w for w in re.findall(r"[A-Za-z][A-Za-z'-]{3,}", e["label"])), None)
+            if search and word and word not in [t["text"] for t in tries]:
+                tries.append({"text": word, "href": href_of(search["action"], [(search["name"], word)])})
+        return self.env.get_template(f"world/home_{spec.theme.home}.html").render(
+            **ctx, sections=sections, featured=featured, featured_page=spec.pages[0], recent=recent,
+            recent_page=spec.pages[-1], lead={**featured[0], "picture": picture(featured[0]["label"], 760, 300)},
+            tries=tries[:3],
+        )  # fmt: skip
+
+    def list_page(
+        self,
+        spec: Spec,
+        page: Page,
+        rows: list[dict[str, Any]],
+        q: ListQuery,
+        number: int = 1,
+        every: list[dict[str, Any]] | None = None,
+    ) -> str:
+        """A list page of the rows `q` selects; `every` is the table as the session sees it (a v3 facet
+        sidebar counts its values there; the spec's rows when not given)."""
         table = spec.table_of(page)
         path = f"/sites/{spec.site}/{page.page}"
         ctx = self.base(spec, page.page, page.title, [("Home", ctx_root(spec)), (page.title, "")])
         shown, pager = self.paginate(spec, path, rows, q, number)
-        return self.env.get_template("world/list.html").render(
-            **ctx, **self.listing(spec, page, table, path, shown, q), count=len(rows), pager=pager,
+        view = self.listing(spec, page, table, path, shown, q)
+        if spec.theme.furnished:
+            view.update(
+                self.furniture(spec, page, table, path, q, list(table.rows) if every is None else every)
+            )
+            self.add_row_actions(spec, page, table, view)
+        return self.env.get_template("world/list3.html" if spec.theme.furnished else "world/list.html").render(
+            **ctx, **view, count=len(rows), pager=pager,
             kpis=key_figures(page, table, rows),
             filtered=bool(q.pairs), create=self.form_view(spec, page, "create", None) if table.create else None,
         )  # fmt: skip
+
+    def furniture(
+        self, spec: Spec, page: Page, table: Table, path: str, q: ListQuery, every: list[dict[str, Any]]
+    ) -> View:
+        """A v3 list's filters: a facet sidebar (the dropdown's and options' values as links with the count of
+        rows each selects under the other filters), or one filter form (one Apply, or applied on change) of the
+        dropdown, options, slider and date range; the search and sort keep their own forms."""
+        controls = {c.control_id: control_view(table, c, q, path, world=True) for c in page.controls}
+        mode = spec.theme.filters
+        grouped = FACET_KINDS if mode == "facets" else FORM_KINDS
+        inside = [c for c in page.controls if c.kind in grouped]
+        out: View = {"facets": [], "filter_form": None,
+                     "side_controls": [controls[c.control_id] for c in page.controls if c.kind not in grouped]}  # fmt: skip
+        if mode == "facets":
+            out["facets"] = [facet_group(page, table, c, q, path, every) for c in inside]
+        else:
+            own = {p for c in inside for p in c.query_params}
+            out["filter_form"] = {
+                "id": f"{page.page}-filters", "auto": mode == "change",
+                "controls": [controls[c.control_id] for c in inside],
+                "hidden": [(k, v) for k, v in q.pairs if k not in own and v != ""],
+            }  # fmt: skip
+        return out
+
+    def add_row_actions(self, spec: Spec, page: Page, table: Table, view: View) -> None:
+        """Edit and Delete on each shown row (a table with an edit form; Delete where it deletes), and the
+        confirmation dialog of each row's Delete."""
+        view["has_actions"] = bool(spec.theme.row_actions and table.edit)
+        view["delete_dialogs"] = []
+        for r, e in zip(view["rows"], view["entries"], strict=True):
+            acts = None
+            if view["has_actions"]:
+                did = f"{page.page}-delete-{e['id']}" if table.delete else ""
+                acts = {"label": e["label"], "edit": f"{e['href']}/edit", "delete": did}
+                if did:
+                    view["delete_dialogs"].append(
+                        {"id": did, "label": e["label"], "action": f"{e['href']}/delete"}
+                    )
+            r["actions"] = e["actions"] = acts
 
     def listing(
         self, spec: Spec, page: Page, table: Table, path: str, rows: list[dict[str, Any]], q: ListQuery
@@ -265,6 +352,32 @@ def form_fields(table: Table, kind: str, form_id: str, row: dict[str, Any] | Non
              "options": [{"value": o, "selected": o == value} for o in col.values]}
         )  # fmt: skip
     return fields
+
+
+def facet_group(
+    page: Page, table: Table, c: Control, q: ListQuery, path: str, every: list[dict[str, Any]]
+) -> View:
+    """One facet of a dropdown or options control: each value with the count of rows having it among those the
+    page's other filters select (`select_rows` on the session's rows: for a dropdown or radios, the rows its
+    link shows), and the link that sets it (an options control that holds several adds or removes the value;
+    a dropdown or radios replace it, and the chosen value's link clears it)."""
+    own = set(c.query_params)
+    others = [(k, v) for k, v in q.pairs if k not in own and v != ""]
+    chosen = q.values.get(c.control_id)
+    chosen_set = set(chosen) if isinstance(chosen, list) else {chosen} if chosen else set()
+    column = str(c.column)
+    rest = select_rows(page, table, every, others)
+    items = []
+    for v in table.column(column).values:
+        if c.multiple:
+            now = [x for x in table.column(column).values if (x in chosen_set) != (x == v)]
+        else:
+            now = [] if v in chosen_set else [v]
+        items.append({
+            "value": v, "count": sum(1 for r in rest if r[column] == v), "selected": v in chosen_set,
+            "href": href_of(path, others + [(str(c.param), x) for x in now]),
+        })  # fmt: skip
+    return {"id": c.control_id, "label": c.label, "choices": items}
 
 
 def ctx_root(spec: Spec) -> str:

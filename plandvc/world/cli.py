@@ -35,9 +35,23 @@ def _is_world(path: Path) -> bool:
     default=None,
     help="re-theme every site (palette, font, corners, navigation) keeping its data and layout family",
 )
+@click.option(
+    "--furniture",
+    type=click.Choice(["v2", "v3"]),
+    default="v2",
+    show_default=True,
+    help="v3: home pages in five structures, list filters as facets with counts, one Apply or on change, "
+    "and per-row Edit/Delete (v2: the world as before, byte for byte)",
+)
 @click.option("--allow-empty", is_flag=True, help="write a world of no sites when --domains names none")
 def make_sites(
-    seed: int, out: Path, per_domain: int, domains: str, theme_seed: int | None, allow_empty: bool
+    seed: int,
+    out: Path,
+    per_domain: int,
+    domains: str,
+    theme_seed: int | None,
+    furniture: str,
+    allow_empty: bool,
 ) -> None:
     """Generate the training world's sites from the domain definitions, seeded (same seed, same bytes).
 
@@ -55,6 +69,7 @@ def make_sites(
         plandvc make-sites --seed 0 --out data/world
         plandvc make-sites --seed 0 --out /tmp/small-world --domains recipes,store
         plandvc make-sites --seed 0 --theme-seed 1 --out data/world-rethemed
+        plandvc make-sites --seed 0 --furniture v3 --out /tmp/world-v3 --domains recipes,store,maker
         plandvc serve --sites data/world --ports 8320
     """
     from plandvc.world.make import make_world
@@ -65,7 +80,7 @@ def make_sites(
         raise InputError(f"--domains {domains!r}: names no domain (--allow-empty writes a world of no sites)")
     with exclusive(out, COMMAND):
         check_output_dir(out, _is_world, COMMAND)
-        summary = make_world(out, seed, per_domain, chosen, theme_seed)
+        summary = make_world(out, seed, per_domain, chosen, theme_seed, furniture)
     click.echo(
         f"wrote {summary.sites} sites of {summary.domains} domains ({summary.rows} rows) to {out} "
         f"in {time.monotonic() - t0:.1f}s; test domains: {', '.join(summary.test_domains)}"

@@ -20,6 +20,7 @@ from plandvc.io import InputError, publish_built, write_bytes, write_json
 from plandvc.sites.spec import parse_spec
 from plandvc.world.build import SitePlan, build_site
 from plandvc.world.domains import DOMAINS
+from plandvc.world.furniture import FURNITURES, Furnisher
 from plandvc.world.themes import Chooser, restyle
 
 SITES_PER_DOMAIN = 2
@@ -59,20 +60,31 @@ def plan_world(seed: int, per_domain: int = SITES_PER_DOMAIN) -> list[SitePlan]:
 def _manifest_entry(site: dict[str, Any]) -> dict[str, Any]:
     theme = site["theme"]
     controls = {f"{p['page']}/{c['kind']}": c["impl"] for p in site["pages"] for c in p["controls"]}
-    return {
+    entry = {
         "site": site["site"], "name": site["name"], "domain": site["domain"], "family": theme["layout"],
         "nav": theme["nav"], "pagination": theme["pagination"], "banner": theme["banner"],
         "tabs": bool(theme.get("tabs")), "delete": sorted(t for t, tab in site["tables"].items() if tab.get("delete")),
         "forms": {t: tab["form"] for t, tab in site["tables"].items()}, "controls": controls,
         "rows": sum(len(tab["rows"]) for tab in site["tables"].values()),
     }  # fmt: skip
+    if "home" in theme:  # v3 furniture (absent from a v2 world, whose bytes stay)
+        entry.update(home=theme["home"], filters=theme["filters"], row_actions=theme["row_actions"])
+    return entry
 
 
 def _write(
-    out: Path, seed: int, per_domain: int, domains: tuple[str, ...] | None, theme_seed: int | None
+    out: Path,
+    seed: int,
+    per_domain: int,
+    domains: tuple[str, ...] | None,
+    theme_seed: int | None,
+    furniture: str = "v2",
 ) -> WorldSummary:
     check_domains(domains)
+    if furniture not in FURNITURES:
+        raise InputError(f"--furniture: no version {furniture!r} (one of {', '.join(FURNITURES)})")
     chooser = Chooser(seed)
+    furnisher = Furnisher(seed) if furniture != "v2" else None
     sites = []
     for plan in plan_world(seed, per_domain):
         # every site is built, in order, so the seeded choices (and a kept site's bytes) do not depend on which
@@ -81,6 +93,8 @@ def _write(
         if theme_seed is not None:
             look = restyle(look, theme_seed, plan.slug)
         site = build_site(plan, look, chooser, seed)
+        if furnisher is not None:
+            furnisher.furnish(site["theme"], plan.index, plan.domain_index)
         if domains is not None and plan.domain.key not in domains:
             continue
         path = out / plan.slug / "site.json"
@@ -103,6 +117,8 @@ def _write(
     manifest: dict[str, Any] = {"seed": seed, "test_domains": test, "sites": entries}
     if theme_seed is not None:
         manifest["theme_seed"] = theme_seed
+    if furniture != "v2":
+        manifest["furniture"] = furniture
     write_json(out / "world.json", manifest)
     rows = sum(int(e["rows"]) for e in entries)
     return WorldSummary(len(sites), len({s["domain"] for s in sites}), tuple(test), rows)
@@ -114,12 +130,14 @@ def make_world(
     per_domain: int = SITES_PER_DOMAIN,
     domains: tuple[str, ...] | None = None,
     theme_seed: int | None = None,
+    furniture: str = "v2",
 ) -> WorldSummary:
     """Write the world's sites folder at `out` (replacing a previous one atomically); `domains` keeps only
     those domains (the held-out ones among them stay held out). A `theme_seed`
     re-themes every site (`themes.restyle`: palette, font, corners, navigation) and keeps its data, layout
-    family and controls."""
-    return publish_built(out, lambda tmp: _write(tmp, seed, per_domain, domains, theme_seed))
+    family and controls. `furniture` "v3" adds the home structures, list filter forms and row actions
+    (`plandvc.world.furniture`); "v2" is the world without them, byte for byte."""
+    return publish_built(out, lambda tmp: _write(tmp, seed, per_domain, domains, theme_seed, furniture))
 
 
 def sub_world(world: str | Path, sites: list[str], out: str | Path) -> Path:

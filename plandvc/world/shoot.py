@@ -2,6 +2,7 @@
 domains × sites × layout family × control implementations.
 
     python -m plandvc.world.shoot --sites data/world --out docs/world --n 8 --doc docs/WORLD.md
+    python -m plandvc.world.shoot --sites WORLD_V3 --out docs/world-v3 --n 5 --by home   # one per home structure
 
 Serves the sites on a free loopback port, opens each page in headless Chromium at 1280×800 (the harness's
 viewport) and writes `<site>-home.jpg` and `<site>-list.jpg` (JPEG keeps the repository small) into `--out`.
@@ -27,14 +28,17 @@ from plandvc.sites.servers import Servers
 Entry = dict[str, object]
 
 
-def pick_sites(entries: Sequence[Entry], n: int) -> list[Entry]:
-    """`n` sites of distinct domains: one per layout family first, then the rest in world order."""
+def pick_sites(entries: Sequence[Entry], n: int, by: str = "family") -> list[Entry]:
+    """`n` sites of distinct domains: one per value of `by` (the layout family; a v3 world's `home` structure
+    or `filters`) first, then the rest in world order."""
     chosen: list[Entry] = []
-    for family in sorted({str(e["family"]) for e in entries}):
+    for value in sorted({str(e[by]) for e in entries}):
         e = next(
-            e for e in entries if e["family"] == family and e["domain"] not in {c["domain"] for c in chosen}
+            (e for e in entries if e[by] == value and e["domain"] not in {c["domain"] for c in chosen}),
+            next(e for e in entries if e[by] == value),
         )
-        chosen.append(e)
+        if e not in chosen:
+            chosen.append(e)
     for e in entries:
         if len(chosen) >= n:
             break
@@ -88,13 +92,18 @@ async def _shoot(base: str, shots: list[tuple[str, str]], out: Path) -> None:
             await browser.close()
 
 
-def shoot(sites: Path, out: Path, n: int) -> list[Entry]:
-    """Screenshot `n` sites of the world at `sites` into `out`; returns the sites pictured."""
+def shoot(sites: Path, out: Path, n: int, by: str = "family") -> list[Entry]:
+    """Screenshot `n` sites of the world at `sites` into `out`, one per value of `by` first; returns the sites
+    pictured."""
     manifest = read_json(sites / "world.json")
     if not isinstance(manifest, dict) or not isinstance(manifest.get("sites"), list):
         raise InputError(f"{sites / 'world.json'}: not a world manifest (run plandvc make-sites)")
     entries: list[Entry] = manifest["sites"]
-    chosen = pick_sites(entries, n)
+    if any(by not in e for e in entries):
+        raise InputError(
+            f"{sites / 'world.json'}: a site without {by!r} (--by home needs a --furniture v3 world)"
+        )
+    chosen = pick_sites(entries, n, by)
     shots: list[tuple[str, str]] = []
     for e in chosen:
         spec = read_json(sites / str(e["site"]) / "site.json")
@@ -129,10 +138,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("docs/world"), help="where the PNGs and table.md go")
     ap.add_argument("--n", type=int, default=8, help="how many sites to picture")
     ap.add_argument("--doc", type=Path, default=None, help="a markdown file whose world part to fill")
+    ap.add_argument(
+        "--by", default="family", help="picture one site per value of this key first (family, home)"
+    )
     args = ap.parse_args(argv)
 
     def body() -> int:
-        chosen = shoot(args.sites, args.out, args.n)
+        chosen = shoot(args.sites, args.out, args.n, args.by)
         if args.doc:
             write_doc(args.doc, args.out, args.sites, chosen)
         print(f"pictured {len(chosen)} sites in {args.out}: {', '.join(str(e['site']) for e in chosen)}")
