@@ -75,10 +75,7 @@ class AppExecutor:
         self.rec.steps.append(
             {"action": action, "element": len(self.rec.elements) - 1, "value": value, "memory": memory}
         )
-        before = self.session.page.url
         await perform(self.session, action, reply_action(action, value, el.index)[action])
-        if action == "select":
-            await settle(self.session, before)
 
     async def text(self, selector: str) -> str:
         """The text of the one element `selector` matches, spaces collapsed."""
@@ -86,23 +83,6 @@ class AppExecutor:
         if await loc.count() != 1:
             raise ScriptError(f"{self.task['task_id']}: not one {selector!r} on {self.session.url}")
         return " ".join((await loc.inner_text()).split())
-
-
-SELECT_NAVIGATION_MS = 3000
-
-
-async def settle(session: Any, before: str) -> None:
-    """After a select: an app's change handler may submit its form (Oscar's "Sort by"), a navigation the
-    browser session's select does not wait for; wait until the page's URL leaves `before` (up to
-    SELECT_NAVIGATION_MS) and the new page has loaded, so the step's outcome is the same every run."""
-    from playwright.async_api import TimeoutError as PlaywrightTimeout
-
-    page = session.page
-    try:
-        await page.wait_for_url(lambda u: u != before, timeout=SELECT_NAVIGATION_MS)
-    except PlaywrightTimeout:
-        return
-    await page.wait_for_load_state("load")
 
 
 Solution = Callable[[AppExecutor], Awaitable[None]]

@@ -31,7 +31,7 @@ from typing import Any, cast
 from plandvc import io
 from plandvc.apps import REGISTRY as APPS
 from plandvc.apps.app import App, Facts
-from plandvc.apps.script import AppTask, settle
+from plandvc.apps.script import AppTask
 from plandvc.chains.make import ChainParams, make_chains
 from plandvc.chains.walk import HOME_RULES
 from plandvc.errors import InputError
@@ -128,15 +128,6 @@ class AppSession(TimedSession):
         if page is not None:
             await page.wait_for_load_state("networkidle")
         return await super().screenshot()
-
-    async def select(self, index: int, value: str) -> None:
-        """Choose the option, then wait for the navigation an app's change handler may start (Oscar's "Sort
-        by" submits its form on change): `plandvc.apps.script.settle`."""
-        page = getattr(self._session, "page", None)
-        before = page.url if page is not None else ""
-        await super().select(index, value)
-        if page is not None:
-            await settle(self._session, before)
 
     async def backend_state(self, site: str | None = None) -> BackendState:
         s = self._state()
