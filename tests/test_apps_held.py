@@ -116,8 +116,9 @@ def test_a_chain_replaying_a_wrong_value_fails_its_gate_on_trac(pool: Path) -> N
     """A chain with a trip home (to Trac's start page) passes every gate; then the first part's specialist
     replays its sibling's trajectory (another component): the chain runs to its end, and that part's gate,
     read on the live session, fails."""
-    from plandvc.eval.apps import app_part
+    from plandvc.eval.apps import app_pool
 
+    store = app_pool(pool, REGISTRY["trac"])
     filters = recorded(pool, "filter_by_dropdown")
     sort, create, search = (recorded(pool, m)[0] for m in ("sort_by_form", "create_entry", "search_by_text"))
     run = run_on_trac
@@ -126,14 +127,14 @@ def test_a_chain_replaying_a_wrong_value_fails_its_gate_on_trac(pool: Path) -> N
         return trac_chain(pool, key, *parts)
 
     home = chain("plan-trac-home", (create, None), (search, "home"))
-    ok, detail = asyncio.run(run(home, [app_part(pool, create, "trac"), app_part(pool, search, "trac")]))
+    ok, detail = asyncio.run(run(home, [store.part(create), store.part(search)]))
     assert ok and "entry_created" in detail, detail
     listed = chain("plan-trac-test", (filters[0], None), (sort, "page"))
-    right, wrong = app_part(pool, filters[0], "trac"), app_part(pool, filters[1], "trac")
-    ok, detail = asyncio.run(run(listed, [right, app_part(pool, sort, "trac")]))
+    right, wrong = store.part(filters[0]), store.part(filters[1])
+    ok, detail = asyncio.run(run(listed, [right, store.part(sort)]))
     assert ok, detail
     swapped: Part = {**right, "traj": wrong["traj"], "elements": wrong["elements"]}
-    ok, detail = asyncio.run(run(listed, [swapped, app_part(pool, sort, "trac")]))
+    ok, detail = asyncio.run(run(listed, [swapped, store.part(sort)]))
     assert not ok and "query: on /query expected" in detail, detail
 
 
@@ -143,8 +144,9 @@ def test_goal_chains_on_trac_read_the_answer_live_and_a_wrong_expected_answer_fa
     answers Trac's database gives are read live off its page (the count's "(N matches)", the first summary
     after the Ticket sort) and pass; the same chains expecting another answer fail on "answer"."""
     from plandvc.apps.trac_facts import goal_answer
-    from plandvc.eval.apps import app_items, app_part
+    from plandvc.eval.apps import app_items, app_pool
 
+    store = app_pool(pool, REGISTRY["trac"])
     items = {r["id"]: r for r in app_items(REGISTRY["trac"], pool, 0, 40)}
     answer = goal_answer(trac.tickets(trac.template()))
     component, status = recorded(pool, "filter_by_dropdown")[0], recorded(pool, "filter_by_options")[0]
@@ -155,9 +157,9 @@ def test_goal_chains_on_trac_read_the_answer_live_and_a_wrong_expected_answer_fa
         vias: list[Via] = [None, "page"]
         spec = trac_chain(pool, f"plan-trac-goal-{kind}", *zip(parts, vias, strict=True), goal=goal)
         assert spec["goal"]["say"] and "ticket" in spec["request"], spec["request"]  # a question, composed
-        ok, detail = asyncio.run(run_on_trac(spec, [app_part(pool, i, "trac") for i in parts]))
+        ok, detail = asyncio.run(run_on_trac(spec, [store.part(i) for i in parts]))
         assert ok and "answer" in detail, (kind, detail)
         wrong: ChainGoal = {**goal, "expected": "12345" if kind == "count" else "No such ticket"}
         spec = trac_chain(pool, f"plan-trac-goal-{kind}-wrong", *zip(parts, vias, strict=True), goal=wrong)
-        ok, detail = asyncio.run(run_on_trac(spec, [app_part(pool, i, "trac") for i in parts]))
+        ok, detail = asyncio.run(run_on_trac(spec, [store.part(i) for i in parts]))
         assert not ok and "answer" in detail, (kind, detail)

@@ -204,3 +204,44 @@ def test_pool_items_skips_the_same_bad_files(damaged: tuple[Path, Path, list[tup
 def test_check_pool_bad_folders() -> None:
     code, _, err = run("check-pool", "--pool", "/nonexistent/pool", "--sites", str(SITES))
     assert code != 0 and "pool" in err
+
+
+def test_an_app_pool_meets_the_app_branch_and_fails_off_it(tmp_path: Path) -> None:
+    """Trac's committed pool passes check-pool by the app branch (pool.json: its own paths, no spec control);
+    the same parts fail the generated branch, and a broken path, a kept line of another site and an unknown
+    site kind each fail with their key."""
+    from plandvc.apps import REGISTRY as APPS
+    from plandvc.eval.apps import app_pool
+    from plandvc.io import InputError
+    from plandvc.pool.store import Pool
+
+    pool = tmp_path / "trac"
+    shutil.copytree(ROOT / "data" / "apps" / "trac" / "pool", pool)
+    assert load(pool / "pool.json") == {"site": "trac", "site_kind": "app"}
+    code, out, err = run("check-pool", "--pool", str(pool))
+    assert code == 0 and out == "" and "check-pool: app trac," in err and " 0 problems in 0 files" in err, err
+    store = app_pool(pool, APPS["trac"])
+    first = store.kept[0]["id"]
+    assert store.part(first)["task"]["site"] == "trac"
+    with pytest.raises(InputError, match="not oscar's pool"):
+        app_pool(pool, APPS["oscar"])
+
+    (pool / "pool.json").rename(tmp_path / "pool.json")  # the generated branch: a spec control, /sites/ paths
+    problems = {(p.key, p.reason) for p in Pool.scan(pool).check(first).problems}
+    assert ("control", "missing") in problems and any(k == "start.url" for k, _ in problems), problems
+    code, _, err = run("check-pool", "--pool", str(pool))
+    assert code != 0 and "--sites" in err
+    (tmp_path / "pool.json").rename(pool / "pool.json")
+
+    task_file = pool / store.dir_of(first) / "task.json"
+    dump(task_file, {**load(task_file), "start": {"kind": "fresh", "url": "query"}})
+    lines = (pool / "kept.jsonl").read_text().splitlines()
+    lines[1] = lines[1].replace('"site":"trac"', '"site":"oscar"')
+    (pool / "kept.jsonl").write_text("\n".join(lines) + "\n")
+    code, out, _ = run("check-pool", "--pool", str(pool))
+    assert code == 1
+    assert f"{store.dir_of(first)}/task.json: start.url: 'query' does not match" in out, out
+    assert "kept.jsonl:2: site: 'oscar' is not the pool's site 'trac' (pool.json)" in out, out
+    dump(pool / "pool.json", {"site": "trac", "site_kind": "bogus"})
+    code, out, _ = run("check-pool", "--pool", str(pool))
+    assert code == 1 and "pool.json: site_kind: 'bogus' is not one of generated, app" in out, out

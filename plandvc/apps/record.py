@@ -3,8 +3,10 @@ executor in Chromium, gated on the app's own database, kept when its gate passes
 
 The folder has the pool's layout (docs/POOL.md, "Layout"): `kept.jsonl`, `pool_ids.txt` and
 `runs/<app>/accepted/<id>/{task.json, trajectory.json, elements.json}`, plus `gates.jsonl` (every task's
-verdict and detail line, kept or not). The task.json of an app has no spec `control` (an app is not a spec
-site): `plandvc.apps.script.AppTask`. Everything written is a function of (app, seed, size, per_macro): no clock,
+verdict and detail line, kept or not) and `pool.json` (`{"site": <app>, "site_kind": "app"}`): the task.json of
+an app has no spec `control` (an app is not a spec site: `plandvc.apps.script.AppTask`) and its paths are the
+app's own, so `plandvc.pool.store.Pool` reads and checks it by the contract's app branch (docs/POOL.md, "App
+pools"). Everything written is a function of (app, seed, size, per_macro): no clock,
 no port (the session's URLs are relative to the app's base), written sorted and atomically.
 """
 
@@ -61,6 +63,9 @@ def write_pool(out: Path, app: str, runs: list[Recorded]) -> Summary:
             write_json(folder / "task.json", r.task)
             write_json(folder / "trajectory.json", r.trajectory)
             write_json(folder / "elements.json", r.elements)
+        # the pool contract's app branch (plandvc.pool.store.MANIFEST; named here as kept.jsonl is, so the
+        # recording's code stays the recorder's)
+        write_json(tmp / "pool.json", {"site": app, "site_kind": "app"})
         ids = sorted(r.task["task_id"] for r in kept)
         by_id = {r.task["task_id"]: r for r in kept}
         write_jsonl(

@@ -22,7 +22,7 @@ from plandvc.contract.doc import Doc
 from plandvc.contract.pages import StepError, Walker
 from plandvc.io import InputError
 from plandvc.pool.schema import Problem, read, validate
-from plandvc.pool.store import Pool
+from plandvc.pool.store import MANIFEST, Pool
 from plandvc.records import Part, Task
 from plandvc.sites.server import App
 from plandvc.sites.spec import Spec, parse_spec
@@ -37,6 +37,7 @@ class PoolReport:
 
     problems: list[Problem] = field(default_factory=list)
     sites: int = 0
+    app: str | None = None  # an app pool's app (pool.json), whose parts are not walked
     kept: int = 0
     parts_ok: int = 0
     steps: int = 0
@@ -48,8 +49,9 @@ class PoolReport:
     def summary(self) -> str:
         """The counts, and the problems by the kind of file they are in."""
         kinds = Counter(Path(p.file.split(":")[0]).name for p in self.problems)
+        where = f"app {self.app}" if self.app else f"{self.sites} sites"
         head = (
-            f"check-pool: {self.sites} sites, {self.kept} kept parts ({self.parts_ok} sound, {self.steps} steps "
+            f"check-pool: {where}, {self.kept} kept parts ({self.parts_ok} sound, {self.steps} steps "
             f"walked): {len(self.problems)} problems in {self.bad_files} files"
         )
         by_file = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
@@ -223,11 +225,21 @@ class Sites:
         return walked
 
 
-def check_pool(pool: Path, sites: Path) -> PoolReport:
-    """Every problem of the pool and its sites (sorted by file and key), and the counts."""
+def check_pool(pool: Path, sites: Path | None) -> PoolReport:
+    """Every problem of the pool and its sites (sorted by file and key), and the counts. An app's pool
+    (`pool.json`: site_kind app) has no sites folder: its index and parts are checked by the contract's app
+    branch, and no part is walked (its pages are the application's)."""
     report = PoolReport()
-    specs, in_split = check_sites(sites, report)
     store = Pool.scan(pool)
+    on_site: Sites | None = None
+    report.app = store.site
+    if store.site_kind != "app":
+        if sites is None:
+            if not any(p.file == MANIFEST for p in store.problems):  # else: named below, nothing walked
+                raise InputError(f"{pool}: a generated world's pool is checked against its sites (--sites)")
+        else:
+            specs, in_split = check_sites(sites, report)
+            on_site = Sites(sites, specs, in_split, App(specs), {})
     report.problems += [Problem(f"{pool}/{p.file}", p.key, p.reason) for p in store.problems]
     report.kept = len(store.kept)
     ids_file = pool / "pool_ids.txt"
@@ -240,12 +252,11 @@ def check_pool(pool: Path, sites: Path) -> PoolReport:
                 )
     else:
         report.problems.append(Problem(f"{pool}/pool_ids.txt", "", "file not found"))
-    on_site = Sites(sites, specs, in_split, App(specs), {})
     for row in store.kept:
         checked = store.check(row["id"])
         found = [Problem(f"{pool}/{p.file}", p.key, p.reason) for p in checked.problems]
         part = checked.part
-        if part is not None:
+        if part is not None and on_site is not None:
             report.steps += on_site.check(part, f"{pool}/{checked.dir}", found)
         report.problems += found
         report.parts_ok += not found

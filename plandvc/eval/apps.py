@@ -8,7 +8,8 @@ adapter's table (`plandvc.apps.app.App`).
   task as pool-items reads them off a generated site's. A task starting fresh on the app's `home` is a home
   start, and a chain's trip home is a click on the adapter's `home_link` (`home_trip`, run-chains'
   `SiteInfo.home`).
-- `app_part(pool, id, run)`: a kept part as run-chains and the closed loop take it (`plandvc.records.Part`).
+- `app_pool(folder, app)`: the app's pool through the pool's one reader (`Pool`, the contract's app branch);
+  its `.part(id)` is a kept part as run-chains and the closed loop take it (`plandvc.records.Part`).
 - `AppSession`: a browser session whose backend state is the app's own database (the adapter's `state`), so
   `plandvc.run.chain.run_chain` and `plandvc.eval.closed.run_episode` gate every part on it unchanged.
 - `app_specs(cfg)`: the walk (`plandvc.chains.make.make_chains`, requests composed), each chain run by
@@ -38,14 +39,14 @@ from plandvc.errors import InputError
 from plandvc.macros import REGISTRY
 from plandvc.macros.home import CHAIN_HOME_DONE, HOME_MEMORY
 from plandvc.memory.text import answer_text
+from plandvc.pool.store import Pool
 from plandvc.records import (
     BackendState,
     ChainSpec,
     ElementDescriptor,
     ItemRecord,
-    Part,
+    KeptLine,
     Replayable,
-    Task,
     Trajectory,
 )
 from plandvc.run.chain import RunParams, SiteInfo, run_chain
@@ -63,11 +64,9 @@ def known_app(name: str) -> App:
 # ── records ──────────────────────────────────────────────────────────────────
 
 
-def app_record(
-    pool: Path, kept: Mapping[str, str], facts: Callable[[AppTask], Facts], home: str
-) -> ItemRecord:
+def app_record(store: Pool, kept: KeptLine, facts: Callable[[AppTask], Facts], home: str) -> ItemRecord:
     """The walk's record of one kept app task (`kept`: a kept.jsonl line; `home`: the app's start page)."""
-    part = app_part(pool, kept["id"], kept["run"])
+    part = store.part(kept["id"])
     task, traj = cast(AppTask, part["task"]), part["traj"]
     start = url_path(task["start"]["url"])
     known = facts(task)
@@ -90,23 +89,20 @@ def app_record(
     }
 
 
-def app_part(pool: Path, tid: str, run: str) -> Part:
-    """A kept app task's files as a part (`task` is the app's task.json: it has no spec control)."""
-    rel = f"runs/{run}/accepted/{tid}"
-    folder = pool / rel
-    task = cast(Task, io.read_json(folder / "task.json"))
-    traj = cast(Trajectory, io.read_json(folder / "trajectory.json"))
-    elements = cast(list[ElementDescriptor], io.read_json(folder / "elements.json"))
-    return {"id": tid, "run": run, "dir": rel, "task": task, "traj": traj, "elements": elements}
+def app_pool(folder: Path, app: App) -> Pool:
+    """An app's pool, read and checked by the pool's one reader (`Pool`, the contract's app branch: a task is
+    the app's task.json, with no spec control); an InputError unless it is `app`'s."""
+    store = Pool.open(folder)
+    if store.site_kind != "app" or store.site != app.name:
+        raise InputError(f"{folder}/pool.json: not {app.name}'s pool (site_kind: app, site: {app.name})")
+    return store
 
 
 def app_items(app: App, pool: Path, seed: int, size: int) -> list[ItemRecord]:
     """Every kept task of an app pool as a walk record, sorted by id (the question macros included)."""
     facts = app.facts(seed, size)
-    return sorted(
-        (app_record(pool, k, facts, app.home) for k in io.read_jsonl(pool / "kept.jsonl")),
-        key=lambda r: r["id"],
-    )
+    store = app_pool(pool, app)
+    return sorted((app_record(store, k, facts, app.home) for k in store.kept), key=lambda r: r["id"])
 
 
 # ── sessions ─────────────────────────────────────────────────────────────────
@@ -193,9 +189,10 @@ async def _run_all(
     from plandvc.browser import Browser
 
     results = []
+    store = app_pool(cfg.pool, app)
     async with Browser() as browser:
         for chain in chains:
-            parts = [app_part(cfg.pool, p["id"], app.name) for p in chain["parts"]]
+            parts = [store.part(p["id"]) for p in chain["parts"]]
             with app.serve(cfg.seed, cfg.size) as s:
                 session = await browser.new_session(s.base)
                 try:

@@ -19,7 +19,7 @@ from typing import Any
 
 from plandvc import io
 from plandvc.apps.app import App
-from plandvc.eval.apps import AppSession, app_part, known_app, site_info
+from plandvc.eval.apps import AppSession, app_pool, known_app, site_info
 from plandvc.eval.client import Asking, PlannerClient, PlannerModel
 from plandvc.eval.closed import Episode, run_episode
 from plandvc.eval.metrics import EvalMetrics, closed_metrics, episode_record, reply_record, teacher_metrics
@@ -55,9 +55,10 @@ async def app_closed_loop(
     from plandvc.browser import Browser
 
     out = []
+    store = app_pool(cfg.pool, app)
     async with Browser() as browser:
         for chain in chains:
-            parts = [app_part(cfg.pool, pid, app.name) for pid in chain.line["parts"]]
+            parts = [store.part(pid) for pid in chain.line["parts"]]
             with app.serve(seed, size) as s:
                 session = await browser.new_session(s.base)
                 try:

@@ -55,14 +55,36 @@ def schema(name: str) -> dict[str, object]:
     return out
 
 
-def _validator(name: str) -> Draft202012Validator:
-    return _validator_for(name, tuple(sorted(REGISTRY)))
+SITE_KINDS = ("generated", "app")
+SITE_PATH = "^/sites/[a-z][a-z0-9-]*"  # a generated site's paths start here; an app's are its own
+
+
+def app_schema(value: object) -> object:
+    """A schema as an app pool's parts meet it (`pool.json`'s `site_kind: app`, docs/POOL.md, "App pools"):
+    its paths are the application's own, with no /sites/<site> prefix, and a task names no spec control (the
+    app has no spec). Every other rule is the generated sites' own."""
+    if isinstance(value, dict):
+        out = {k: app_schema(v) for k, v in value.items()}
+        pattern, required = out.get("pattern"), out.get("required")
+        if isinstance(pattern, str) and pattern.startswith(SITE_PATH):
+            out["pattern"] = "^" + pattern[len(SITE_PATH) :]
+        if isinstance(required, list) and "control" in required:
+            out["required"] = [k for k in required if k != "control"]
+        return out
+    if isinstance(value, list):
+        return [app_schema(v) for v in value]
+    return value
+
+
+def _validator(name: str, site_kind: str) -> Draft202012Validator:
+    return _validator_for(name, tuple(sorted(REGISTRY)), site_kind)
 
 
 @cache
-def _validator_for(name: str, macros: tuple[str, ...]) -> Draft202012Validator:
-    """One validator per schema and registry (a temporary registry gets its own)."""
-    return Draft202012Validator(schema(name))
+def _validator_for(name: str, macros: tuple[str, ...], site_kind: str) -> Draft202012Validator:
+    """One validator per schema, registry (a temporary registry gets its own) and site kind."""
+    s = schema(name)
+    return Draft202012Validator(app_schema(s) if site_kind == "app" else s)
 
 
 def _problem(file: str, e: ValidationError) -> Problem:
@@ -78,9 +100,9 @@ def _problem(file: str, e: ValidationError) -> Problem:
     return Problem(file, key, e.message)
 
 
-def validate(name: str, obj: object, file: str) -> list[Problem]:
-    """Every way `obj` breaks the schema `name`, sorted by key."""
-    errors = _validator(name).iter_errors(obj)
+def validate(name: str, obj: object, file: str, site_kind: str = "generated") -> list[Problem]:
+    """Every way `obj` breaks the schema `name` (as `site_kind`'s pools meet it), sorted by key."""
+    errors = _validator(name, site_kind).iter_errors(obj)
     return sorted({_problem(file, e) for e in errors})
 
 

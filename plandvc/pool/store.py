@@ -21,11 +21,12 @@ from typing import cast
 import orjson
 
 from plandvc.io import InputError
-from plandvc.pool.schema import Problem, read, validate
+from plandvc.pool.schema import SITE_KINDS, Problem, read, validate
 from plandvc.records import ElementDescriptor, KeptLine, Part, Task, Trajectory
 
 INDEX = "kept.jsonl"
 IDS = "pool_ids.txt"
+MANIFEST = "pool.json"  # an app pool's {"site_kind": "app", "site": <app>}; a generated world's pool has none
 PART_FILES = ("task.json", "trajectory.json", "elements.json")
 SCHEMA_OF = dict(zip(PART_FILES, ("task", "trajectory", "elements"), strict=True))
 
@@ -149,12 +150,52 @@ def _index(root: Path) -> tuple[list[tuple[int, KeptLine]], list[Problem]]:
     return rows, problems
 
 
+def _manifest(root: Path) -> tuple[str, str | None, list[Problem]]:
+    """The pool's site kind and app (`pool.json`; none: a generated world's pool), and its problems."""
+    if not (root / MANIFEST).exists():
+        return "generated", None, []
+    value, bad = read(root / MANIFEST, MANIFEST)
+    if bad:
+        return "generated", None, bad
+    if not isinstance(value, dict) or set(value) != {"site_kind", "site"}:
+        return "generated", None, [Problem(MANIFEST, "", 'not {"site_kind": ..., "site": ...}')]
+    kind, site = value["site_kind"], value["site"]
+    if kind not in SITE_KINDS:
+        return (
+            "generated",
+            None,
+            [Problem(MANIFEST, "site_kind", f"{kind!r} is not one of {', '.join(SITE_KINDS)}")],
+        )
+    if not isinstance(site, str) or not site:
+        return "generated", None, [Problem(MANIFEST, "site", f"{site!r} is not a site name")]
+    return kind, site, []
+
+
 class Pool:
     """A pool folder, its kept index read and checked: `kept` (the good lines, in file order), `problems` (the
-    index's bad lines, files relative to the pool) and each part's files on demand, each read once."""
+    index's bad lines, files relative to the pool) and each part's files on demand, each read once.
+    `site_kind` is "app" for an application's pool (`pool.json`, docs/POOL.md, "App pools"): its parts meet
+    the app variant of the schemas, and every kept line names the manifest's `site`."""
 
-    def __init__(self, root: Path, lines: list[tuple[int, KeptLine]], problems: list[Problem]) -> None:
+    def __init__(
+        self,
+        root: Path,
+        lines: list[tuple[int, KeptLine]],
+        problems: list[Problem],
+        site_kind: str = "generated",
+        site: str | None = None,
+    ) -> None:
         self.root = root
+        self.site_kind = site_kind
+        self.site = site
+        if site is not None:
+            problems = problems + [
+                Problem(
+                    f"{INDEX}:{n}", "site", f"{row['site']!r} is not the pool's site {site!r} ({MANIFEST})"
+                )
+                for n, row in lines
+                if row.get("site", site) != site
+            ]
         self.kept: tuple[KeptLine, ...] = tuple(row for _, row in lines)
         self._line = {
             row["id"]: (n, row) for n, row in lines
@@ -167,7 +208,9 @@ class Pool:
     def scan(cls, root: str | Path) -> Pool:
         """The pool with every problem of its index kept in `problems` (check-pool, pool-items)."""
         root = Path(root)
-        return cls(root, *_index(root))
+        kind, site, bad = _manifest(root)
+        lines, problems = _index(root)
+        return cls(root, lines, bad + problems, kind, site)
 
     @classmethod
     def open(cls, root: str | Path) -> Pool:
@@ -224,7 +267,7 @@ class Pool:
         for name, kind in SCHEMA_OF.items():
             file = f"{rel}/{name}"
             value, bad = read(self.root / file, file)
-            bad = bad or validate(kind, value, file)
+            bad = bad or validate(kind, value, file, self.site_kind)
             problems += bad
             values[name] = value
             if not bad:
