@@ -18,8 +18,8 @@ from plandvc.records import ChainGoal, ChainSpec, Part, Via
 def test_every_trac_task_has_facts_the_composer_words() -> None:
     tpl = trac.template()
     summaries = {int(str(t["id"])): str(t["summary"]) for t in trac.tickets(tpl)}
-    tasks = trac_tasks.tasks(trac_tasks.offer(tpl), 0, 2)
-    assert {t["macro"] for t in tasks} == set(trac_tasks.MACROS)
+    tasks = trac_tasks.MACROS.tasks(trac_tasks.offer(tpl), 0, 2)
+    assert {t["macro"] for t in tasks} == set(trac_tasks.MACROS.names())
     for task in tasks:
         ask = trac_ask(task, summaries)
         assert ask["site"] == "Trac" and ask["singular"] == "ticket"

@@ -3,9 +3,8 @@ unpacked under the apps home (outside the checkout and the system), a seeded SQL
 server on a free loopback port, Chromium driving its pages, and gates reading MediaWiki's own tables. The
 install runs once per apps home (about 20 s; then under a second).
 
-The slow tests share one recording of every macro's tasks (two each) in Chromium: each gate passes on its own
-task and fails on its sibling's real outcome; the replayer plays one recording per macro on a fresh wiki;
-held-out chains run twice give the same bytes and the oracle scores 1.0."""
+The slow test runs held-out chains twice to the same bytes, and the oracle scores 1.0; recording every macro,
+each gate failing on a sibling's real outcome and the replay are tests/test_apps_recorded.py's."""
 
 from __future__ import annotations
 
@@ -18,17 +17,13 @@ import subprocess
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
 from plandvc.apps import REGISTRY, debian, mediawiki, mediawiki_tasks
 from plandvc.apps.app import apps_home
-from plandvc.apps.record import record_tasks
 from plandvc.apps.script import Recorded
-from plandvc.browser import Browser
 from plandvc.checks import gate
 from plandvc.errors import InfrastructureError
 
@@ -150,10 +145,10 @@ def test_tasks_are_a_function_of_the_offer_and_seed() -> None:
     from plandvc.macros import REGISTRY as MACROS
 
     o = mediawiki_tasks.offer(mediawiki.template())
-    a, b = mediawiki_tasks.tasks(o, 0, 2), mediawiki_tasks.tasks(o, 0, 2)
-    assert a == b and a != mediawiki_tasks.tasks(o, 1, 2)
-    assert {t["macro"] for t in a} == set(mediawiki_tasks.MACROS) == set(APP.macros)
-    assert len(a) == 2 * len(mediawiki_tasks.MACROS) and len(APP.macros) >= 6
+    a, b = mediawiki_tasks.MACROS.tasks(o, 0, 2), mediawiki_tasks.MACROS.tasks(o, 0, 2)
+    assert a == b and a != mediawiki_tasks.MACROS.tasks(o, 1, 2)
+    assert {t["macro"] for t in a} == set(mediawiki_tasks.MACROS.names()) == set(APP.macros)
+    assert len(a) == 2 * len(mediawiki_tasks.MACROS.names()) and len(APP.macros) >= 6
     facts = APP.facts(0, 40)
     for t in a:  # each macro keeps the registry's name and check kind; its facts word its values
         assert t["check"]["kind"] == MACROS[t["macro"]].check, t["task_id"]
@@ -182,62 +177,6 @@ def test_record_apps_records_two_wiki_tasks(tmp_path: Path) -> None:
         "127.0.0.1"
         not in (out / "runs" / "mediawiki" / "accepted" / kept[0]["id"] / "trajectory.json").read_text()
     )
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def recorded(browser: Browser) -> AsyncIterator[list[Recorded]]:
-    """Every task (two per macro) recorded in Chromium on its own fresh wiki session."""
-    yield await record_tasks(browser, APP, 0, 40, APP.tasks(0, 40, 2))
-
-
-@pytest.mark.slow
-@pytest.mark.asyncio(loop_scope="module")
-async def test_every_macro_is_solved_in_chromium_and_gated_on_mediawikis_tables(
-    recorded: list[Recorded],
-) -> None:
-    for r in recorded:
-        assert r.ok, f"{r.task['task_id']}: {r.detail}"
-        steps = r.trajectory["steps"]
-        assert steps and all(s["element"] is not None and s["element"] < len(r.elements) for s in steps)
-    creates = [r for r in recorded if r.task["macro"] == "create_entry"]
-    assert all([c["op"] for c in r.state["changes"]] == ["create"] for r in creates)
-
-
-@pytest.mark.slow
-@pytest.mark.asyncio(loop_scope="module")
-async def test_each_gate_fails_on_a_siblings_real_outcome(recorded: list[Recorded]) -> None:
-    by_macro: dict[str, list[Recorded]] = {}
-    for r in recorded:
-        by_macro.setdefault(r.task["macro"], []).append(r)
-    assert set(by_macro) == set(APP.macros)
-    for macro, runs in by_macro.items():
-        assert len(runs) == 2, macro
-        for mine, other in (runs, runs[::-1]):
-            ok, detail = gate(mine.task["check"], mine.task["verifier"], other.state)
-            assert not ok, f"{mine.task['task_id']} passed on {other.task['task_id']}'s outcome: {detail}"
-
-
-@pytest.mark.slow
-@pytest.mark.asyncio(loop_scope="module")
-async def test_the_replayer_plays_a_recorded_trajectory_on_a_fresh_wiki(
-    recorded: list[Recorded], browser: Browser
-) -> None:
-    """What run-chains and the evaluation do with a pool part: `plandvc.replay` finds each recorded element
-    again on the live page by its descriptor; the replayed task passes its gate on the wiki's tables."""
-    from plandvc.replay import Replayer, replay
-
-    firsts = {r.task["macro"]: r for r in reversed(recorded)}  # the first task of each macro
-    for r in sorted(firsts.values(), key=lambda r: r.task["task_id"]):
-        with mediawiki.serve() as s:
-            session = await browser.new_session(s.base)
-            try:
-                await session.goto(r.task["start"]["url"])
-                done = await replay(Replayer(r.trajectory, r.elements, session), session)
-                state = s.state() | {"url": session.url, "seen": session.seen, "answer": done.get("answer")}
-            finally:
-                await session.close()
-        ok, detail = gate(r.task["check"], r.task["verifier"], state)
-        assert ok, f"{r.task['task_id']} replayed: {detail}"
 
 
 @pytest.mark.slow

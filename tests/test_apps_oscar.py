@@ -3,8 +3,8 @@ the checkout), a seeded Django project on SQLite with a Whoosh index, Django's r
 port, Chromium driving the shop's pages, and gates reading Oscar's own database. The install runs once per apps
 home (about 30-40 s), the seed once per seed and code (about a minute on a loaded machine).
 
-The slow tests record every macro's tasks in Chromium (two per macro), show each gate failing on a sibling
-task's real outcome, replay one trajectory per macro on a fresh shop, and run held-out chains twice."""
+The slow test runs held-out chains twice; recording every macro, each gate failing on a sibling's real outcome
+and the replay are tests/test_apps_recorded.py's, for every app alike."""
 
 from __future__ import annotations
 
@@ -13,17 +13,12 @@ import re
 import sqlite3
 import subprocess
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
 from plandvc.apps import REGISTRY, oscar, oscar_facts, oscar_tasks
-from plandvc.apps.app import apps_home
-from plandvc.apps.record import record_tasks
-from plandvc.apps.script import Recorded
-from plandvc.browser import Browser
+from plandvc.apps.app import apps_home, fresh_copy
 from plandvc.checks import gate
 
 REPO = Path(__file__).resolve().parents[1]
@@ -106,7 +101,7 @@ def test_serve_gives_a_fresh_copy_and_leaves_nothing_running() -> None:
 def test_state_reads_creates_updates_and_deletes_from_oscars_database(tmp_path: Path) -> None:
     tpl = oscar.template()
     env = tmp_path / "env"
-    oscar.fresh_copy(tpl, env)
+    fresh_copy(tpl, env)
     with contextlib.closing(sqlite3.connect(env / "db.sqlite3")) as db, db:
         basket, product = db.execute("SELECT basket_id, product_id FROM basket_line LIMIT 1").fetchone()
         db.execute(
@@ -127,10 +122,10 @@ def test_state_reads_creates_updates_and_deletes_from_oscars_database(tmp_path: 
 
 def test_tasks_are_a_function_of_the_offer_and_seed() -> None:
     o = oscar_tasks.offer(oscar.template())
-    a, b = oscar_tasks.tasks(o, 0, 2), oscar_tasks.tasks(o, 0, 2)
-    assert a == b and a != oscar_tasks.tasks(o, 1, 2)
-    assert {t["macro"] for t in a} == set(oscar_tasks.MACROS) and len(oscar_tasks.MACROS) >= 8
-    assert len(a) == 2 * len(oscar_tasks.MACROS)
+    a, b = oscar_tasks.MACROS.tasks(o, 0, 2), oscar_tasks.MACROS.tasks(o, 0, 2)
+    assert a == b and a != oscar_tasks.MACROS.tasks(o, 1, 2)
+    assert {t["macro"] for t in a} == set(oscar_tasks.MACROS.names()) and len(oscar_tasks.MACROS.names()) >= 8
+    assert len(a) == 2 * len(oscar_tasks.MACROS.names())
     from plandvc.macros import REGISTRY as MACROS
 
     for t in a:  # each macro keeps the registry's name and check kind, and starts on the shop's home
@@ -164,67 +159,6 @@ def test_record_apps_writes_an_oscar_pool(tmp_path: Path) -> None:
     assert ok.exit_code == 0, ok.output
     assert "2 of 2 tasks kept" in ok.output
     assert [k["macro"] for k in read_jsonl(out / "kept.jsonl")] == ["delete_entry", "sort_by_form"]
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def recorded(browser: Browser) -> AsyncIterator[list[Recorded]]:
-    """Every task (two per macro) recorded in Chromium on its own fresh shop session."""
-    yield await record_tasks(browser, APP, 0, 40, APP.tasks(0, 40, 2))
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(900)  # a fresh runserver per task: minutes on a loaded 2-core machine
-@pytest.mark.asyncio(loop_scope="module")
-async def test_every_macro_is_solved_in_chromium_and_gated_on_oscars_database(
-    recorded: list[Recorded],
-) -> None:
-    for r in recorded:
-        assert r.ok, f"{r.task['task_id']}: {r.detail}"
-        steps = r.trajectory["steps"]
-        assert steps and all(s["element"] is not None and s["element"] < len(r.elements) for s in steps)
-        assert "127.0.0.1" not in str(r.trajectory) + str(r.elements)
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(900)  # a fresh runserver per task: minutes on a loaded 2-core machine
-@pytest.mark.asyncio(loop_scope="module")
-async def test_each_gate_fails_on_a_siblings_real_outcome(recorded: list[Recorded]) -> None:
-    by_macro: dict[str, list[Recorded]] = {}
-    for r in recorded:
-        by_macro.setdefault(r.task["macro"], []).append(r)
-    assert set(by_macro) == set(oscar_tasks.MACROS)
-    for macro, runs in by_macro.items():
-        assert len(runs) == 2, macro
-        for mine, other in (runs, runs[::-1]):
-            ok, detail = gate(mine.task["check"], mine.task["verifier"], other.state)
-            assert not ok, f"{mine.task['task_id']} passed on {other.task['task_id']}'s outcome: {detail}"
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(900)  # a fresh runserver per task: minutes on a loaded 2-core machine
-@pytest.mark.asyncio(loop_scope="module")
-async def test_the_replayer_plays_a_recorded_trajectory_on_a_fresh_shop(
-    recorded: list[Recorded], browser: Browser
-) -> None:
-    """What run-chains and the evaluation do with a pool part: `plandvc.replay` finds each recorded element
-    again on the live page by its descriptor, on the evaluation's AppSession (whose select waits for the
-    navigation Oscar's "Sort by" starts); the replayed task passes its gate on Oscar's database."""
-    from plandvc.eval.apps import AppSession
-    from plandvc.replay import Replayer, replay
-
-    firsts = {r.task["macro"]: r for r in reversed(recorded)}  # the first task of each macro
-    for r in sorted(firsts.values(), key=lambda r: r.task["task_id"]):
-        with oscar.serve() as s:
-            raw = await browser.new_session(s.base)
-            session = AppSession(raw, s.state)
-            try:
-                await session.goto(r.task["start"]["url"])
-                done = await replay(Replayer(r.trajectory, r.elements, session), session)
-                state = s.state() | {"url": session.url, "seen": session.seen, "answer": done.get("answer")}
-            finally:
-                await raw.close()
-        ok, detail = gate(r.task["check"], r.task["verifier"], state)
-        assert ok, f"{r.task['task_id']} replayed: {detail}"
 
 
 @pytest.fixture(scope="module")

@@ -2,8 +2,8 @@
 checkout), a seeded SQLite environment, tracd on a free loopback port, Chromium driving its pages, and gates
 reading Trac's own database. The install runs once per apps home (about 10-25 s; then under a second).
 
-The end-to-end recording of every macro's tasks (about 2 minutes) is marked slow; it also shows each gate
-failing on a sibling task's real outcome (another component, another ticket, another answer)."""
+The end-to-end recording of every macro's tasks, each gate failing on a sibling's real outcome and the replay
+are tests/test_apps_recorded.py's, for every app alike."""
 
 from __future__ import annotations
 
@@ -12,17 +12,12 @@ import re
 import sqlite3
 import subprocess
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
-from plandvc.apps import REGISTRY, trac, trac_tasks
-from plandvc.apps.app import apps_home
-from plandvc.apps.record import record_tasks
-from plandvc.apps.script import Recorded
-from plandvc.browser import Browser
+from plandvc.apps import trac, trac_tasks
+from plandvc.apps.app import apps_home, fresh_copy
 from plandvc.checks import gate
 from plandvc.ports import free_ports
 
@@ -104,7 +99,7 @@ def test_a_server_that_dies_is_one_line_and_stopped(tmp_path: Path) -> None:
 def test_state_reads_creates_updates_and_deletes_from_tracs_database(tmp_path: Path) -> None:
     tpl = trac.template()
     env = tmp_path / "env"
-    trac.fresh_copy(tpl, env)
+    fresh_copy(tpl, env)
     with contextlib.closing(sqlite3.connect(env / "db" / "trac.db")) as db, db:
         db.execute(
             "INSERT INTO ticket (id, type, time, changetime, component, priority, status, summary, owner, "
@@ -128,69 +123,14 @@ def test_state_reads_creates_updates_and_deletes_from_tracs_database(tmp_path: P
 
 def test_tasks_are_a_function_of_the_offer_and_seed() -> None:
     o = trac_tasks.offer(trac.template())
-    a, b = trac_tasks.tasks(o, 0, 2), trac_tasks.tasks(o, 0, 2)
-    assert a == b and a != trac_tasks.tasks(o, 1, 2)
-    assert {t["macro"] for t in a} == set(trac_tasks.MACROS)
-    assert len(a) == 2 * len(trac_tasks.MACROS)
+    a, b = trac_tasks.MACROS.tasks(o, 0, 2), trac_tasks.MACROS.tasks(o, 0, 2)
+    assert a == b and a != trac_tasks.MACROS.tasks(o, 1, 2)
+    assert {t["macro"] for t in a} == set(trac_tasks.MACROS.names())
+    assert len(a) == 2 * len(trac_tasks.MACROS.names())
     from plandvc.macros import REGISTRY
 
     for t in a:  # each macro keeps the registry's name and check kind
         assert t["check"]["kind"] == REGISTRY[t["macro"]].check, t["task_id"]
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def recorded(browser: Browser) -> AsyncIterator[list[Recorded]]:
-    """Every task (two per macro) recorded in Chromium on its own fresh Trac session."""
-    tasks = trac_tasks.tasks(trac_tasks.offer(trac.template()), 0, 2)
-    yield await record_tasks(browser, REGISTRY["trac"], 0, 40, tasks)
-
-
-@pytest.mark.slow
-@pytest.mark.asyncio(loop_scope="module")
-async def test_every_macro_is_solved_in_chromium_and_gated_on_tracs_database(
-    recorded: list[Recorded],
-) -> None:
-    for r in recorded:
-        assert r.ok, f"{r.task['task_id']}: {r.detail}"
-        steps = r.trajectory["steps"]
-        assert steps and all(s["element"] is not None and s["element"] < len(r.elements) for s in steps)
-    creates = [r for r in recorded if r.task["macro"] == "create_entry"]
-    assert all(r.state["changes"][0]["op"] == "create" for r in creates)
-
-
-@pytest.mark.slow
-@pytest.mark.asyncio(loop_scope="module")
-async def test_each_gate_fails_on_a_siblings_real_outcome(recorded: list[Recorded]) -> None:
-    by_macro: dict[str, list[Recorded]] = {}
-    for r in recorded:
-        by_macro.setdefault(r.task["macro"], []).append(r)
-    for macro, runs in by_macro.items():
-        assert len(runs) == 2, macro
-        for mine, other in (runs, runs[::-1]):
-            ok, detail = gate(mine.task["check"], mine.task["verifier"], other.state)
-            assert not ok, f"{mine.task['task_id']} passed on {other.task['task_id']}'s outcome: {detail}"
-
-
-@pytest.mark.slow
-@pytest.mark.asyncio(loop_scope="module")
-async def test_the_pool_is_written_in_the_pools_layout_the_same_twice(
-    recorded: list[Recorded], tmp_path: Path
-) -> None:
-    from plandvc.apps.record import write_pool
-    from plandvc.io import read_json, read_jsonl, tree_hash
-
-    a, b = tmp_path / "a", tmp_path / "b"
-    summary = write_pool(a, "trac", recorded)
-    write_pool(b, "trac", recorded)
-    assert tree_hash(a) == tree_hash(b)
-    assert summary.kept == summary.tasks == {m: 2 for m in sorted(trac_tasks.MACROS)}
-    kept = read_jsonl(a / "kept.jsonl")
-    assert len(kept) == len(recorded)
-    ids = (a / "pool_ids.txt").read_text().split()
-    assert not any("report_information" in i or "count_entries" in i for i in ids)  # questions stay out
-    one = a / "runs" / "trac" / "accepted" / kept[0]["id"]
-    assert read_json(one / "trajectory.json")["task_id"] == read_json(one / "task.json")["task_id"]
-    assert "127.0.0.1" not in (one / "trajectory.json").read_text()
 
 
 def test_record_apps_writes_a_pool_and_refuses_unknown_names(tmp_path: Path) -> None:
@@ -210,26 +150,3 @@ def test_record_apps_writes_a_pool_and_refuses_unknown_names(tmp_path: Path) -> 
     assert ok.exit_code == 0, ok.output
     assert "2 of 2 tasks kept" in ok.output
     assert [k["macro"] for k in read_jsonl(out / "kept.jsonl")] == ["delete_entry", "search_by_text"]
-
-
-@pytest.mark.slow
-@pytest.mark.asyncio(loop_scope="module")
-async def test_the_replayer_plays_a_recorded_trajectory_on_a_fresh_trac(
-    recorded: list[Recorded], browser: Browser
-) -> None:
-    """What run-chains and the evaluation do with a pool part: `plandvc.replay` finds each recorded element
-    again on the live page by its descriptor; the replayed task passes its gate on Trac's database."""
-    from plandvc.replay import Replayer, replay
-
-    firsts = {r.task["macro"]: r for r in reversed(recorded)}  # the first task of each macro
-    for r in sorted(firsts.values(), key=lambda r: r.task["task_id"]):
-        with trac.serve() as s:
-            session = await browser.new_session(s.base)
-            try:
-                await session.goto(r.task["start"]["url"])
-                done = await replay(Replayer(r.trajectory, r.elements, session), session)
-                state = s.state() | {"url": session.url, "seen": session.seen, "answer": done.get("answer")}
-            finally:
-                await session.close()
-        ok, detail = gate(r.task["check"], r.task["verifier"], state)
-        assert ok, f"{r.task['task_id']} replayed: {detail}"

@@ -26,22 +26,22 @@ _TABLE: tuple[App, ...] = (
     App(
         "trac", "Trac 1.6, an issue tracker", trac_facts.SITE_NAME, trac_facts.TODAY, trac_facts.HOME,
         ("Wiki", trac_facts.HOME), (("home", "/wiki"), ("list", "/query"), ("form", "/newticket")),
-        trac.install, tuple(trac_tasks.MACROS), trac_tasks.app_tasks, trac_tasks.solution, trac.serve_app,
-        trac_facts.facts, trac.template_of, trac_facts.goal,
+        trac.install, trac_tasks.MACROS.names(), trac_tasks.app_tasks, trac_tasks.MACROS.solution, trac.serve,
+        trac_facts.facts, trac.template, trac_facts.goal,
     ),
     App(
         "mediawiki", "MediaWiki 1.39, a wiki", mediawiki.SITE_NAME, mediawiki_tasks.TODAY, mediawiki.HOME,
         ("Main page", mediawiki.HOME),
         (("home", mediawiki.HOME), ("list", "/index.php/Category:Cities"),
          ("form", "/index.php?title=Main_Page&action=edit")),
-        mediawiki.install, tuple(mediawiki_tasks.MACROS), mediawiki_tasks.app_tasks, mediawiki_tasks.solution,
-        mediawiki.serve_app, mediawiki_tasks.facts, mediawiki.template_of,
+        mediawiki.install, mediawiki_tasks.MACROS.names(), mediawiki_tasks.app_tasks, mediawiki_tasks.MACROS.solution,
+        mediawiki.serve, mediawiki_tasks.facts, mediawiki.template,
     ),
     App(
         "oscar", "django-oscar 4.2, a shop", oscar_facts.SITE_NAME, oscar_facts.TODAY, oscar_facts.HOME,
         ("Oscar Shop", oscar_facts.HOME), (("home", "/catalogue/"), ("list", "/catalogue/category/audio_1/"),
-        ("form", "/accounts/addresses/1/")), oscar.install, tuple(oscar_tasks.MACROS), oscar_tasks.app_tasks,
-        oscar_tasks.solution, oscar.serve_app, oscar_facts.facts, oscar.template_of,
+        ("form", "/accounts/addresses/1/")), oscar.install, oscar_tasks.MACROS.names(), oscar_tasks.app_tasks,
+        oscar_tasks.MACROS.solution, oscar.serve, oscar_facts.facts, oscar.template,
     ),
 )  # fmt: skip
 REGISTRY: dict[str, App] = {a.name: a for a in _TABLE}

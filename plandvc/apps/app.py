@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from plandvc.errors import InfrastructureError
+from plandvc.ports import free_ports
 
 if TYPE_CHECKING:
     from plandvc.apps.script import AppTask, Solution
@@ -289,3 +290,50 @@ class Server:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
         return 0
+
+
+def seeded_template(name: str, root: Path, key: str, seed_env: Callable[[Path], None]) -> Path:
+    """The seeded state sessions copy (`<root>/seed-<key>/env`), made once by `seed_env(env)` under the
+    app's lock; `key` names the seed, the size and the seeding code, so a change to any makes a new one."""
+    folder = root / f"seed-{key}"
+    with locked(name):
+        built(folder, ".seeded", lambda f: seed_env(f / "env"))
+    return folder / "env"
+
+
+@dataclass
+class FreshSession:
+    """One served session of an app (the `Served` every adapter's `serve` yields): its own copy of the template
+    (`env`), its server, and the adapter's reader of the gates' state (`read(env, template)`); `settle(base)`,
+    when the app has one, runs first so the state read follows the server's last request."""
+
+    env: Path
+    template: Path
+    server: Server
+    read: Callable[[Path, Path], Mapping[str, Any]]
+    settle: Callable[[str], None] | None = None
+
+    @property
+    def base(self) -> str:
+        return self.server.base
+
+    def state(self) -> Mapping[str, Any]:
+        if self.settle is not None:
+            self.settle(self.base)
+        return self.read(self.env, self.template)
+
+
+@contextlib.contextmanager
+def serve_copy(
+    name: str,
+    template: Path,
+    server: Callable[[Path, int], Server],
+    read: Callable[[Path, Path], Mapping[str, Any]],
+    settle: Callable[[str], None] | None = None,
+) -> Iterator[FreshSession]:
+    """A fresh copy of `template` in a temporary folder, served by `server(env, port)` on a free loopback
+    port; the server stopped and the copy removed on exit, whatever happened."""
+    with tempfile.TemporaryDirectory(prefix=f"plandvc-{name}-") as tmp:
+        env = fresh_copy(template, Path(tmp) / "env")
+        with server(env, free_ports(1)[0]) as s:
+            yield FreshSession(env, template, s, read, settle)

@@ -41,17 +41,27 @@ import shutil
 import sqlite3
 import tempfile
 import urllib.request
-from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
 from plandvc.apps import debian
-from plandvc.apps.app import LOCKS, Server, _run, built, file_hash, fresh_copy, locked, quiet_env
+from plandvc.apps.app import (
+    LOCKS,
+    FreshSession,
+    Server,
+    _run,
+    built,
+    file_hash,
+    locked,
+    quiet_env,
+    seeded_template,
+    serve_copy,
+)
 from plandvc.checks import Change, Row
 from plandvc.errors import InfrastructureError
-from plandvc.ports import free_ports
 from plandvc.world import vocab
 
 NAME = "mediawiki"
@@ -376,13 +386,10 @@ def password_hash(seed: Seed) -> str:
     return f":pbkdf2:sha512:30000:64:{base64.b64encode(salt).decode()}:{base64.b64encode(dk).decode()}"
 
 
-def template(seed: Seed = Seed()) -> Path:
-    """The seeded wiki env for `seed` (made once; sessions copy it)."""
-    folder = install()
-    out = folder / f"seed-{seed.key}-{_code_key()}"
-    with locked(NAME):
-        built(out, ".seeded", lambda f: seed_env(folder, f / "env", seed))
-    return out / "env"
+def template(seed: int = 0, size: int = 40) -> Path:
+    """The seeded wiki env for (seed, size pages) (made once; sessions copy it): the App's `template`."""
+    folder, s = install(), Seed(seed, size)
+    return seeded_template(NAME, folder, f"{s.key}-{_code_key()}", lambda env: seed_env(folder, env, s))
 
 
 def _code_key() -> str:
@@ -458,24 +465,6 @@ def _fix_times(db: sqlite3.Connection, seed: Seed) -> None:
 # ── serving ───────────────────────────────────────────────────────────────────
 
 
-@dataclass
-class Session:
-    """One served wiki session: its own copy of the template (`env`), its server and its base URL."""
-
-    env: Path
-    template: Path
-    server: Server
-
-    @property
-    def base(self) -> str:
-        return self.server.base
-
-    def state(self) -> dict[str, Any]:
-        """The gates' state of this session's database, after the server has finished its last request."""
-        settle(self.base)
-        return state(self.env, self.template)
-
-
 def settle(base: str) -> None:
     """Ask the server for a page: PHP's built-in server serves one request at a time, so when this answers,
     the request before it has finished, its deferred updates (links, categories, search index) included."""
@@ -486,31 +475,21 @@ def settle(base: str) -> None:
         raise InfrastructureError(f"the wiki does not answer on {base}: {e}") from None
 
 
-@contextlib.contextmanager
-def serve(seed: Seed = Seed(), port: int | None = None) -> Iterator[Session]:
-    """A fresh copy of the seeded wiki served by PHP's built-in server on a free loopback port."""
-    tpl = template(seed)
+def serve(seed: int = 0, size: int = 40) -> AbstractContextManager[FreshSession]:
+    """A fresh copy of the wiki seeded with (seed, size pages), served by PHP's built-in server on a free
+    loopback port and stopped on exit: the App's `serve`. Its state is read after `settle`."""
+    tpl = template(seed, size)
     folder = tpl.parent.parent
-    with tempfile.TemporaryDirectory(prefix="plandvc-mediawiki-") as tmp:
-        env = fresh_copy(tpl, Path(tmp) / "env")
-        port = port or free_ports(1)[0]
+
+    def server(env: Path, port: int) -> Server:
         base = f"http://127.0.0.1:{port}"
         cmd = [*php_cmd(folder, opcache=True), "-S", f"127.0.0.1:{port}", "-t", str(folder / "root" / MW)]
         cmd.append(str(env / "router.php"))
         environ = php_env(folder, env, PLANDVC_MW_SERVER=base)
         environ.pop("PHP_CLI_SERVER_WORKERS", None)  # one worker: `settle` relies on it
-        with Server(cmd, base, probe=HOME, env=environ, cwd=folder / "root" / MW) as server:
-            yield Session(env, tpl, server)
+        return Server(cmd, base, probe=HOME, env=environ, cwd=folder / "root" / MW)
 
-
-def template_of(seed: int, size: int) -> Path:
-    """`template` of (seed, size pages): the App's `template`."""
-    return template(Seed(seed, size))
-
-
-def serve_app(seed: int, size: int) -> contextlib.AbstractContextManager[Session]:
-    """`serve` of the wiki seeded with (seed, size pages): the App's `serve`."""
-    return serve(Seed(seed, size))
+    return serve_copy(NAME, tpl, server, state, settle)
 
 
 # ── state ─────────────────────────────────────────────────────────────────────

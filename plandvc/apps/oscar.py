@@ -30,25 +30,25 @@ import json
 import random
 import shutil
 import sqlite3
-import tempfile
-from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from plandvc.apps.app import (
     LOCKS,
+    FreshSession,
     Server,
     _run,
     built,
     file_hash,
-    fresh_copy,
     install_venv,
     locked,
     quiet_env,
+    seeded_template,
+    serve_copy,
 )
 from plandvc.checks import Change, Row
-from plandvc.ports import free_ports
 from plandvc.world import vocab
 
 NAME = "oscar"
@@ -165,13 +165,10 @@ def python(root: Path) -> str:
     return str(root / "venv" / "bin" / "python")
 
 
-def template(seed: Seed = Seed()) -> Path:
-    """The seeded env for `seed` (made once; sessions copy it)."""
-    root = install()
-    folder = root / f"seed-{seed.key}-{_code_key()}"
-    with locked(NAME):
-        built(folder, ".seeded", lambda f: seed_env(root, f / "env", seed))
-    return folder / "env"
+def template(seed: int = 0, size: int = 40) -> Path:
+    """The seeded env for (seed, size products) (made once; sessions copy it): the App's `template`."""
+    root, s = install(), Seed(seed, size)
+    return seeded_template(NAME, root, f"{s.key}-{_code_key()}", lambda env: seed_env(root, env, s))
 
 
 def _code_key() -> str:
@@ -454,35 +451,18 @@ def _stamp(hours: int) -> str:
 # ── serving ───────────────────────────────────────────────────────────────────
 
 
-@dataclass
-class Session:
-    """One served shop session: its own copy of the template (`env`), its server and its base URL."""
-
-    env: Path
-    template: Path
-    server: Server
-
-    @property
-    def base(self) -> str:
-        return self.server.base
-
-    def state(self) -> dict[str, Any]:
-        """The gates' state of this session's database (`entries`, `changes`); see the module docstring."""
-        return state(self.env, self.template)
-
-
-@contextlib.contextmanager
-def serve(seed: Seed = Seed(), port: int | None = None) -> Iterator[Session]:
-    """A fresh copy of the seeded shop served by Django on a free loopback port; stopped on exit."""
-    tpl = template(seed)
+def serve(seed: int = 0, size: int = 40) -> AbstractContextManager[FreshSession]:
+    """A fresh copy of the shop seeded with (seed, size products), served by Django on a free loopback port
+    and stopped on exit: the App's `serve`."""
+    tpl = template(seed, size)
     root = tpl.parent.parent
-    with tempfile.TemporaryDirectory(prefix="plandvc-oscar-") as tmp:
-        env = fresh_copy(tpl, Path(tmp) / "env")
-        port = port or free_ports(1)[0]
+
+    def server(env: Path, port: int) -> Server:
         cmd = [python(root), "-c", CLOCKED, str(env), NOW, "runserver", f"127.0.0.1:{port}", "--noreload",
                "--insecure"]  # fmt: skip
-        with Server(cmd, f"http://127.0.0.1:{port}", probe="/catalogue/") as server:
-            yield Session(env, tpl, server)
+        return Server(cmd, f"http://127.0.0.1:{port}", probe="/catalogue/")
+
+    return serve_copy(NAME, tpl, server, state)
 
 
 # ── state ─────────────────────────────────────────────────────────────────────
@@ -609,13 +589,3 @@ def state(env: Path, template: Path) -> dict[str, Any]:
     entries = {name: read(env) for name, read in TABLES.items()}
     changes = [c for name, read in TABLES.items() for c in diff(name, entries[name], read(template))]
     return {"entries": entries, "changes": changes}
-
-
-def template_of(seed: int, size: int) -> Path:
-    """`template` of (seed, size products): the App's `template`."""
-    return template(Seed(seed, size))
-
-
-def serve_app(seed: int, size: int) -> contextlib.AbstractContextManager[Session]:
-    """`serve` of the shop seeded with (seed, size products): the App's `serve`."""
-    return serve(Seed(seed, size))

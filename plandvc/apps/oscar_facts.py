@@ -107,5 +107,5 @@ def _scope(task: AppTask) -> list[str]:
 
 def facts(seed: int, size: int) -> Callable[[AppTask], Facts]:
     """A task's facts on the shop seeded with (seed, size): the App's `facts` (the targets name their entries)."""
-    oscar.template(oscar.Seed(seed, size))
+    oscar.template(seed, size)
     return lambda task: Facts(oscar_ask(task), _control(task), _scope(task))

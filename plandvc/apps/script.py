@@ -15,7 +15,8 @@ from __future__ import annotations
 import random
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypedDict
+from functools import partial
+from typing import TYPE_CHECKING, Any, Generic, TypedDict, TypeVar
 
 from plandvc.checks import Check, gate
 from plandvc.macros.script import Pick, Recording, ScriptError
@@ -88,6 +89,31 @@ class AppExecutor:
 Solution = Callable[[AppExecutor], Awaitable[None]]
 # an adapter's draft of one task: instruction, check, target, scope, start path
 Draft = tuple[str, Check, dict[str, Any], list[str], str]
+
+
+Offer = TypeVar("Offer")
+Generator = Callable[[Offer, random.Random], Iterator[Draft]]
+
+
+@dataclass(frozen=True)
+class Macros(Generic[Offer]):
+    """An adapter's macros, each with its generator of drafts (on what the seeded app offers) and its
+    scripted solution, in the order their tasks are drawn."""
+
+    site: str
+    table: Mapping[str, tuple[Generator[Offer], Solution]]
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(self.table)
+
+    def tasks(self, offer: Offer, seed: int = 0, per_macro: int = 2) -> list[AppTask]:
+        """Up to `per_macro` tasks of each macro, drawn from one `random.Random(seed)` in the table's order,
+        sorted by id."""
+        drafts = {m: partial(gen, offer) for m, (gen, _solve) in self.table.items()}
+        return sorted(draw_tasks(self.site, drafts, seed, per_macro), key=lambda t: t["task_id"])
+
+    def solution(self, macro: str) -> Solution:
+        return self.table[macro][1]
 
 
 def draw_tasks(

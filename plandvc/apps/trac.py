@@ -26,25 +26,23 @@ import configparser
 import contextlib
 import random
 import sqlite3
-import tempfile
-from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from plandvc.apps.app import (
     LOCKS,
+    FreshSession,
     Server,
     _run,
-    built,
     file_hash,
-    fresh_copy,
     install_venv,
-    locked,
     quiet_env,
+    seeded_template,
+    serve_copy,
 )
 from plandvc.checks import Change, Row
-from plandvc.ports import free_ports
 from plandvc.world import vocab
 
 NAME = "trac"
@@ -118,13 +116,10 @@ def bin_path(root: Path, tool: str) -> str:
     return str(root / "venv" / "bin" / tool)
 
 
-def template(seed: Seed = Seed()) -> Path:
-    """The seeded environment for `seed` (made once; sessions copy it)."""
-    root = install()
-    folder = root / f"seed-{seed.key}-{_code_key()}"
-    with locked(NAME):
-        built(folder, ".seeded", lambda f: seed_env(root, f / "env", seed))
-    return folder / "env"
+def template(seed: int = 0, size: int = 40) -> Path:
+    """The seeded environment for (seed, size tickets) (made once; sessions copy it): the App's `template`."""
+    root, s = install(), Seed(seed, size)
+    return seeded_template(NAME, root, f"{s.key}-{_code_key()}", lambda env: seed_env(root, env, s))
 
 
 def seed_env(root: Path, env: Path, seed: Seed) -> None:
@@ -240,45 +235,18 @@ sys.exit(main())
 """
 
 
-@dataclass
-class Session:
-    """One served Trac session: its own copy of the template (`env`), its server and its base URL."""
-
-    env: Path
-    template: Path
-    server: Server
-
-    @property
-    def base(self) -> str:
-        return self.server.base
-
-    def state(self) -> dict[str, Any]:
-        """The gates' state of this session's database (`entries`, `changes`); see the module docstring."""
-        return state(self.env, self.template)
-
-
-@contextlib.contextmanager
-def serve(seed: Seed = Seed(), port: int | None = None) -> Iterator[Session]:
-    """A fresh copy of the seeded Trac served by tracd on a free loopback port; stopped on exit."""
-    tpl = template(seed)
+def serve(seed: int = 0, size: int = 40) -> AbstractContextManager[FreshSession]:
+    """A fresh copy of the Trac seeded with (seed, size tickets), served by tracd on a free loopback port and
+    stopped on exit: the App's `serve`."""
+    tpl = template(seed, size)
     root = tpl.parent.parent
-    with tempfile.TemporaryDirectory(prefix="plandvc-trac-") as tmp:
-        env = fresh_copy(tpl, Path(tmp) / "env")
-        port = port or free_ports(1)[0]
+
+    def server(env: Path, port: int) -> Server:
         tracd = [bin_path(root, "python"), "-c", CLOCKED_TRACD.format(now_us=NOW_US)]
         cmd = [*tracd, "-s", "--hostname", "127.0.0.1", "--port", str(port), str(env)]
-        with Server(cmd, f"http://127.0.0.1:{port}", probe="/query") as server:
-            yield Session(env, tpl, server)
+        return Server(cmd, f"http://127.0.0.1:{port}", probe="/query")
 
-
-def template_of(seed: int, size: int) -> Path:
-    """`template` of (seed, size tickets): the App's `template`."""
-    return template(Seed(seed, size))
-
-
-def serve_app(seed: int, size: int) -> contextlib.AbstractContextManager[Session]:
-    """`serve` of the Trac seeded with (seed, size tickets): the App's `serve`."""
-    return serve(Seed(seed, size))
+    return serve_copy(NAME, tpl, server, state)
 
 
 # ── state ─────────────────────────────────────────────────────────────────────

@@ -110,9 +110,7 @@ def _scope(task: AppTask) -> list[str]:
 
 def facts(seed: int, size: int) -> Callable[[AppTask], Facts]:
     """A task's facts on the Trac seeded with (seed, size): the entry names are its tickets' summaries."""
-    summaries = {
-        int(str(t["id"])): str(t["summary"]) for t in trac.tickets(trac.template(trac.Seed(seed, size)))
-    }
+    summaries = {int(str(t["id"])): str(t["summary"]) for t in trac.tickets(trac.template(seed, size))}
     return lambda task: Facts(trac_ask(task, summaries), _control(task), _scope(task))
 
 
@@ -163,4 +161,4 @@ def goal_answer(tickets: Sequence[Row]) -> Callable[[Sequence[ItemRecord], str],
 
 def goal(seed: int, size: int) -> Callable[[Sequence[ItemRecord], str], ChainGoal | None]:
     """The goal answerer of the Trac seeded with (seed, size tickets): the App's `goal`."""
-    return goal_answer(trac.tickets(trac.template(trac.Seed(seed, size))))
+    return goal_answer(trac.tickets(trac.template(seed, size)))

@@ -29,13 +29,12 @@ from __future__ import annotations
 import contextlib
 import random
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
 from plandvc.apps import trac
-from plandvc.apps.script import AppExecutor, AppTask, Draft, Solution, draw_tasks
+from plandvc.apps.script import AppExecutor, AppTask, Draft, Macros
 from plandvc.checks import Check, Row
 from plandvc.macros.script import attr, every
 
@@ -388,34 +387,25 @@ async def _navigate_solve(run: AppExecutor) -> None:
     run.rec.done = f'Opened the "{title}" page.'
 
 
-Generator = Callable[[Offer, random.Random], Iterator[Draft]]
-# each macro's generator and solution, in the order tasks are made
-MACROS: dict[str, tuple[Generator, Solution]] = {
-    "search_by_text": (_search, _search_solve),
-    "filter_by_dropdown": (_filter, _filter_solve),
-    "sort_by_form": (_sort, _sort_solve),
-    "go_to_page": (_page, _page_solve),
-    "open_entry": (_open, _open_solve),
-    "report_information": (_report, _report_solve),
-    "count_entries": (_count, _count_solve),
-    "create_entry": (_create, _create_solve),
-    "edit_entry": (_edit, _edit_solve),
-    "delete_entry": (_delete, _delete_solve),
-    "filter_by_options": (_options, _options_solve),
-    "navigate_to_page": (_navigate, _navigate_solve),
-}
-
-
-def tasks(o: Offer, seed: int = 0, per_macro: int = 2) -> list[AppTask]:
-    """Up to `per_macro` tasks of each macro, drawn from `random.Random(seed)` in MACROS' order."""
-    drawn = draw_tasks(SITE, {m: partial(gen, o) for m, (gen, _solve) in MACROS.items()}, seed, per_macro)
-    return drawn
-
-
-def solution(macro: str) -> Solution:
-    return MACROS[macro][1]
+MACROS: Macros[Offer] = Macros(
+    SITE,
+    {
+        "search_by_text": (_search, _search_solve),
+        "filter_by_dropdown": (_filter, _filter_solve),
+        "sort_by_form": (_sort, _sort_solve),
+        "go_to_page": (_page, _page_solve),
+        "open_entry": (_open, _open_solve),
+        "report_information": (_report, _report_solve),
+        "count_entries": (_count, _count_solve),
+        "create_entry": (_create, _create_solve),
+        "edit_entry": (_edit, _edit_solve),
+        "delete_entry": (_delete, _delete_solve),
+        "filter_by_options": (_options, _options_solve),
+        "navigate_to_page": (_navigate, _navigate_solve),
+    },
+)
 
 
 def app_tasks(seed: int, size: int, per_macro: int) -> list[AppTask]:
     """The tasks on the Trac seeded with (seed, size tickets), drawn with the same seed (the App's `tasks`)."""
-    return tasks(offer(trac.template(trac.Seed(seed, size))), seed, per_macro)
+    return MACROS.tasks(offer(trac.template(seed, size)), seed, per_macro)
