@@ -84,20 +84,37 @@ def v3(tmp_path_factory: pytest.TempPathFactory) -> Path:
 # ── v2: the world as it was ──────────────────────────────────────────────────────────────────────────
 
 
-def test_v2_world_is_the_committed_one_byte_for_byte(tmp_path: Path) -> None:
-    """The default world's folder hashes to dvc.lock's `data/world` (the whole world, every file)."""
+# dataset v2's `data/world` in its dvc.lock: (files, DVC's directory md5)
+V2_WORLD = (62, "08d21e4b1f36a6a8deef63aea0036df1.dir")
+
+
+def test_v2_world_is_dataset_v2s_byte_for_byte(tmp_path: Path) -> None:
+    """`--furniture v2` writes dataset v2's world folder (the whole world, every file, hashed as DVC does)."""
+    r = CliRunner().invoke(
+        cli, ["make-sites", "--seed", "0", "--furniture", "v2", "--out", str(tmp_path / "w")]
+    )
+    assert r.exit_code == 0, r.output
+    files = sorted(p for p in (tmp_path / "w").rglob("*") if p.is_file())
+    assert (len(files), dvc_dir_md5(tmp_path / "w", files)) == V2_WORLD
+    assert "furniture" not in read_json(tmp_path / "w" / "world.json")
+
+
+def test_the_default_world_is_the_pipelines_byte_for_byte(tmp_path: Path) -> None:
+    """The default world (v3, as params.yaml's world.furniture) hashes to dvc.lock's `data/world`."""
+    params = yaml.safe_load((ROOT / "params.yaml").read_text())
+    assert params["world"]["furniture"] == "v3"
     r = CliRunner().invoke(cli, ["make-sites", "--seed", "0", "--out", str(tmp_path / "w")])
     assert r.exit_code == 0, r.output
     lock = yaml.safe_load((ROOT / "dvc.lock").read_text())
     want = next(o for o in lock["stages"]["make_sites"]["outs"] if o["path"] == "data/world")
     files = sorted(p for p in (tmp_path / "w").rglob("*") if p.is_file())
     assert (len(files), dvc_dir_md5(tmp_path / "w", files)) == (want["nfiles"], want["md5"])
-    assert "furniture" not in read_json(tmp_path / "w" / "world.json")
+    assert read_json(tmp_path / "w" / "world.json")["furniture"] == "v3"
 
 
 def test_v2_pages_render_as_before(tmp_path: Path) -> None:
     """Every page kind of the v2 sites renders to the bytes the code before v3 rendered."""
-    make_world(tmp_path / "w", seed=0, domains=("recipes", "store"))
+    make_world(tmp_path / "w", seed=0, domains=("recipes", "store"), furniture="v2")
     assert rendered_hash(tmp_path / "w") == V2_PAGES_SHA256
 
 

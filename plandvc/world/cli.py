@@ -38,10 +38,10 @@ def _is_world(path: Path) -> bool:
 @click.option(
     "--furniture",
     type=click.Choice(["v2", "v3"]),
-    default="v2",
+    default="v3",
     show_default=True,
     help="v3: home pages in five structures, list filters as facets with counts, one Apply or on change, "
-    "and per-row Edit/Delete (v2: the world as before, byte for byte)",
+    "and per-row Edit/Delete (v2: dataset v2's world, byte for byte)",
 )
 @click.option("--allow-empty", is_flag=True, help="write a world of no sites when --domains names none")
 def make_sites(
@@ -69,7 +69,7 @@ def make_sites(
         plandvc make-sites --seed 0 --out data/world
         plandvc make-sites --seed 0 --out /tmp/small-world --domains recipes,store
         plandvc make-sites --seed 0 --theme-seed 1 --out data/world-rethemed
-        plandvc make-sites --seed 0 --furniture v3 --out /tmp/world-v3 --domains recipes,store,maker
+        plandvc make-sites --seed 0 --furniture v2 --out /tmp/world-v2 --domains recipes,store,maker
         plandvc serve --sites data/world --ports 8320
     """
     from plandvc.world.make import make_world

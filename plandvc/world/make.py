@@ -78,7 +78,7 @@ def _write(
     per_domain: int,
     domains: tuple[str, ...] | None,
     theme_seed: int | None,
-    furniture: str = "v2",
+    furniture: str = "v3",
 ) -> WorldSummary:
     check_domains(domains)
     if furniture not in FURNITURES:
@@ -130,7 +130,7 @@ def make_world(
     per_domain: int = SITES_PER_DOMAIN,
     domains: tuple[str, ...] | None = None,
     theme_seed: int | None = None,
-    furniture: str = "v2",
+    furniture: str = "v3",
 ) -> WorldSummary:
     """Write the world's sites folder at `out` (replacing a previous one atomically); `domains` keeps only
     those domains (the held-out ones among them stay held out). A `theme_seed`
