@@ -23,7 +23,6 @@ import pytest
 
 from plandvc.apps import REGISTRY, debian, mediawiki, mediawiki_tasks
 from plandvc.apps.app import apps_home
-from plandvc.apps.script import Recorded
 from plandvc.checks import gate
 from plandvc.errors import InfrastructureError
 
@@ -179,21 +178,27 @@ def test_record_apps_records_two_wiki_tasks(tmp_path: Path) -> None:
     )
 
 
+@pytest.fixture(scope="module")
+def pool(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wiki's pool, one recording per macro, written by record-apps' own function."""
+    from plandvc.apps.record import record_pool
+
+    out = tmp_path_factory.mktemp("mediawiki") / "pool"
+    record_pool(APP, out, 0, 40, 1)
+    return out
+
+
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # a fresh wiki per task: minutes on a loaded 2-core machine
 @pytest.mark.asyncio(loop_scope="module")
-async def test_held_out_wiki_chains_are_the_same_twice_and_the_oracle_scores_one(
-    recorded: list[Recorded], tmp_path: Path
-) -> None:
+async def test_held_out_wiki_chains_are_the_same_twice_and_the_oracle_scores_one(pool: Path, tmp_path: Path) -> None:
     """Chains walked on the recorded pool (questions included), each run on its own fresh wiki and gated
     part by part: all held out, the same bytes twice (rows and screenshots); the oracle scores 1.0
     teacher-forced and in the closed loop, always-done nothing."""
-    from plandvc.apps.record import write_pool
     from plandvc.eval.apps import AppSpecsConfig, app_specs
     from plandvc.eval.apps_run import AppEvalConfig, eval_apps
     from plandvc.io import tree_hash
 
-    pool = tmp_path / "pool"
-    write_pool(pool, "mediawiki", recorded)
     specs, again = tmp_path / "specs", tmp_path / "again"
     summary = await asyncio.to_thread(app_specs, AppSpecsConfig("mediawiki", pool, specs, n=3))
     assert summary["chains"] == 3 and summary["held_out"] == 3, summary

@@ -217,19 +217,17 @@ def wrong_attempts_fail(pool: Path, sites: Path, site: str) -> None:
         await open_dialog(pg)
         await navigating(pg, pg.locator(confirm))
 
-    state = run(delete["start"]["url"], cancel)
+    # on the entry's own page (a list with per-row actions starts the task there; its dialog is the same)
+    entry = f"/sites/{site}/{delete['target']['page']}/{delete['target']['entry']}"
+    state = run(entry, cancel)
     assert state["changes"] == [] and not passes(delete, state)
-    another = (
-        delete["start"]["url"].rsplit("/", 1)[0]
-        + "/"
-        + next(
-            str(r["id"])
-            for r in load_sites(sites)[site].tables[delete["check"]["table"]].rows
-            if str(r["id"]) != delete["check"]["id"]
-        )
+    another = next(
+        f"{entry.rsplit('/', 1)[0]}/{r['id']}"
+        for r in load_sites(sites)[site].tables[delete["check"]["table"]].rows
+        if str(r["id"]) != delete["check"]["id"]
     )
     assert not passes(delete, run(another, confirm_on))
-    state = run(delete["start"]["url"], confirm_on)
+    state = run(entry, confirm_on)
     assert passes(delete, state) and [c["op"] for c in state["changes"]] == ["delete"]
 
 
