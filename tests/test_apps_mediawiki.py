@@ -191,7 +191,9 @@ def pool(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.slow
 @pytest.mark.timeout(900)  # a fresh wiki per task: minutes on a loaded 2-core machine
 @pytest.mark.asyncio(loop_scope="module")
-async def test_held_out_wiki_chains_are_the_same_twice_and_the_oracle_scores_one(pool: Path, tmp_path: Path) -> None:
+async def test_held_out_wiki_chains_are_the_same_twice_and_the_oracle_scores_one(
+    pool: Path, tmp_path: Path
+) -> None:
     """Chains walked on the recorded pool (questions included), each run on its own fresh wiki and gated
     part by part: all held out, the same bytes twice (rows and screenshots); the oracle scores 1.0
     teacher-forced and in the closed loop, always-done nothing."""

@@ -74,6 +74,14 @@ def element_lines(root: Node) -> str:
 
     def visit(n: Node, depth: int) -> None:
         nxt = depth
+        if n.tag == "svg":  # the tag and its attributes, its content collapsed
+            if n.visible and n.in_view:
+                attrs = attributes(n)
+                mark = f"{'*' if n.new else ''}[{n.index}]" if n.index is not None else ""
+                out.append(
+                    f"{chr(9) * depth}{mark}<svg{' ' + attrs if attrs else ''} /> <!-- SVG content collapsed -->"
+                )
+            return
         if n.tag:
             if n.index is not None:
                 nxt += 1

@@ -26,7 +26,8 @@
     'combobox', 'slider', 'spinbutton', 'search', 'searchbox', 'row', 'cell', 'gridcell']);
   const visible = (el) => {
     const s = styleOf(el);
-    return el.offsetWidth > 0 && el.offsetHeight > 0 && s.visibility !== 'hidden' && s.display !== 'none';
+    const r = el.offsetWidth === undefined ? el.getBoundingClientRect() : { width: el.offsetWidth, height: el.offsetHeight };
+    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none';
   };
   const isTop = (el) => {
     const rects = el.getClientRects();
@@ -55,6 +56,9 @@
     if (el.hasAttribute('onclick') || typeof el.onclick === 'function') return true;
     if (tag === 'label' && !el.getAttribute('for') && formBelow(el, 2)) return true;
     if (tag === 'span' && formBelow(el, 2)) return true;
+    const names = [(el.getAttribute('class') || '').toLowerCase().split(/\s+/).join(' '), (el.id || '').toLowerCase(),
+      ...el.getAttributeNames().filter((a) => a.startsWith('data-')).map((a) => (el.getAttribute(a) || '').toLowerCase())];
+    if (names.some((v) => SEARCHY.some((w) => v.includes(w)))) return true;   // 0.13.8's search indicators
     if (el.disabled || el.getAttribute('aria-hidden') === 'true') return false;
     if (TAGS13.has(tag)) return true;
     if (['onclick', 'onmousedown', 'onmouseup', 'onkeydown', 'onkeyup', 'tabindex'].some((a) => el.hasAttribute(a))) return true;
@@ -62,8 +66,12 @@
     if (role && ROLES13.has(role)) return true;
     if (IMPLICIT13[tag] && !role) return true;   // the accessibility tree's role of a table's row and cell
     if (el.isContentEditable) return true;
+    const b = el.getBoundingClientRect();             // an icon-sized element with a class, role or label
+    if (b.width >= 10 && b.width <= 50 && b.height >= 10 && b.height <= 50 &&
+        ['class', 'role', 'onclick', 'data-action', 'aria-label'].some((a) => el.hasAttribute(a))) return true;
     return styleOf(el).cursor === 'pointer';
   };
+  const SEARCHY = ['search', 'magnify', 'glass', 'lookup', 'find', 'query'];
   const IMPLICIT13 = { tr: 'row', td: 'cell' };
   // 0.13.8's bounding-box filter: a child >= 99% inside an <a>, a <button> or a button/combobox role is not
   // numbered, unless it is a field, a label, itself such an element, has onclick or aria-label, or a role
@@ -120,7 +128,7 @@
     }
     if (node.nodeType !== Node.ELEMENT_NODE) return null;
     const el = node, tag = el.tagName.toLowerCase();
-    if (DENY.has(tag)) return null;
+    if (DENY.has(tag) && !(mode === 'bu13' && tag === 'svg')) return null;   // 0.13.8 shows an svg, collapsed
     const r = el.getBoundingClientRect(), s = styleOf(el);
     const fixed = s.position === 'fixed' || s.position === 'sticky';
     if (!fixed && !(el.offsetWidth > 0 || el.offsetHeight > 0) && !inView(r)) return null;
@@ -137,7 +145,7 @@
       if (mode === 'bu13' && d.view && interactive13(el, tag) && !excluded13(el, tag, r, bound)) d.hi = true;
     }
     if (mode === 'bu13') d.live = live(el, tag);
-    for (const c of el.childNodes) {
+    if (tag !== 'svg') for (const c of el.childNodes) {
       const k = walk(c, d.hi || lit, propagating(el, tag) ? r : bound);
       if (k) d.kids.push(k);
     }
