@@ -224,6 +224,14 @@ def write_chain_specs(
 @click.option(
     "--sites", type=click.Path(path_type=Path), default=None, help="Sites directory (goal chains' answers)."
 )
+@click.option(
+    "--hygiene/--no-hygiene",
+    default=False,
+    show_default=True,
+    help="Refuse the chains whose words have a hygiene problem (plandvc.chains.hygiene: float noise, a "
+    "non-integer count, a self-contradicting entry, a garbled title, a false link, an undone step, an idle "
+    "hop); needs --request composed.",
+)
 @click.option("--allow-empty", is_flag=True, help="Write an empty chains file when no chain can be made.")
 def chain_specs(**values: object) -> None:
     """Walk the items into chains of 2–4 parts of one site, deterministically in the seed.
@@ -235,7 +243,7 @@ def chain_specs(**values: object) -> None:
     a wrong value or loses its form, and the planner re-delegates it. With --request composed each line also
     has the user's request, each part's delegation (`say`) and the final message, and a --goal-share of the
     chains end on a question answered from the state their constraints leave (`goal`). Empty items (or no
-    chain made) is an error unless --allow-empty; an existing --out is replaced only when it is a previous
+    chain made) is an error unless --allow-empty; --hygiene refuses the chains whose words fail a hygiene check; an existing --out is replaced only when it is a previous
     chain-specs output, and by one writer at a time (a second one says another chain-specs is writing it).
 
     \b
@@ -244,6 +252,8 @@ def chain_specs(**values: object) -> None:
         plandvc chain-specs --items data/items.jsonl --out data/chains.jsonl --recovery-share 0.2
         plandvc chain-specs --items data/items.jsonl --out data/chains.jsonl --request composed \\
             --goal-share 0.4 --sites data/world
+        plandvc chain-specs --items data/items.jsonl --out data/chains.jsonl --request composed \\
+            --sites data/world --hygiene
     """
     params = fill(ChainParams, values, sizes=parse_sizes(str(values["sizes"])))
     chains, items = fill(write_chain_specs, values, params=params)

@@ -7,12 +7,14 @@ recovery draw's) byte for byte, as before either existed.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from plandvc.chains.compose import REQUESTS, UI_ONLY_MACROS, compose_chains
 from plandvc.chains.goals import Answer, goal_chains, site_answers
+from plandvc.chains.hygiene import chain_problems
 from plandvc.chains.recovery import assign_failures
 from plandvc.chains.walk import HOME_RULES, chain_specs
 from plandvc.io import InputError
@@ -33,9 +35,34 @@ class ChainParams:
     recovery_share: float = 0.0
     request: str = REQUESTS[0]
     goal_share: float = 0.0
+    hygiene: bool = False  # refuse the chains `plandvc.chains.hygiene` finds a problem in (v3: off)
+
+
+HYGIENE_MARGIN = (
+    0.5  # with `hygiene`, the chains are made for n * (1 + margin) and the first n clean ones kept
+)
 
 
 def make_chains(
+    items: Sequence[ItemRecord],
+    params: ChainParams,
+    specs: Mapping[str, Spec] | None = None,
+    answers: Mapping[str, Answer] | None = None,
+) -> list[ChainSpec]:
+    """The chains of `items`; with `hygiene` (composed requests only) made for more than n, the ones with a
+    hygiene problem (`plandvc.chains.hygiene`) refused, and the first n clean ones kept in order."""
+    p = params
+    if not p.hygiene:
+        return _make_chains(items, p, specs, answers)
+    if p.request != "composed":
+        raise InputError("hygiene: the checks read composed words (request: composed)")
+    more = replace(p, n=p.n + math.ceil(p.n * HYGIENE_MARGIN), hygiene=False)
+    by_id = {r["id"]: r for r in items}
+    made = _make_chains(items, more, specs, answers)
+    return [c for c in made if not chain_problems(c, by_id, specs or {})][: p.n]
+
+
+def _make_chains(
     items: Sequence[ItemRecord],
     params: ChainParams,
     specs: Mapping[str, Spec] | None = None,

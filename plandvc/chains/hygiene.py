@@ -1,0 +1,305 @@
+"""Request hygiene: what no user writes, found in a composed chain's words and facts (issue 45, item 4).
+
+Each check is one function over a chain's words and facts (`ChainText`) and returns its problems, one line
+each (empty: none):
+- `float_noise`: a number printed with more decimals than the site shows ("at most 2.4000000000000004");
+- `fractional_count`: a non-integer bound on a column of whole numbers ("recipes up to 42.5");
+- `self_contradiction`: an entry that contradicts itself ("Kingsbridge vs Kingsbridge");
+- `garbled_title`: a title whose words do not go together ("Best the Roman empire");
+- `false_link`: a linking word ("among them", "there", "it") whose referent is not what the next part acts
+  on ("Find collections about "Jensen", and then among them, open "Zesty Pancakes"", the entry opened from
+  elsewhere than that list);
+- `undone_step`: a step that undoes an earlier one ("Show me players matching Duarte, and then take me to the
+  players": the trip to the list drops its constraints);
+- `idle_hop`: a hop that serves nothing ("Take me to the letters. How many stories ...": the next part does
+  not start where the hop leads).
+
+The linking, undoing and idle checks are decided by construction (the parts' macros, pages, start pages and
+vias, and the entries the constraints leave by the site's own query semantics), never by reading the words
+alone; the text checks read the words the user, the planner and the final message see. `chain_problems` runs
+them all; chain-specs refuses the chains that have any under `chains.hygiene` (`plandvc.chains.make`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from plandvc.records import Ask, ChainSpec, ItemRecord, Via
+from plandvc.sites.model import Spec
+from plandvc.sites.query import BadValue, select_rows
+
+SHOWN_DECIMALS = 2  # without the site's spec: the most decimals a generated site's column shows
+_NUMBER = re.compile(r"(?<![\w.\-])\d+\.(\d+)(?![\w.\-])")  # not a version in a name ("GPL-3.0")
+_QUOTED = re.compile(r'"([^"]+)"')
+_VERSUS = re.compile(r"^(.+?)\s+(?:vs\.?|v\.?|versus|against)\s+(.+)$", re.I)
+# a word that takes a bare noun, followed by an article or a determiner: "Best the Roman empire", "How to the
+# Roman empire", "Top a ..."
+_GARBLED = re.compile(r"\b(?:Best|Top|Worst|Greatest|How to)\s+(?:the|a|an|this|that|these|those)\b")
+# a word that points back at what an earlier part left ("among them", "of them", "in it", "there")
+_LINK = re.compile(r"\b(?:among them|of them|from them|in it|on it|open it|there)\b", re.I)
+_NOT_LINK = re.compile(r"\b(?:are there|is there|there (?:are|is))\b", re.I)
+NAVIGATE = "navigate_to_page"
+OPEN = "open_entry"
+LIST_MACROS = frozenset(
+    {
+        "filter_by_dropdown",
+        "filter_by_options",
+        "filter_by_slider",
+        "filter_by_date_range",
+        "sort_by_form",
+        "search_by_text",
+        "choose_suggestion",
+    }
+)
+
+
+@dataclass(frozen=True)
+class ChainText:
+    """A composed chain's words (the request, each part's delegation, the goal step's, the final message) and
+    the facts they come from (each part's `Ask`, start page and via; the site's spec when known)."""
+
+    key: str
+    request: str
+    says: tuple[str, ...]
+    final: str
+    asks: tuple[Ask, ...]
+    starts: tuple[str, ...]
+    vias: tuple[Via, ...]
+    site: str
+    spec: Spec | None = None
+    goal_say: str | None = None
+
+    def texts(self) -> list[tuple[str, str]]:
+        """(where, text) of every text a user, the planner or a specialist reads."""
+        out = [("request", self.request)]
+        out += [(f"delegation {i}", s) for i, s in enumerate(self.says)]
+        if self.goal_say is not None:
+            out.append(("goal delegation", self.goal_say))
+        return out + [("final", self.final)]
+
+    def list_path(self, ask: Ask) -> str:
+        """The path of the list page an ask is about."""
+        return f"/sites/{self.site}/{ask['page']}"
+
+
+def chain_text(chain: ChainSpec, items: Mapping[str, ItemRecord], specs: Mapping[str, Spec]) -> ChainText:
+    """A composed chain read with its items' facts (a KeyError names an unknown id or an item with no ask)."""
+    parts = [items[p["id"]] for p in chain["parts"]]
+    goal = chain.get("goal")
+    return ChainText(
+        key=chain["key"],
+        request=chain.get("request", ""),
+        says=tuple(p.get("say", "") for p in chain["parts"]),
+        final=chain.get("final", ""),
+        asks=tuple(r["ask"] for r in parts),  # type: ignore[typeddict-item]
+        starts=tuple(r["start"] for r in parts),
+        vias=tuple(p["via"] for p in chain["parts"]),
+        site=chain["site"],
+        spec=specs.get(chain["site"]),
+        goal_say=goal.get("say") if goal is not None else None,
+    )
+
+
+# ── the checks over words ───────────────────────────────────────────────────
+
+
+def shown_decimals(spec: Spec | None) -> int:
+    """The most decimals the site prints: its number columns' and its sliders' steps (2 without a spec)."""
+    if spec is None:
+        return SHOWN_DECIMALS
+    most = 0
+    for table in spec.tables.values():
+        most = max([most] + [c.decimals for c in table.columns if c.type == "number"])
+    for page in spec.pages:
+        for c in page.controls:
+            for x in (c.min, c.max, c.step):
+                if x is not None:
+                    most = max(most, _decimals(str(x)))
+    return most
+
+
+def _decimals(text: str) -> int:
+    whole, _, frac = text.partition(".")
+    return len(frac.rstrip("0")) if whole.lstrip("-").isdigit() else 0
+
+
+def float_noise(c: ChainText) -> list[str]:
+    """A number printed with more decimals than the site shows ("2.4000000000000004")."""
+    most = shown_decimals(c.spec)
+    return [
+        f"float noise: {m.group(0)} in the {where} ({most} decimals shown)"
+        for where, text in c.texts()
+        for m in _NUMBER.finditer(text)
+        if len(m.group(1)) > most
+    ]
+
+
+def fractional_count(c: ChainText) -> list[str]:
+    """A non-integer bound on a number column whose every value is whole (a count: "recipes up to 42.5")."""
+    if c.spec is None:
+        return []
+    out = []
+    for ask in c.asks:
+        page = c.spec.page(ask["page"])
+        if page is None or ask["macro"] != "filter_by_slider":
+            continue
+        table = c.spec.table_of(page)
+        control = next((x for x in page.controls if x.kind == "slider" and x.label == ask.get("label")), None)
+        if control is None or control.column is None:
+            continue
+        column = table.column(control.column)
+        whole = column.decimals == 0 and all(float(r[column.name]).is_integer() for r in table.rows)
+        out += [
+            f"non-integer count: {ask.get('label', '')} {v} on a column of whole numbers ({column.label})"
+            for v in ask.get("values", [])
+            if whole and not float(v).is_integer()
+        ]
+    return out
+
+
+def self_contradiction(c: ChainText) -> list[str]:
+    """An entry set against itself ("Kingsbridge vs Kingsbridge")."""
+    out = []
+    for where, text in c.texts():
+        for q in _QUOTED.findall(text):
+            m = _VERSUS.match(q)
+            if m is not None and m.group(1).strip().lower() == m.group(2).strip().lower():
+                out.append(f'self-contradiction: "{q}" in the {where}')
+    return out
+
+
+def garbled_title(c: ChainText) -> list[str]:
+    """A quoted title whose words do not go together ("Best the Roman empire")."""
+    return [
+        f'garbled title: "{q}" in the {where}'
+        for where, text in c.texts()
+        for q in _QUOTED.findall(text)
+        if _GARBLED.search(q)
+    ]
+
+
+# ── the checks by construction ──────────────────────────────────────────────
+
+
+def _list_run_before(c: ChainText, i: int) -> list[Ask]:
+    """The run of list parts on one page that ends just before part i (empty: part i-1 is no list part)."""
+    run: list[Ask] = []
+    j = i - 1
+    while j >= 0 and c.asks[j]["macro"] in LIST_MACROS:
+        if run and c.asks[j]["page"] != run[0]["page"]:
+            break
+        run.insert(0, c.asks[j])
+        if c.vias[j] != "page":
+            break
+        j -= 1
+    return run
+
+
+def _left_entries(c: ChainText, run: Sequence[Ask]) -> set[str] | None:
+    """The names of the entries a run of constraints leaves on its list (None: no spec or no query)."""
+    if c.spec is None or not run:
+        return None
+    page = c.spec.page(run[0]["page"])
+    if page is None:
+        return None
+    table = c.spec.table_of(page)
+    pairs = [(str(k), str(v)) for a in run for k, v in a.get("query", [])]
+    try:
+        rows = select_rows(page, table, list(table.rows), pairs)
+    except BadValue:
+        return None
+    return {str(r[table.label]) for r in rows}
+
+
+def _linked(c: ChainText, i: int) -> str | None:
+    """Why part i is no entry of the list before it (None: it is one, opened from that list)."""
+    run = _list_run_before(c, i)
+    ask = c.asks[i]
+    if not run:
+        return "no list comes before it"
+    if c.vias[i] != "page":
+        return f"it starts after a trip {c.vias[i]}, not on the list"
+    if c.starts[i].split("?")[0] != c.list_path(run[0]):
+        return f"it starts on {c.starts[i]}, not on the list {c.list_path(run[0])}"
+    left = _left_entries(c, run)
+    if left is not None and ask.get("entry") not in left:
+        return "the list's constraints do not leave it"
+    return None
+
+
+def false_link(c: ChainText) -> list[str]:
+    """A linking word in the request whose referent is not what the next part acts on: every entry part after
+    a list must be opened from that list, among the entries its constraints leave."""
+    words = [m.group(0) for m in _LINK.finditer(_NOT_LINK.sub("", c.request))]
+    if not words:
+        return []
+    entry_parts = [i for i, a in enumerate(c.asks) if i > 0 and "entry" in a]
+    why = [(i, _linked(c, i)) for i in entry_parts]
+    if not entry_parts:
+        return [f'false link: "{words[0]}" but no later part acts on an entry of what came before']
+    return [
+        f'false link: "{words[0]}" but part {i} ("{c.asks[i].get("entry", "")}"): {reason}'
+        for i, reason in why
+        if reason is not None
+    ]
+
+
+def undone_step(c: ChainText) -> list[str]:
+    """A trip to a list page an earlier part narrowed: the trip drops the constraints the user asked for."""
+    out = []
+    for i, ask in enumerate(c.asks):
+        if ask["macro"] != NAVIGATE:
+            continue
+        narrowed = [
+            j for j in range(i) if c.asks[j]["macro"] in LIST_MACROS and c.asks[j]["page"] == ask["page"]
+        ]
+        if narrowed:
+            out.append(
+                f"undone step: part {i} goes to {ask['plural']}, dropping part {narrowed[-1]}'s constraint"
+            )
+    return out
+
+
+def idle_hop(c: ChainText) -> list[str]:
+    """A trip to a page that the next part does not start on (it goes home, or starts elsewhere)."""
+    out = []
+    for i, ask in enumerate(c.asks[:-1]):
+        if ask["macro"] != NAVIGATE:
+            continue
+        nxt = i + 1
+        start = c.starts[nxt].split("?")[0]
+        if c.vias[nxt] != "page" or start != c.list_path(ask):
+            out.append(
+                f"idle hop: part {i} goes to {ask['plural']}, but part {nxt} starts on {start} "
+                f"(via {c.vias[nxt]})"
+            )
+    return out
+
+
+Check = Callable[[ChainText], list[str]]
+CHECKS: dict[str, Check] = {
+    "float_noise": float_noise,
+    "fractional_count": fractional_count,
+    "self_contradiction": self_contradiction,
+    "garbled_title": garbled_title,
+    "false_link": false_link,
+    "undone_step": undone_step,
+    "idle_hop": idle_hop,
+}
+
+
+def problems_of(c: ChainText) -> dict[str, list[str]]:
+    """Every check's problems for one chain, by the check's name (only the checks that found any)."""
+    found = {name: check(c) for name, check in CHECKS.items()}
+    return {name: p for name, p in found.items() if p}
+
+
+def chain_problems(chain: ChainSpec, items: Mapping[str, ItemRecord], specs: Mapping[str, Spec]) -> list[str]:
+    """One line per problem of a composed chain, each naming the chain's key and the check."""
+    return [
+        f"{chain['key']}: {line}"
+        for lines in problems_of(chain_text(chain, items, specs)).values()
+        for line in lines
+    ]

@@ -1,0 +1,171 @@
+"""Request hygiene (plandvc.chains.hygiene, issue 45 item 4): every check shown failing on the issue's quoted
+requests (kept as fixtures, with the facts they were made from) and on hand-made words, today's default chains
+counted, and chain-specs' `--hygiene` refusing every chain with a problem, byte for byte twice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from run_helpers import plandvc
+
+from plandvc import io
+from plandvc.chains.hygiene import (
+    CHECKS,
+    ChainText,
+    chain_problems,
+    chain_text,
+    float_noise,
+    garbled_title,
+    problems_of,
+    self_contradiction,
+)
+from plandvc.chains.items import site_specs
+from plandvc.chains.make import ChainParams, make_chains
+from plandvc.records import Ask, ChainSpec, ItemRecord
+from plandvc.sites.model import Spec
+
+ROOT = Path(__file__).resolve().parents[1]
+# the issue's quoted requests, each with its chain and its parts' facts as today's default chains made them
+QUOTED = io.read_json(Path(__file__).with_name("hygiene_quoted.json"))
+
+
+def default_params(**changes: Any) -> ChainParams:
+    """params.yaml's `chains` as chain-specs reads them."""
+    c = yaml.safe_load((ROOT / "params.yaml").read_text())["chains"]
+    sizes = tuple(int(s) for s in str(c.pop("sizes")).split(","))
+    return ChainParams(sizes=sizes, **{**c, **changes})
+
+
+@pytest.fixture(scope="module")
+def specs(world0: Path) -> dict[str, Spec]:
+    return site_specs(world0)
+
+
+@pytest.fixture(scope="module")
+def default_chains(world_items: list[ItemRecord], specs: dict[str, Spec]) -> list[ChainSpec]:
+    return make_chains(world_items, default_params(), specs)
+
+
+def text(request: str = "", asks: tuple[Ask, ...] = (), **kw: Any) -> ChainText:
+    """A hand-made chain's words and facts (no spec unless given)."""
+    n = len(asks)
+    fields: dict[str, Any] = {
+        "key": "k", "request": request, "says": ("",) * n, "final": "", "asks": asks,
+        "starts": ("/sites/s",) * n, "vias": (None,) + ("page",) * (n - 1), "site": "s",
+    }  # fmt: skip
+    return ChainText(**{**fields, **kw})
+
+
+def ask(macro: str, page: str, **kw: Any) -> Ask:
+    return {"macro": macro, "site": "S", "page": page, "plural": page, "singular": page[:-1], **kw}  # type: ignore[typeddict-item]
+
+
+# ── the issue's quoted requests ──────────────────────────────────────────────
+
+
+@pytest.mark.parametrize("case", QUOTED, ids=[c["check"] for c in QUOTED])
+def test_each_quoted_request_fails_its_check(case: dict[str, Any], specs: dict[str, Spec]) -> None:
+    """The request the issue quotes is in the fixture's words, and its check names it."""
+    chain = case["chain"]
+    words = chain["request"] + " ".join(p["say"] for p in chain["parts"])
+    assert case["quote"] in words
+    found = problems_of(chain_text(chain, {r["id"]: r for r in case["items"]}, specs))
+    assert case["check"] in found, found
+
+
+def test_every_check_has_a_quoted_request() -> None:
+    assert sorted({c["check"] for c in QUOTED}) == sorted(CHECKS)
+
+
+# ── each check on hand-made words: passing and failing ───────────────────────
+
+
+def test_float_noise_counts_decimals_against_what_the_site_shows() -> None:
+    assert float_noise(text("versions of at most 2.4000000000000004")) != []
+    assert float_noise(text("prices up to 12.99, license GPL-3.0, rated 4.5")) == []
+    assert float_noise(text("a price of 12.999")) != []  # three decimals: more than a site shows
+
+
+def test_self_contradiction_and_garbled_title() -> None:
+    assert self_contradiction(text('Open the match "Kingsbridge vs Kingsbridge".')) != []
+    assert self_contradiction(text('Open the match "Kingsbridge vs Northvale".')) == []
+    assert garbled_title(text('Open "Best the Roman empire".')) != []
+    assert garbled_title(text('Open "How to the Roman empire".')) != []
+    assert garbled_title(text('Open "History of the Roman empire".')) == []
+
+
+def test_a_link_holds_only_when_the_entry_is_opened_from_that_list() -> None:
+    search = ask("search_by_text", "recipes", values=["Lemon"], query=[["q", "Lemon"]])
+    opened = ask("open_entry", "recipes", entry="Lemon Tart")
+    req = 'Find recipes about "Lemon", and then among them, open "Lemon Tart".'
+    on_list = text(req, (search, opened), starts=("/sites/s/recipes", "/sites/s/recipes"))
+    assert problems_of(on_list) == {}
+    from_home = text(req, (search, opened), vias=(None, "home"))
+    assert list(problems_of(from_home)) == ["false_link"]
+
+
+def test_a_trip_back_to_a_narrowed_list_undoes_it_and_a_hop_nobody_uses_is_idle() -> None:
+    search = ask("search_by_text", "players", values=["Duarte"], query=[["q", "Duarte"]])
+    back = ask("navigate_to_page", "players")
+    assert list(problems_of(text("", (search, back), vias=(None, "home")))) == ["undone_step"]
+    letters = ask("navigate_to_page", "letters")
+    count = ask("count_entries", "stories", values=["Politics"], label="Section")
+    assert list(problems_of(text("", (letters, count), vias=(None, "home")))) == ["idle_hop"]
+    used = text("", (letters, count), starts=("/sites/s", "/sites/s/letters"))
+    assert problems_of(used) == {}
+
+
+def test_a_non_integer_bound_on_whole_numbers_is_a_fractional_count(specs: dict[str, Spec]) -> None:
+    case = next(c for c in QUOTED if c["check"] == "fractional_count")
+    items = {r["id"]: r for r in case["items"]}
+    c = chain_text(case["chain"], items, specs)
+    whole = [
+        {**a, "values": [str(int(float(a["values"][0]) + 0.5))]} if a["macro"] == "filter_by_slider" else a
+        for a in c.asks
+    ]
+    fixed = ChainText(**{**c.__dict__, "asks": tuple(whole)})
+    assert "fractional_count" in problems_of(c) and "fractional_count" not in problems_of(fixed)
+
+
+# ── today's default chains and the switch ────────────────────────────────────
+
+
+def test_todays_default_chains_have_every_kind_of_problem(
+    default_chains: list[ChainSpec], world_items: list[ItemRecord], specs: dict[str, Spec]
+) -> None:
+    """v3's params (hygiene off) keep today's chains, problems and all: every check finds some."""
+    by_id = {r["id"]: r for r in world_items}
+    found = {k for c in default_chains for k in problems_of(chain_text(c, by_id, specs))}
+    assert found == set(CHECKS)
+
+
+def test_with_hygiene_no_chain_has_a_problem(world_items: list[ItemRecord], specs: dict[str, Spec]) -> None:
+    params = default_params(hygiene=True)
+    chains = make_chains(world_items, params, specs)
+    by_id = {r["id"]: r for r in world_items}
+    assert len(chains) == params.n
+    assert [line for c in chains for line in chain_problems(c, by_id, specs)] == []
+
+
+def test_chain_specs_hygiene_twice_byte_for_byte_and_refused_without_composed_words(
+    tmp_path: Path, world_items: list[ItemRecord], world0: Path
+) -> None:
+    items = tmp_path / "items.jsonl"
+    io.write_jsonl(items, world_items)
+    outs = []
+    for name in ("a", "b"):
+        out = tmp_path / name / "chains.jsonl"
+        out.parent.mkdir()
+        p = plandvc(
+            "chain-specs", "--items", items, "--out", out, "--n", "60", "--request", "composed",
+            "--goal-share", "0.4", "--sites", world0, "--recovery-share", "0.2", "--hygiene",
+        )  # fmt: skip
+        assert p.returncode == 0, p.stderr
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1] and len(outs[0].splitlines()) == 60
+    p = plandvc("chain-specs", "--items", items, "--out", tmp_path / "c.jsonl", "--hygiene")
+    assert p.returncode == 1 and "hygiene: the checks read composed words" in p.stderr
+    assert not (tmp_path / "c.jsonl").exists()
