@@ -77,7 +77,7 @@ class ChainText:
         out += [(f"delegation {i}", s) for i, s in enumerate(self.says)]
         if self.goal_say is not None:
             out.append(("goal delegation", self.goal_say))
-        return out + [("final", self.final)]
+        return [*out, ("final", self.final)]
 
     def list_path(self, ask: Ask) -> str:
         """The path of the list page an ask is about."""
@@ -93,7 +93,7 @@ def chain_text(chain: ChainSpec, items: Mapping[str, ItemRecord], specs: Mapping
         request=chain.get("request", ""),
         says=tuple(p.get("say", "") for p in chain["parts"]),
         final=chain.get("final", ""),
-        asks=tuple(r["ask"] for r in parts),  # type: ignore[typeddict-item]
+        asks=tuple(r["ask"] for r in parts),
         starts=tuple(r["start"] for r in parts),
         vias=tuple(p["via"] for p in chain["parts"]),
         site=chain["site"],
