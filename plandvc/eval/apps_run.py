@@ -22,7 +22,14 @@ from plandvc.apps.app import App
 from plandvc.eval.apps import AppSession, app_pool, known_app, site_info
 from plandvc.eval.client import Asking, PlannerClient, PlannerModel
 from plandvc.eval.closed import Episode, run_episode
-from plandvc.eval.metrics import EvalMetrics, closed_metrics, episode_record, reply_record, teacher_metrics
+from plandvc.eval.metrics import (
+    EvalMetrics,
+    closed_metrics,
+    episode_record,
+    goal_kinds,
+    reply_record,
+    teacher_metrics,
+)
 from plandvc.eval.reference import REFERENCES, PlannerServer, reference_planner
 from plandvc.eval.specs import HeldOut, load_held_out
 from plandvc.eval.teacher import teacher_forced
@@ -104,7 +111,7 @@ async def _one(
         episodes = await app_closed_loop(app, chains, client, cfg, *seeded)
         cfg.timings[f"{name}.closed_loop_s"] = time.monotonic() - t0
         io.write_jsonl(folder / "episodes.jsonl", [episode_record(e) for e in episodes])
-        metrics["closed_loop"] = closed_metrics(episodes)
+        metrics["closed_loop"] = closed_metrics(episodes, goal_kinds(chains))
     finally:
         await client.close()
     io.write_json(folder / "metrics.json", metrics)

@@ -9,9 +9,11 @@ here depends on time or on the order replies came in.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
 from typing import NotRequired, TypedDict, final
 
 from plandvc.eval.closed import ENDS, Episode
+from plandvc.eval.specs import LIST_KINDS, WALK, HeldOut
 from plandvc.eval.teacher import TurnReply
 from plandvc.records import Answer
 
@@ -81,6 +83,12 @@ class TeacherMetrics(TypedDict):
     by_macro: dict[str, GroupScore]
     by_turn: dict[str, GroupScore]
     by_role: NotRequired[dict[str, GroupScore]]
+    # only when a held-out chain has a goal kind that uses what is found (issue 45; v3's metrics keep their
+    # bytes): the turns by their chain's goal kind ("walk": no goal)
+    by_goal: NotRequired[dict[str, GroupScore]]
+    # only when some delegation needs a report: those delegations (their accuracy), and their share of all
+    after_report: NotRequired[GroupScore]
+    after_report_share: NotRequired[float | None]
 
 
 class EpisodeLine(TypedDict):
@@ -108,6 +116,7 @@ class ClosedMetrics(TypedDict):
     steps: int
     ends: dict[str, int]
     off_script_at_turn: dict[str, int]
+    by_goal: NotRequired[dict[str, GroupScore]]  # episodes (turns: episodes, correct: successes) by goal kind
 
 
 @final  # so that `"skipped" in metrics` tells the two apart
@@ -212,6 +221,12 @@ def teacher_metrics(replies: list[TurnReply]) -> TeacherMetrics:
     # only when the held-out chains have any
     if any(r.turn.role for r in replies):
         metrics["by_role"] = _group([(r.turn.role or "normal", r.score.correct) for r in replies])
+    if {r.chain.goal_kind for r in replies} - LIST_KINDS:
+        metrics["by_goal"] = _group([(r.chain.goal_kind, r.score.correct) for r in replies])
+    after = [r for r in delegations if r.turn.after_report]
+    if after:
+        metrics["after_report"] = _group([("after_report", r.score.correct) for r in after])["after_report"]
+        metrics["after_report_share"] = rate(len(after), len(delegations))
     return metrics
 
 
@@ -232,12 +247,19 @@ def episode_record(e: Episode) -> EpisodeLine:
     }
 
 
-def closed_metrics(episodes: list[Episode]) -> ClosedMetrics:
+def goal_kinds(chains: Iterable[HeldOut]) -> dict[str, str]:
+    """Each held-out chain's goal kind by its key (`closed_metrics`' `kinds`)."""
+    return {h.line["key"]: h.goal_kind for h in chains}
+
+
+def closed_metrics(episodes: list[Episode], kinds: Mapping[str, str] | None = None) -> ClosedMetrics:
+    """The closed loop's metrics; `kinds` (chain key -> goal kind) adds `by_goal` when a kind uses what is
+    found."""
     n = len(episodes)
     ok = sum(e.success for e in episodes)
     ends = Counter(e.end for e in episodes)
     off = Counter(str(e.off_script_turn) for e in episodes if e.off_script_turn is not None)
-    return {
+    metrics: ClosedMetrics = {
         "episodes": n,
         "success": ok,
         "success_rate": rate(ok, n),
@@ -246,6 +268,9 @@ def closed_metrics(episodes: list[Episode]) -> ClosedMetrics:
         "ends": {k: ends[k] for k in ENDS if ends[k]},
         "off_script_at_turn": dict(sorted(off.items(), key=lambda kv: int(kv[0]))),
     }
+    if kinds is not None and set(kinds.values()) - LIST_KINDS:
+        metrics["by_goal"] = _group([(kinds.get(e.key, WALK), e.success) for e in episodes])
+    return metrics
 
 
 def table(metrics: EvalMetrics) -> str:
@@ -264,20 +289,29 @@ def table(metrics: EvalMetrics) -> str:
             f"values {f(tf['values_kept'])}, answer {f(tf['answer_kept'])}, invalid {tf['invalid_replies']}",
             f"  {'group':<24}{'turns':>7}{'correct':>9}{'accuracy':>10}",
         ]
-        for title in ("by_family", "by_turn"):
-            for k, g in tf[title].items():
-                label = f"{title[3:]} {k}"
+        groups = (("family", tf["by_family"]), ("turn", tf["by_turn"]), ("goal", tf.get("by_goal", {})))
+        for title, by in groups:
+            for k, g in by.items():
+                label = f"{title} {k}"
                 lines.append(f"  {label:<24}{g['turns']:>7}{g['correct']:>9}{f(g['accuracy']):>10}")
+        after = tf.get("after_report")
+        if after is not None:
+            lines.append(
+                f"  {'after a report':<24}{after['turns']:>7}{after['correct']:>9}{f(after['accuracy']):>10}"
+                f"  ({f(tf.get('after_report_share'))} of the delegations)"
+            )
     cl = metrics.get("closed_loop")
     if cl:
         ends = ", ".join(f"{k} {v}" for k, v in cl["ends"].items())
         off = ", ".join(f"turn {k}: {v}" for k, v in cl["off_script_at_turn"].items()) or "none"
+        ends_goal = cl.get("by_goal", {})
         lines += [
             f"closed loop: success {f(cl['success_rate'])} ({cl['success']}/{cl['episodes']} episodes), "
             f"steps carried out {cl['steps_done']}/{cl['steps']}",
             f"  ends: {ends}",
             f"  off script at: {off}",
         ]
+        lines += [f"  goal {k}: {g['correct']} of {g['turns']}" for k, g in ends_goal.items()]
     t = metrics.get("traffic") or {}
     if t:
         lines.append("  traffic: " + ", ".join(f"{k} {v}" for k, v in t.items()))

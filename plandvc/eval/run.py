@@ -25,6 +25,7 @@ from plandvc.eval.metrics import (
     SkippedMetrics,
     closed_metrics,
     episode_record,
+    goal_kinds,
     reply_record,
     teacher_metrics,
 )
@@ -136,7 +137,7 @@ async def _evaluate(cfg: EvalConfig, chains: list[HeldOut], url: str, model: str
                 episodes = await closed_loop(chains, client, cfg.loop, servers.bases[0])
             cfg.timings["closed_loop_s"] = time.monotonic() - t0
             io.write_jsonl(tmp / "episodes.jsonl", [episode_record(e) for e in episodes])
-            metrics["closed_loop"] = closed_metrics(episodes)
+            metrics["closed_loop"] = closed_metrics(episodes, goal_kinds(chains))
     finally:
         await client.close()
     metrics["response_format"] = client.format  # the structured-output form the server accepted

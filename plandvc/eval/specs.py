@@ -20,10 +20,10 @@ summary.json the summary), checked before any work. The folder (published atomic
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NotRequired, TypedDict
+from typing import NotRequired, TypedDict, cast
 
 from jsonschema import Draft202012Validator
 
@@ -53,6 +53,8 @@ class Turn:
     # an after_failure turn's task: the failed turn's own instruction, whose values a recovery must keep (the
     # right ones; the corrective instruction also names the wrong one, which a planner need not repeat)
     task: str | None = None
+    # a delegation whose right instruction carries a value only an earlier turn's report revealed
+    after_report: bool = False
 
     @property
     def needs(self) -> str:
@@ -85,6 +87,12 @@ class HeldOut:
         """Whether the chain asks a question (its done must carry the answer)."""
         return bool(answer_text(self.line["answer"]))
 
+    @property
+    def goal_kind(self) -> str:
+        """The chain's goal kind (`records.ChainGoal`), or "walk" for a walked chain."""
+        goal = self.line.get("goal")
+        return str(goal["kind"]) if goal is not None else WALK
+
 
 @dataclass
 class SpecsConfig:
@@ -107,8 +115,14 @@ class SpecsConfig:
     progress: bool = False
 
 
+WALK = "walk"  # a held-out chain without a goal, as the metrics group it by goal kind
+# v3's goal kinds read their answer off the list; the others use what the team finds (issue 45)
+LIST_KINDS = frozenset({WALK, "count", "top"})
+
+
 class SpecTurn(TypedDict):
-    """A turn of a specs.jsonl line (`Turn` once read)."""
+    """A turn of a specs.jsonl line (`Turn` once read); `after_report` only on a delegation that carries a
+    value only an earlier turn's report revealed (the episode's `found` values, by construction)."""
 
     kind: str
     family: str | None
@@ -116,6 +130,7 @@ class SpecTurn(TypedDict):
     macro: str | None
     answer: Answer
     role: NotRequired[TurnRole]
+    after_report: NotRequired[bool]
 
 
 class SpecLine(TypedDict):
@@ -162,6 +177,9 @@ class SpecsSummary(TypedDict):
     turns_by_kind: dict[str, int]
     seed: int
     recovery: NotRequired[dict[str, int]]
+    # only when a held-out chain has a goal kind that uses what is found (v3's summaries keep their bytes)
+    by_goal: NotRequired[dict[str, int]]
+    turns_after_report: NotRequired[int]  # delegations carrying a value only an earlier report revealed
 
 
 def spec_turn(t: EpisodeTurn) -> SpecTurn:
@@ -178,8 +196,32 @@ def spec_turn(t: EpisodeTurn) -> SpecTurn:
     return turn
 
 
+def found_value(t: EpisodeTurn) -> str | None:
+    """The value a turn's report reveals (a goal's find step: the episode turn's `found`), or None."""
+    found = cast(Mapping[str, object], t).get("found")
+    return found if isinstance(found, str) and found else None
+
+
+def report_turns(turns: Sequence[EpisodeTurn]) -> list[bool]:
+    """Per turn: a delegation whose instruction carries a value that only an earlier turn's report revealed
+    (a found value, verbatim, and not in the turn that found it)."""
+    found: list[str] = []
+    out = []
+    for t in turns:
+        said = t.get("instruction") or ""
+        out.append(t["kind"] == "delegate" and any(v in said for v in found))
+        value = found_value(t)
+        if value is not None:
+            found.append(value)
+    return out
+
+
 def spec_line(episode: Episode) -> SpecLine:
     """A held-out chain's line in specs.jsonl, from its episode.json."""
+    turns = [spec_turn(t) for t in episode["turns"]]
+    for turn, after in zip(turns, report_turns(episode["turns"]), strict=True):
+        if after:
+            turn["after_report"] = True
     line: SpecLine = {
         "key": episode["task_id"],
         "site": episode["site"],
@@ -187,7 +229,7 @@ def spec_line(episode: Episode) -> SpecLine:
         "via": episode["via"],
         "request": episode["instruction"],
         "answer": episode["answer"],
-        "turns": [spec_turn(t) for t in episode["turns"]],
+        "turns": turns,
     }
     if "failure" in episode:
         line["failure"] = episode["failure"]
@@ -278,6 +320,12 @@ def _eval_specs(cfg: SpecsConfig) -> SpecsSummary:
     recovering = Counter(x["failure"]["kind"] for x in lines if "failure" in x)
     if recovering:  # only with held-out recovery chains
         summary["recovery"] = dict(sorted(recovering.items()))
+    kinds = Counter(x["goal"]["kind"] if "goal" in x else WALK for x in lines)
+    if set(kinds) - LIST_KINDS:
+        summary["by_goal"] = dict(sorted(kinds.items()))
+    after = sum(bool(t.get("after_report")) for t in turns)
+    if after:
+        summary["turns_after_report"] = after
     io.write_json(tmp / "summary.json", summary)
     io.publish_dir(tmp, cfg.out)
     return summary
@@ -299,6 +347,7 @@ def held_out(line: SpecLine, folder: Path) -> HeldOut:
                 t.get("answer"),
                 t.get("role"),
                 task,
+                t.get("after_report", False),
             )
         )
     return HeldOut(line, turns, folder)

@@ -4,12 +4,14 @@ prints them.
 
 A cell is the teacher-forced step accuracy (strict, the lenient one after a slash when it differs) and the
 closed loop's successes out of its episodes. A planner or domain without metrics is left out; a cell for a
-planner not run on that domain is "—".
+planner not run on that domain is "—". A domain whose held-out chains have goal kinds that use what is found
+(issue 45: the metrics' `by_goal`) gets a table of its own, a column per goal kind and one for the delegations
+that carry a value only an earlier report revealed ("after a report": their accuracy and share).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
@@ -23,14 +25,30 @@ GENERATED = "generated"
 
 
 @dataclass(frozen=True)
+class KindCell:
+    """One planner on one goal kind of a domain: teacher-forced accuracy over its turns, closed-loop successes."""
+
+    accuracy: float | None
+    success: int | None
+    episodes: int | None
+
+    def text(self) -> str:
+        acc = "n/a" if self.accuracy is None else f"{self.accuracy:.2f}"
+        return acc if self.episodes is None else f"{acc}, {self.success} of {self.episodes}"
+
+
+@dataclass(frozen=True)
 class Cell:
-    """One planner on one domain: its chains, teacher-forced step accuracy and closed-loop successes."""
+    """One planner on one domain: its chains, teacher-forced step accuracy and closed-loop successes; by goal
+    kind and after a report when its metrics have them."""
 
     chains: int
     strict: float
     lenient: float
     success: int
     episodes: int
+    by_goal: dict[str, KindCell] = field(default_factory=dict)
+    after_report: str | None = None
 
     def text(self) -> str:
         acc = f"{self.strict:.2f}" + (f" / {self.lenient:.2f}" if self.lenient != self.strict else "")
@@ -41,12 +59,28 @@ def cell(metrics: dict[str, Any]) -> Cell:
     """A cell from one planner's metrics (`plandvc.eval.metrics.EvalMetrics`)."""
     tf, cl = metrics["teacher_forced"], metrics["closed_loop"]
     strict = float(tf["step_accuracy"])
+    closed = cl.get("by_goal", {})
+    by_goal = {
+        k: KindCell(
+            g["accuracy"],
+            closed[k]["correct"] if k in closed else None,
+            closed[k]["turns"] if k in closed else None,
+        )
+        for k, g in tf.get("by_goal", {}).items()
+    }
+    after = tf.get("after_report")
+    after_text = None
+    if after is not None:
+        acc = "n/a" if after["accuracy"] is None else f"{after['accuracy']:.2f}"
+        after_text = f"{acc} ({after['turns']} turns, {100 * float(tf['after_report_share']):.1f} %)"
     return Cell(
         int(metrics["chains"]),
         strict,
         float(tf.get("step_accuracy_lenient", strict)),
         int(cl["success"]),
         int(cl["episodes"]),
+        by_goal,
+        after_text,
     )
 
 
@@ -83,6 +117,24 @@ def side_by_side(cells: dict[str, dict[str, Cell]]) -> str:
     planners = sorted(seen - set(REFERENCES)) + [r for r in REFERENCES if r in seen]
     head = ["planner"] + [f"{d} ({max(c.chains for c in cells[d].values())} chains)" for d in domains]
     rows = [[p] + [cells[d][p].text() if p in cells[d] else "—" for d in domains] for p in planners]
+    out = [_markdown(head, rows)]
+    for d in domains:
+        kinds = sorted({k for c in cells[d].values() for k in c.by_goal})
+        if not kinds:
+            continue
+        in_domain = [p for p in planners if p in cells[d]]
+        head = [f"{d}: planner"] + [f"goal {k}" for k in kinds] + ["after a report"]
+        rows = [
+            [p]
+            + [cells[d][p].by_goal[k].text() if k in cells[d][p].by_goal else "—" for k in kinds]
+            + [cells[d][p].after_report or "—"]
+            for p in in_domain
+        ]
+        out.append(_markdown(head, rows))
+    return "\n\n".join(out)
+
+
+def _markdown(head: list[str], rows: list[list[str]]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in rows])
 
