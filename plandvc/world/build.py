@@ -54,8 +54,9 @@ def _column(f: Field, values: tuple[str, ...]) -> JsonObject:
     return col
 
 
-def _rows(td: TableDef, rng: random.Random, today: dt.date) -> list[JsonObject]:
-    """44–60 rows with distinct labels; ids are the table's prefix and a running number."""
+def _rows(td: TableDef, rng: random.Random, today: dt.date, data: str = "v3") -> list[JsonObject]:
+    """44–60 rows with distinct labels; ids are the table's prefix and a running number; each column drawn as
+    the world data version `data` draws it."""
     n = rng.randint(*ROWS)
     start = rng.randrange(1001, 4001, 10)
     rows: list[JsonObject] = []
@@ -63,34 +64,44 @@ def _rows(td: TableDef, rng: random.Random, today: dt.date) -> list[JsonObject]:
     for i in range(n):
         row: JsonObject = {"id": f"{td.id_prefix}{start + i}"}
         for f in td.fields:
-            v = f.make.draw(rng, today, i)
+            make = f.maker(data)
+            v = make.draw(rng, today, i)
             tries = 0
             while f.column.name == td.label and v in labels:
                 tries += 1
-                v = f.make.draw(rng, today, i) if tries < 200 else f"{v} {tries}"
+                v = make.draw(rng, today, i) if tries < 200 else f"{v} {tries}"
             row[f.column.name] = v
         labels.add(str(row[td.label]))
         rows.append(row)
     return rows
 
 
-def _step(lo: float, hi: float) -> float:
-    """A round slider step giving about 10–25 positions between lo and hi."""
+def _step(lo: float, hi: float, whole: bool = False) -> float:
+    """A round slider step giving about 10–25 positions between lo and hi; with `whole` (world data v4, on a
+    column of whole numbers) a whole step of 1, 2 or 5 times a power of ten, so no bound is a fraction of a
+    count ("recipes up to 42.5") or a float's noise ("version 2.4000000000000004")."""
     span = max(hi - lo, 1e-9)
     base = 10 ** math.floor(math.log10(span / 10))
     for m in (1, 2, 2.5, 5, 10):
         if span / (base * m) <= 25:
-            return base * m
-    return base * 10
+            step = base * m
+            break
+    else:
+        step = base * 10
+    if not whole or float(step).is_integer():
+        return step
+    return next(r * 10**k for k in range(12) for r in (1, 2, 5) if r * 10**k >= step)
 
 
 def _number(v: float) -> int | float:
     return int(v) if float(v).is_integer() else round(v, 4)
 
 
-def _controls(td: TableDef, page: str, rows: list[JsonObject], look_impl: dict[str, str]) -> list[JsonObject]:
+def _controls(
+    td: TableDef, page: str, rows: list[JsonObject], look_impl: dict[str, str], data: str = "v3"
+) -> list[JsonObject]:
     nums = [float(r[td.slider]) for r in rows]
-    step = _step(min(nums), max(nums))
+    step = _step(min(nums), max(nums), whole=data == "v4" and all(x.is_integer() for x in nums))
     lo, hi = math.floor(min(nums) / step) * step, math.ceil(max(nums) / step) * step
     dd, op, sl, dr = (td.field(n).column for n in (td.dropdown, td.options, td.slider, td.date))
     controls: list[JsonObject] = [
@@ -113,10 +124,10 @@ def _controls(td: TableDef, page: str, rows: list[JsonObject], look_impl: dict[s
 
 
 def _table(
-    td: TableDef, rng: random.Random, today: dt.date, form: str
+    td: TableDef, rng: random.Random, today: dt.date, form: str, data: str = "v3"
 ) -> tuple[JsonObject, list[JsonObject]]:
     """A table's site.json object (and its rows); a table people edit can also have its entries deleted."""
-    rows = _rows(td, rng, today)
+    rows = _rows(td, rng, today, data)
     cols = [{"name": "id", "label": "ID", "type": "id"}]
     for f in td.fields:
         used = tuple(sorted({str(r[f.column.name]) for r in rows})) if f.column.type == "enum" else ()
@@ -140,20 +151,26 @@ def _table(
     return table, rows
 
 
-def build_site(plan: SitePlan, look: Look, chooser: Chooser, seed: int) -> JsonObject:
-    """The site.json object of one generated site."""
+def build_site(plan: SitePlan, look: Look, chooser: Chooser, seed: int, data: str = "v3") -> JsonObject:
+    """The site.json object of one generated site, its data as world data version `data` draws it
+    (`plandvc.world.data`)."""
     rng = random.Random(f"world-site:{seed}:{plan.slug}")
     today = FIRST_DAY + dt.timedelta(days=rng.randint(0, 120))
     tables: JsonObject = {}
     pages: list[JsonObject] = []
     for k, td in enumerate(plan.domain.tables):
-        table, rows = _table(td, rng, today, chooser.form(plan.index, k))
+        table, rows = _table(td, rng, today, chooser.form(plan.index, k), data)
         tables[td.name] = table
         page = td.name.replace("_", "-")
         impls = {kind: chooser.impl(kind, plan.index, k) for kind in ("dropdown", "options", "slider",
                                                                         "date_range", "sort", "search")}  # fmt: skip
         pages.append(
-            {"page": page, "title": td.title, "table": td.name, "controls": _controls(td, page, rows, impls)}
+            {
+                "page": page,
+                "title": td.title,
+                "table": td.name,
+                "controls": _controls(td, page, rows, impls, data),
+            }
         )
     accent, background, panel, text = look.palette
     theme: JsonObject = {

@@ -43,6 +43,14 @@ def _is_world(path: Path) -> bool:
     help="v3: home pages in five structures, list filters as facets with counts, one Apply or on change, "
     "and per-row Edit/Delete (v2: dataset v2's world, byte for byte)",
 )
+@click.option(
+    "--data",
+    type=click.Choice(["v3", "v4"]),
+    default="v3",
+    show_default=True,
+    help="v4: the data without what no user writes (whole slider steps on whole numbers, no team against "
+    "itself, titles whose words go together); v3: dataset v3's world, byte for byte",
+)
 @click.option("--allow-empty", is_flag=True, help="write a world of no sites when --domains names none")
 def make_sites(
     seed: int,
@@ -51,6 +59,7 @@ def make_sites(
     domains: str,
     theme_seed: int | None,
     furniture: str,
+    data: str,
     allow_empty: bool,
 ) -> None:
     """Generate the training world's sites from the domain definitions, seeded (same seed, same bytes).
@@ -70,6 +79,7 @@ def make_sites(
         plandvc make-sites --seed 0 --out /tmp/small-world --domains recipes,store
         plandvc make-sites --seed 0 --theme-seed 1 --out data/world-rethemed
         plandvc make-sites --seed 0 --furniture v2 --out /tmp/world-v2 --domains recipes,store,maker
+        plandvc make-sites --seed 0 --data v4 --out /tmp/world-v4
         plandvc serve --sites data/world --ports 8320
     """
     from plandvc.world.make import make_world
@@ -80,7 +90,7 @@ def make_sites(
         raise InputError(f"--domains {domains!r}: names no domain (--allow-empty writes a world of no sites)")
     with exclusive(out, COMMAND):
         check_output_dir(out, _is_world, COMMAND)
-        summary = make_world(out, seed, per_domain, chosen, theme_seed, furniture)
+        summary = make_world(out, seed, per_domain, chosen, theme_seed, furniture, data)
     click.echo(
         f"wrote {summary.sites} sites of {summary.domains} domains ({summary.rows} rows) to {out} "
         f"in {time.monotonic() - t0:.1f}s; test domains: {', '.join(summary.test_domains)}"

@@ -71,9 +71,13 @@ class Words:
 
     parts: tuple[tuple[str, ...], ...]
     sep: str = " "
+    distinct: bool = False  # no word twice in one value ("Kingsbridge vs Kingsbridge" redrawn): data v4
 
     def draw(self, rng: random.Random, today: dt.date, i: int) -> Value:
-        return self.sep.join(rng.choice(p) for p in self.parts)
+        words = [rng.choice(p) for p in self.parts]
+        while self.distinct and len(set(words)) < len(words):
+            words = [rng.choice(p) for p in self.parts]
+        return self.sep.join(words)
 
 
 @dataclass(frozen=True)
@@ -114,6 +118,11 @@ class Field:
 
     column: Column
     make: Maker
+    v4: Maker | None = None  # how world data v4 draws it, when not as `make` (`plandvc.world.data`)
+
+    def maker(self, data: str) -> Maker:
+        """How the world data version `data` draws this column."""
+        return self.v4 if data == "v4" and self.v4 is not None else self.make
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,11 @@ from plandvc.world.domains import DOMAINS
 from plandvc.world.furniture import FURNITURES, Furnisher
 from plandvc.world.themes import Chooser, restyle
 
+# the world's data versions (`make-sites --data`, params.yaml `world.data`): v3 as dataset v3 drew it; v4
+# without what no user writes (issue 45): a slider over whole numbers steps by whole numbers (no "recipes up to
+# 42.5", no "version 2.4000000000000004"), a column's `v4` way of drawing in its domain file (a team never
+# plays itself, titles whose words go together)
+DATA_VERSIONS = ("v3", "v4")
 SITES_PER_DOMAIN = 2
 HELD_OUT_DOMAINS = 3
 
@@ -79,10 +84,13 @@ def _write(
     domains: tuple[str, ...] | None,
     theme_seed: int | None,
     furniture: str = "v3",
+    data: str = "v3",
 ) -> WorldSummary:
     check_domains(domains)
     if furniture not in FURNITURES:
         raise InputError(f"--furniture: no version {furniture!r} (one of {', '.join(FURNITURES)})")
+    if data not in DATA_VERSIONS:
+        raise InputError(f"--data: no version {data!r} (one of {', '.join(DATA_VERSIONS)})")
     chooser = Chooser(seed)
     furnisher = Furnisher(seed) if furniture != "v2" else None
     sites = []
@@ -92,7 +100,7 @@ def _write(
         look = chooser.look(plan.domain_index, plan.j, plan.index)
         if theme_seed is not None:
             look = restyle(look, theme_seed, plan.slug)
-        site = build_site(plan, look, chooser, seed)
+        site = build_site(plan, look, chooser, seed, data)
         if furnisher is not None:
             furnisher.furnish(site["theme"], plan.index, plan.domain_index)
         if domains is not None and plan.domain.key not in domains:
@@ -119,6 +127,8 @@ def _write(
         manifest["theme_seed"] = theme_seed
     if furniture != "v2":
         manifest["furniture"] = furniture
+    if data != DATA_VERSIONS[0]:  # a v3 world keeps its bytes
+        manifest["data"] = data
     write_json(out / "world.json", manifest)
     rows = sum(int(e["rows"]) for e in entries)
     return WorldSummary(len(sites), len({s["domain"] for s in sites}), tuple(test), rows)
@@ -131,13 +141,15 @@ def make_world(
     domains: tuple[str, ...] | None = None,
     theme_seed: int | None = None,
     furniture: str = "v3",
+    data: str = "v3",
 ) -> WorldSummary:
     """Write the world's sites folder at `out` (replacing a previous one atomically); `domains` keeps only
     those domains (the held-out ones among them stay held out). A `theme_seed`
     re-themes every site (`themes.restyle`: palette, font, corners, navigation) and keeps its data, layout
     family and controls. `furniture` "v3" adds the home structures, list filter forms and row actions
-    (`plandvc.world.furniture`); "v2" is the world without them, byte for byte."""
-    return publish_built(out, lambda tmp: _write(tmp, seed, per_domain, domains, theme_seed, furniture))
+    (`plandvc.world.furniture`); "v2" is the world without them, byte for byte. `data` "v4" draws the data
+    without v3's bugs (`DATA_VERSIONS`); "v3" is v3's world, byte for byte."""
+    return publish_built(out, lambda tmp: _write(tmp, seed, per_domain, domains, theme_seed, furniture, data))
 
 
 def sub_world(world: str | Path, sites: list[str], out: str | Path) -> Path:

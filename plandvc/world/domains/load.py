@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import NotRequired, TypedDict, cast
@@ -65,6 +66,8 @@ class ColumnFile(TypedDict, total=False):
     nice: bool
     stars: bool
     days: list[int]
+    distinct: bool
+    v4: ColumnFile  # the keys world data v4 draws the column with, in place of its own
 
 
 class TableFile(TypedDict):
@@ -133,7 +136,7 @@ def _words(parts: list[list[str]], path: Path, where: str) -> tuple[tuple[str, .
 def _maker(c: ColumnFile, path: Path, where: str) -> Maker:
     """How a text column's values are drawn."""
     if "words" in c:
-        return Words(_words(c["words"], path, f"{where}.words"), c.get("sep", " "))
+        return Words(_words(c["words"], path, f"{where}.words"), c.get("sep", " "), c.get("distinct", False))
     if "sentences" in c:
         return Sentence(tuple(c["sentences"]), _words(c["parts"], path, f"{where}.parts"))
     if "code" in c:
@@ -149,6 +152,8 @@ def column(c: ColumnFile, path: Path, where: str) -> Field:
             f"{path}: {where}: needs exactly one of {', '.join(KINDS)} (has {', '.join(kinds) or 'none'})"
         )
     name, label = c["name"], c["label"]
+    if "v4" in c and kinds[0] not in ("words", "sentences"):
+        raise InputError(f"{path}: {where}.v4: only a words or sentences column has a v4 way of drawing")
     if "enum" in c:
         weights = tuple(float(w) for w in c.get("weights", []))
         return enum(name, label, tuple(c["enum"]), badge=c.get("badge", False), weights=weights)
@@ -160,7 +165,13 @@ def column(c: ColumnFile, path: Path, where: str) -> Field:
             name, label, lo, hi, decimals=c.get("decimals", 0), prefix=c.get("prefix", ""),
             suffix=c.get("suffix", ""), nice=c.get("nice", False), stars=c.get("stars", False),
         )  # fmt: skip
-    return text(name, label, _maker(c, path, where))
+    made = text(name, label, _maker(c, path, where))
+    if "v4" not in c:
+        return made
+    v4 = c["v4"]
+    own = {k: v for k, v in c.items() if k not in ("words", "sep", "sentences", "parts", "v4")}
+    drawn = cast(ColumnFile, {**own, **v4} if {"words", "sentences"} & set(v4) else {**c, **v4})
+    return replace(made, v4=_maker(drawn, path, f"{where}.v4"))
 
 
 def table(t: TableFile, path: Path, where: str) -> TableDef:
