@@ -102,7 +102,7 @@ def test_v2_world_is_dataset_v2s_byte_for_byte(tmp_path: Path) -> None:
 def test_the_default_world_is_the_pipelines_byte_for_byte(tmp_path: Path) -> None:
     """The default world (v3, as params.yaml's world.furniture) hashes to dvc.lock's `data/world`."""
     params = yaml.safe_load((ROOT / "params.yaml").read_text())
-    assert params["world"]["furniture"] == "v3"
+    assert params["world"]["furniture"] == "v3" and params["world"]["data"] == "v3"
     r = CliRunner().invoke(cli, ["make-sites", "--seed", "0", "--out", str(tmp_path / "w")])
     assert r.exit_code == 0, r.output
     lock = yaml.safe_load((ROOT / "dvc.lock").read_text())

@@ -161,11 +161,11 @@ def test_chain_specs_hygiene_twice_byte_for_byte_and_refused_without_composed_wo
         out.parent.mkdir()
         p = plandvc(
             "chain-specs", "--items", items, "--out", out, "--n", "60", "--request", "composed",
-            "--goal-share", "0.4", "--sites", world0, "--recovery-share", "0.2", "--hygiene",
+            "--goal-share", "0.4", "--sites", world0, "--recovery-share", "0.2", "--hygiene", "true",
         )  # fmt: skip
         assert p.returncode == 0, p.stderr
         outs.append(out.read_bytes())
     assert outs[0] == outs[1] and len(outs[0].splitlines()) == 60
-    p = plandvc("chain-specs", "--items", items, "--out", tmp_path / "c.jsonl", "--hygiene")
+    p = plandvc("chain-specs", "--items", items, "--out", tmp_path / "c.jsonl", "--hygiene", "true")
     assert p.returncode == 1 and "hygiene: the checks read composed words" in p.stderr
     assert not (tmp_path / "c.jsonl").exists()

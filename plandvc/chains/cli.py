@@ -225,7 +225,8 @@ def write_chain_specs(
     "--sites", type=click.Path(path_type=Path), default=None, help="Sites directory (goal chains' answers)."
 )
 @click.option(
-    "--hygiene/--no-hygiene",
+    "--hygiene",
+    type=click.BOOL,
     default=False,
     show_default=True,
     help="Refuse the chains whose words have a hygiene problem (plandvc.chains.hygiene: float noise, a "
@@ -243,7 +244,7 @@ def chain_specs(**values: object) -> None:
     a wrong value or loses its form, and the planner re-delegates it. With --request composed each line also
     has the user's request, each part's delegation (`say`) and the final message, and a --goal-share of the
     chains end on a question answered from the state their constraints leave (`goal`). Empty items (or no
-    chain made) is an error unless --allow-empty; --hygiene refuses the chains whose words fail a hygiene check; an existing --out is replaced only when it is a previous
+    chain made) is an error unless --allow-empty; --hygiene true refuses the chains whose words fail a hygiene check; an existing --out is replaced only when it is a previous
     chain-specs output, and by one writer at a time (a second one says another chain-specs is writing it).
 
     \b
@@ -253,7 +254,7 @@ def chain_specs(**values: object) -> None:
         plandvc chain-specs --items data/items.jsonl --out data/chains.jsonl --request composed \\
             --goal-share 0.4 --sites data/world
         plandvc chain-specs --items data/items.jsonl --out data/chains.jsonl --request composed \\
-            --sites data/world --hygiene
+            --sites data/world --hygiene true
     """
     params = fill(ChainParams, values, sizes=parse_sizes(str(values["sizes"])))
     chains, items = fill(write_chain_specs, values, params=params)
