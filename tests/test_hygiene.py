@@ -89,6 +89,23 @@ def test_float_noise_counts_decimals_against_what_the_site_shows() -> None:
     assert float_noise(text("a price of 12.999")) != []  # three decimals: more than a site shows
 
 
+def test_a_goal_steps_delegations_are_read_too() -> None:
+    """A goal that uses what is found delegates each live step: each `say` is checked like a part's."""
+    item = {"id": "a", "start": "/sites/s", "ask": ask("search_by_text", "matches", values=["Kings"])}
+    chain = {
+        "key": "k", "site": "s", "parts": [{"id": "a", "via": None, "say": 'Search for "Kings".'}],
+        "request": "r", "final": "f",
+        "goal": {"kind": "detail", "page": "/sites/s/matches", "expected": "x", "steps": [
+            {"do": "find", "name": "Kingsbridge vs Kingsbridge", "say": "Read the first match's name."},
+            {"do": "open", "name": "Kingsbridge vs Kingsbridge", "say": 'Open "Kingsbridge vs Kingsbridge".'},
+        ]},
+    }  # fmt: skip
+    found = problems_of(chain_text(chain, {"a": item}, {}))  # type: ignore[arg-type, dict-item]
+    assert found == {
+        "self_contradiction": ['self-contradiction: "Kingsbridge vs Kingsbridge" in the goal delegation 1']
+    }
+
+
 def test_self_contradiction_and_garbled_title() -> None:
     assert self_contradiction(text('Open the match "Kingsbridge vs Kingsbridge".')) != []
     assert self_contradiction(text('Open the match "Kingsbridge vs Northvale".')) == []

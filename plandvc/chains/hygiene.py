@@ -25,8 +25,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NotRequired, TypedDict, cast
 
-from plandvc.records import Ask, ChainSpec, ItemRecord, Via
+from plandvc.records import Ask, ChainGoal, ChainSpec, ItemRecord, Via
 from plandvc.sites.model import Spec
 from plandvc.sites.query import BadValue, select_rows
 
@@ -69,19 +70,33 @@ class ChainText:
     vias: tuple[Via, ...]
     site: str
     spec: Spec | None = None
-    goal_say: str | None = None
+    goal_says: tuple[str, ...] = ()
 
     def texts(self) -> list[tuple[str, str]]:
         """(where, text) of every text a user, the planner or a specialist reads."""
         out = [("request", self.request)]
         out += [(f"delegation {i}", s) for i, s in enumerate(self.says)]
-        if self.goal_say is not None:
-            out.append(("goal delegation", self.goal_say))
+        out += [(f"goal delegation {i}", s) for i, s in enumerate(self.goal_says)]
         return [*out, ("final", self.final)]
 
     def list_path(self, ask: Ask) -> str:
         """The path of the list page an ask is about."""
         return f"/sites/{self.site}/{ask['page']}"
+
+
+class GoalStepWords(TypedDict):
+    """What the checks and the structure table read of a goal's live step (`records.GoalStep` where the kinds
+    that use what is found exist): what it does (find, open, read, copy, delete), the entry's name it finds or
+    carries, and its delegation."""
+
+    do: str
+    name: str
+    say: NotRequired[str]
+
+
+def goal_steps(goal: ChainGoal) -> list[GoalStepWords]:
+    """A goal's live steps, in order (none for v3's count and top)."""
+    return cast(list[GoalStepWords], cast(Mapping[str, object], goal).get("steps", []))
 
 
 def chain_text(chain: ChainSpec, items: Mapping[str, ItemRecord], specs: Mapping[str, Spec]) -> ChainText:
@@ -98,8 +113,14 @@ def chain_text(chain: ChainSpec, items: Mapping[str, ItemRecord], specs: Mapping
         vias=tuple(p["via"] for p in chain["parts"]),
         site=chain["site"],
         spec=specs.get(chain["site"]),
-        goal_say=goal.get("say") if goal is not None else None,
+        goal_says=tuple(_goal_says(goal)) if goal is not None else (),
     )
+
+
+def _goal_says(goal: ChainGoal) -> list[str]:
+    """The goal's delegations: its one reading's, or each live step's."""
+    says = [goal["say"]] if "say" in goal else []
+    return says + [s["say"] for s in goal_steps(goal) if "say" in s]
 
 
 # ── the checks over words ───────────────────────────────────────────────────

@@ -25,14 +25,14 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypedDict, cast
+from typing import cast
 
 import click
 
-from plandvc.chains.hygiene import LIST_MACROS, chain_text, false_link
+from plandvc.chains.hygiene import LIST_MACROS, chain_text, false_link, goal_steps
 from plandvc.errors import InputError
 from plandvc.io import read_jsonl
-from plandvc.records import ChainGoal, ChainSpec, ItemRecord
+from plandvc.records import ChainSpec, ItemRecord
 
 # the rows, in the issue's order: (key, what the row counts)
 STRUCTURES = (
@@ -115,19 +115,6 @@ def _runs(chain: ChainSpec, items: Mapping[str, ItemRecord]) -> list[list[int]]:
                 continue
         runs.append([i])
     return runs
-
-
-class FoundStep(TypedDict):
-    """What the table reads of a goal's live step (`records.GoalStep` where the kinds that find exist): what
-    it does (find, open, read, copy, delete) and the entry's name it finds or carries."""
-
-    do: str
-    name: str
-
-
-def goal_steps(goal: ChainGoal) -> list[FoundStep]:
-    """A goal's live steps, in order (none for v3's count and top)."""
-    return cast(list[FoundStep], cast(Mapping[str, object], goal).get("steps", []))
 
 
 def carried(chain: ChainSpec) -> bool:
