@@ -186,3 +186,17 @@ def test_chain_specs_hygiene_twice_byte_for_byte_and_refused_without_composed_wo
     p = plandvc("chain-specs", "--items", items, "--out", tmp_path / "c.jsonl", "--hygiene", "true")
     assert p.returncode == 1 and "hygiene: the checks read composed words" in p.stderr
     assert not (tmp_path / "c.jsonl").exists()
+
+
+def test_held_out_chains_with_hygiene_have_none_either(world0: Path, specs: dict[str, Spec]) -> None:
+    """eval-specs' walk (the test sites' records, `eval.hygiene`) refuses the same problems."""
+    from plandvc.chains.items import pool_items
+
+    records, _ = pool_items(ROOT / "data" / "world-pool", world0, qa=True, held_out=True)
+    params = default_params(n=60, hygiene=True)
+    held = make_chains(records, params, specs)
+    by_id = {r["id"]: r for r in records}
+    assert len(held) == 60
+    assert [line for c in held for line in chain_problems(c, by_id, specs)] == []
+    plain = make_chains(records, default_params(n=60), specs)
+    assert any(chain_problems(c, by_id, specs) for c in plain)  # without it, some held-out chain has one

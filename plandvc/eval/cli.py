@@ -49,6 +49,13 @@ from plandvc.run.chain import RunParams
     help="the requests, as the training chains' (chain-specs --request)",
 )
 @options.share("--goal-share", 0.0, "share of goal chains (chain-specs --goal-share; composed requests only)")
+@click.option(
+    "--hygiene",
+    type=click.BOOL,
+    default=False,
+    show_default=True,
+    help="refuse the held-out chains whose words fail a hygiene check (chain-specs --hygiene)",
+)
 @options.run_params("--budget", "--planner-turns")
 @options.dialect()
 @workers_option(1)

@@ -109,6 +109,7 @@ class SpecsConfig:
         "joined"  # or "composed" (plandvc.chains.compose), as the training chains' `chains.request`
     )
     goal_share: float = 0.0  # goal chains among the held-out ones (composed requests only)
+    hygiene: bool = False  # refuse the chains with a hygiene problem (chain-specs' `chains.hygiene`)
     params: RunParams = field(default_factory=RunParams)
     workers: int = 1
     cache: Path = Path(".plandvc/cache/eval_chains")
@@ -283,9 +284,9 @@ def _eval_specs(cfg: SpecsConfig) -> SpecsSummary:
         )
     walk = ChainParams(
         cfg.n, cfg.sizes, cfg.seed, cfg.tries, cfg.answer_share, HOME_RULES[0], cfg.recovery_share, cfg.request,
-        cfg.goal_share,
+        cfg.goal_share, cfg.hygiene,
     )  # fmt: skip
-    chains = make_chains(records, walk, site_specs(cfg.sites) if cfg.goal_share else None)
+    chains = make_chains(records, walk, site_specs(cfg.sites) if cfg.goal_share or cfg.hygiene else None)
     tmp = io.staging(cfg.out)
     io.write_jsonl(tmp / "items.jsonl", records)
     io.write_jsonl(tmp / "chains.jsonl", chains)
