@@ -200,3 +200,18 @@ def test_held_out_chains_with_hygiene_have_none_either(world0: Path, specs: dict
     assert [line for c in held for line in chain_problems(c, by_id, specs)] == []
     plain = make_chains(records, default_params(n=60), specs)
     assert any(chain_problems(c, by_id, specs) for c in plain)  # without it, some held-out chain has one
+
+
+def test_the_structure_table_of_v3s_chains_agrees_with_the_issues_reading(
+    default_chains: list[ChainSpec], world_items: list[ItemRecord]
+) -> None:
+    """Labelled by construction, v3's 300 default chains give the issue's hand-made v3 column (within a few
+    points where a reader and the construction may differ on a chain or two)."""
+    from plandvc.chains.structure import structure_table
+
+    t = structure_table(default_chains, {r["id"]: r for r in world_items})
+    issue = {"top": 13.0, "count": 27.3, "narrowed": 25.7, "unrelated": 33.0, "coherent": 67.0}
+    assert all(abs(t.shares[k] - v) <= 3.0 for k, v in issue.items()), t.shares
+    assert [t.shares[k] for k in ("detail", "lookup", "compare", "act", "carried")] == [0.0] * 5
+    assert abs(t.mean_steps - 2.7) <= 0.1 and t.max_steps == 4
+    assert len(t.misses()) == 7
