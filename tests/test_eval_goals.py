@@ -44,6 +44,8 @@ def test_a_delegation_carrying_a_found_value_needs_the_report() -> None:
     # the same words with nothing found: no report is needed (a value the request holds is no found value)
     plain = [cast(EpisodeTurn, {k: v for k, v in t.items() if k != "found"}) for t in DETAIL_TURNS]
     assert report_turns(plain) == [False] * 5
+    # a found value the user's request already holds needs no report
+    assert report_turns(DETAIL_TURNS, request='What are the calories of "Lemon Tart"?') == [False] * 5
 
 
 def episode(key: str, turns: list[EpisodeTurn], goal: str | None) -> EpisodeRecord:

@@ -203,16 +203,16 @@ def found_value(t: EpisodeTurn) -> str | None:
     return found if isinstance(found, str) and found else None
 
 
-def report_turns(turns: Sequence[EpisodeTurn]) -> list[bool]:
+def report_turns(turns: Sequence[EpisodeTurn], request: str = "") -> list[bool]:
     """Per turn: a delegation whose instruction carries a value that only an earlier turn's report revealed
-    (a found value, verbatim, and not in the turn that found it)."""
+    (a found value, verbatim, that the user's request does not hold, and not in the turn that found it)."""
     found: list[str] = []
     out = []
     for t in turns:
         said = t.get("instruction") or ""
         out.append(t["kind"] == "delegate" and any(v in said for v in found))
         value = found_value(t)
-        if value is not None:
+        if value is not None and value not in request:
             found.append(value)
     return out
 
@@ -220,7 +220,7 @@ def report_turns(turns: Sequence[EpisodeTurn]) -> list[bool]:
 def spec_line(episode: Episode) -> SpecLine:
     """A held-out chain's line in specs.jsonl, from its episode.json."""
     turns = [spec_turn(t) for t in episode["turns"]]
-    for turn, after in zip(turns, report_turns(episode["turns"]), strict=True):
+    for turn, after in zip(turns, report_turns(episode["turns"], episode["instruction"]), strict=True):
         if after:
             turn["after_report"] = True
     line: SpecLine = {
