@@ -86,3 +86,25 @@ def test_a_bad_data_version_is_one_line(tmp_path: Path) -> None:
 
     with pytest.raises(InputError, match="--data: no version 'v9'"):
         make_world(tmp_path / "w", seed=0, domains=("sports",), data="v9")
+
+
+def slider_values(specs: dict[str, Spec]) -> list[str]:
+    """Every value the pool's slider tasks would ask for on these sites (the macro's own choices)."""
+    from plandvc.macros.filter_by_slider import choices
+
+    return [
+        str(ch.target["value"])
+        for spec in specs.values()
+        for page in spec.pages
+        for c in page.controls
+        if c.kind == "slider"
+        for ch in choices(page, c, spec.table_of(page))
+    ]
+
+
+def test_the_slider_tasks_of_v4_ask_whole_numbers_only(worlds: dict[str, Path]) -> None:
+    """The tasks make-pool would record: v3's ask for "42.5" and "2.4000000000000004", v4's for whole
+    numbers (the store's price sliders too: their steps were whole already)."""
+    v3, v4 = slider_values(site_specs(worlds["v3"])), slider_values(site_specs(worlds["v4"]))
+    assert "42.5" in v3 and "2.4000000000000004" in v3
+    assert v4 and all(v.isdigit() for v in v4), [v for v in v4 if not v.isdigit()]
