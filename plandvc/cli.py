@@ -21,6 +21,7 @@ COMMANDS = {
     "pool-items": "plandvc.chains.cli:pool_items",
     "check-pool": "plandvc.contract.cli:check_pool",
     "chain-specs": "plandvc.chains.cli:chain_specs",
+    "chain-variety": "plandvc.chains.cli:chain_variety",
     "run-chains": "plandvc.run.cli:run_chains",
     "filter-rows": "plandvc.rows.cli:filter_rows",
     "export": "plandvc.export.cli:export",

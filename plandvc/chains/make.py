@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from plandvc.chains.compose import REQUESTS, UI_ONLY_MACROS, compose_chains
 from plandvc.chains.goals import Answer, goal_chains, site_answers
+from plandvc.chains.phrasing import PHRASING, SETS
 from plandvc.chains.recovery import assign_failures
 from plandvc.chains.walk import HOME_RULES, chain_specs
 from plandvc.io import InputError
@@ -33,6 +34,8 @@ class ChainParams:
     recovery_share: float = 0.0
     request: str = REQUESTS[0]
     goal_share: float = 0.0
+    phrasing: str = PHRASING[0]  # v3's words, or varied (plandvc.chains.phrasing); composed requests only
+    phrasing_set: str = SETS[0]  # the phrasings drawn: training (chain-specs), held-out (eval-specs)
 
 
 def make_chains(
@@ -50,6 +53,8 @@ def make_chains(
         raise InputError(f"request: expected one of {', '.join(REQUESTS)}, got {p.request!r}")
     if not 0.0 <= p.goal_share <= 1.0:
         raise InputError(f"goal_share: must be in [0, 1], got {p.goal_share}")
+    if p.phrasing != PHRASING[0] and p.request != "composed":
+        raise InputError("phrasing: varied phrasing needs composed requests (request: composed)")
     if p.goal_share and p.request != "composed":
         raise InputError("goal_share: goal chains need composed requests (request: composed)")
     usable = (
@@ -72,4 +77,6 @@ def make_chains(
         chains += goal_chains(usable, answers, n_goal, seed=p.seed, tries=p.tries)
         random.Random(f"goal-mix:{p.seed}").shuffle(chains)
     chains = assign_failures(chains, items, p.recovery_share, seed=p.seed)
-    return compose_chains(chains, items, seed=p.seed) if p.request == "composed" else chains
+    if p.request != "composed":
+        return chains
+    return compose_chains(chains, items, seed=p.seed, phrasing=p.phrasing, phrasing_set=p.phrasing_set)

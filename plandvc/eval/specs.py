@@ -101,6 +101,7 @@ class SpecsConfig:
         "joined"  # or "composed" (plandvc.chains.compose), as the training chains' `chains.request`
     )
     goal_share: float = 0.0  # goal chains among the held-out ones (composed requests only)
+    phrasing: str = "v3"  # as chains.phrasing; varied: the held-out chains draw the held-out phrasings
     params: RunParams = field(default_factory=RunParams)
     workers: int = 1
     cache: Path = Path(".plandvc/cache/eval_chains")
@@ -241,7 +242,7 @@ def _eval_specs(cfg: SpecsConfig) -> SpecsSummary:
         )
     walk = ChainParams(
         cfg.n, cfg.sizes, cfg.seed, cfg.tries, cfg.answer_share, HOME_RULES[0], cfg.recovery_share, cfg.request,
-        cfg.goal_share,
+        cfg.goal_share, cfg.phrasing, "held-out",
     )  # fmt: skip
     chains = make_chains(records, walk, site_specs(cfg.sites) if cfg.goal_share else None)
     tmp = io.staging(cfg.out)
