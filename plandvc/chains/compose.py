@@ -524,7 +524,7 @@ def varied_request(asks: Sequence[Ask], vias: Sequence[str | None], d: Drawer, g
     question last; a goal chain's one run is its goal question."""
     runs = _groups(asks, vias)
     lead = d.form("greeting") + " " if d.chance(0.25) else ""
-    lead += d.rng.choice(d.voice.leads) + " " if d.voice.leads and d.chance(0.5) else ""
+    lead += d.rng.choice(d.voice.leads) + " " if d.voice.leads and d.chance(0.6) else ""
     close = " " + d.form("aside") if d.chance(0.35) else ""
     close += " " + d.form("closing") if d.chance(0.25) else ""
     hedge = d.form("hedge") if d.chance(0.2) else ""
