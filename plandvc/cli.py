@@ -22,6 +22,7 @@ COMMANDS = {
     "check-pool": "plandvc.contract.cli:check_pool",
     "chain-specs": "plandvc.chains.cli:chain_specs",
     "chain-structure": "plandvc.chains.structure:chain_structure",
+    "chain-variety": "plandvc.chains.cli:chain_variety",
     "run-chains": "plandvc.run.cli:run_chains",
     "filter-rows": "plandvc.rows.cli:filter_rows",
     "export": "plandvc.export.cli:export",

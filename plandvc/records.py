@@ -257,6 +257,17 @@ class ChainFailure(TypedDict):
     cut: NotRequired[int]
 
 
+class ChainPhrasing(TypedDict):
+    """A varied-phrasing chain's words: the phrasing set it drew from (training, held-out), the split's seed,
+    and the phrasing ids (`kind#n`, plandvc.chains.phrasing.PHRASINGS) its request and its final message drew,
+    in draw order."""
+
+    set: str
+    seed: int
+    request: list[str]
+    final: list[str]
+
+
 class ChainSpec(TypedDict):
     """A line of chains.jsonl (chain-specs); `failure` only on a recovery chain."""
 
@@ -270,6 +281,7 @@ class ChainSpec(TypedDict):
     request_by: NotRequired[str]
     final: NotRequired[str]
     goal: NotRequired[ChainGoal]
+    phrasing: NotRequired[ChainPhrasing]  # chains.phrasing: varied
 
 
 class ChainResult(TypedDict):

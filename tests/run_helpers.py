@@ -51,6 +51,26 @@ def plandvc(
     )
 
 
+def composed_twice(tmp: Path, items: list[Any], world: Path, *args: str) -> list[bytes]:
+    """chain-specs with composed requests (60 chains, goal share 0.4) and `args`, written twice into `tmp`
+    (a/, b/): the two outputs' bytes."""
+    from plandvc import io
+
+    path = tmp / "items.jsonl"
+    io.write_jsonl(path, items)
+    outs = []
+    for name in ("a", "b"):
+        out = tmp / name / "chains.jsonl"
+        out.parent.mkdir()
+        p = plandvc(
+            "chain-specs", "--items", path, "--out", out, "--n", "60", "--request", "composed",
+            "--goal-share", "0.4", "--sites", world, *args,
+        )  # fmt: skip
+        assert p.returncode == 0, p.stderr
+        outs.append(out.read_bytes())
+    return outs
+
+
 def one_line(p: subprocess.CompletedProcess[str]) -> str:
     """The run's single stderr line (asserting there is exactly one and no traceback)."""
     lines = [ln for ln in p.stderr.splitlines() if ln.strip()]

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from run_helpers import plandvc
+from run_helpers import composed_twice, plandvc
 
 from plandvc import io
 from plandvc.chains.compose import (
@@ -153,18 +153,7 @@ def test_words_are_a_function_of_the_parts_and_the_seed(world_items: list[ItemRe
 def test_chain_specs_writes_composed_chains_twice_byte_for_byte(
     tmp_path: Path, world_items: list[ItemRecord], world0: Path
 ) -> None:
-    items = tmp_path / "items.jsonl"
-    io.write_jsonl(items, world_items)
-    outs = []
-    for name in ("a", "b"):
-        out = tmp_path / name / "chains.jsonl"
-        out.parent.mkdir()
-        p = plandvc(
-            "chain-specs", "--items", items, "--out", out, "--n", "60", "--request", "composed",
-            "--goal-share", "0.4", "--sites", world0, "--recovery-share", "0.2",
-        )  # fmt: skip
-        assert p.returncode == 0, p.stderr
-        outs.append(out.read_bytes())
+    outs = composed_twice(tmp_path, world_items, world0, "--recovery-share", "0.2")
     assert outs[0] == outs[1] and b'"goal"' in outs[0] and b'"request_by":"composed"' in outs[0]
 
 

@@ -153,6 +153,55 @@ def test_off_script_delegation_ends_the_episode_at_that_turn(specs: Path, tmp_pa
     assert "leaves out" in second["detail"]
 
 
+def flipped(instruction: str) -> str:
+    """A sort's instruction with its direction flipped (every direction word the composer or a task says)."""
+    pairs = [("descending", "ascending"), ("highest", "lowest"), ("newest", "oldest"), ("Z to A", "A to Z")]
+    for a, b in pairs:
+        for x, y in ((a, b), (b, a)):
+            if x in instruction:
+                return instruction.replace(x, y)
+    raise AssertionError(f"no direction in {instruction!r}")
+
+
+def test_the_closed_loop_refuses_a_flipped_direction(specs: Path, tmp_path: Path) -> None:
+    """The oracle's own step with its sort direction flipped keeps every value, and the closed loop still does
+    not carry it out: the episode ends off script at that turn, no specialist run for it. (The chains before it
+    go off script at their first turn, so only the one chain with a sort runs.)"""
+    chains = load_held_out(specs)
+    at = next(
+        (i, k) for i, c in enumerate(chains) for k, t in enumerate(c.turns) if t.macro == "sort_by_form"
+    )
+    chain, turn = chains[at[0]], at[1] + 1
+    oracle = Oracle(chains)
+
+    def planner(messages: list[dict[str, Any]]) -> str:
+        reply = json.loads(oracle(messages))
+        step = messages[1]["content"][0]["text"]
+        params = reply["action"][0].get("delegate")
+        if chain.line["request"] not in step:
+            params = reply["action"][0] = {"delegate": {"family": "Form", "instruction": "Do it all."}}
+        elif f"Step {turn} of" in step:
+            params["instruction"] = flipped(params["instruction"])
+        return json.dumps(reply)
+
+    with PlannerServer(planner, "scripted") as server:
+        m = evaluate(
+            config(
+                specs,
+                tmp_path,
+                "closed-loop",
+                planner_url=server.url,
+                planner_model="scripted",
+                limit=at[0] + 1,
+            )
+        )
+    episodes = {e["key"]: e for e in io.read_jsonl(tmp_path / "run" / "episodes.jsonl")}
+    ep = episodes[chain.line["key"]]
+    assert m["closed_loop"]["success"] == 0 and ep["end"] == "off_script"
+    assert (ep["off_script_turn"], ep["steps_done"]) == (turn, turn - 1)
+    assert "meaning: sorts" in ep["detail"] and "leaves out" not in ep["detail"]
+
+
 def test_a_planner_that_is_down_is_one_error_before_anything_runs(specs: Path, tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{free_ports(1)[0]}/v1"
     p = subprocess.run(

@@ -202,7 +202,9 @@ def test_a_recovery_turn_needs_the_right_value_not_the_wrong_one(tmp_path: Path)
     assert score_reply(delegate("Filter", said), redo, held).correct  # the oracle's own words
     wrong = score_reply(delegate("Filter", 'Set the Department filter to "Chemistry".'), redo, held)
     assert not wrong.correct and wrong.problems == ["instruction leaves out 'Physics'"]
-    assert delegation_problems("Filter", said, FILTER) == []
+    assert delegation_problems("Filter", said, FILTER, held) == []  # "Chemistry" is the chain's own
+    # off the chain, "Chemistry" is a value the turn never names
+    assert delegation_problems("Filter", said, FILTER) == ["meaning: names another value 'Chemistry'"]
 
 
 def test_sentences_split_a_request_in_either_voice() -> None:
@@ -280,3 +282,66 @@ def test_copy_delegates_sentence_k_at_turn_k_then_done() -> None:
     plain = json.loads(copy_planner(planner_turn("Open the Letters page.", 2)))["action"][0]
     assert plain == {"done": {"text": "The task is done.", "success": True}}
     assert copy_planner(planner_turn(request, 2)) == copy_planner(planner_turn(request, 2, feedback=True))
+
+
+SORT = Turn("delegate", "Filter", 'Sort the issues by "Opened", newest first.', "sort_by_form")
+SLIDER = Turn("delegate", "Filter", "Set the Max stars slider to 2000.", "filter_by_slider")
+RANGE = Turn(
+    "delegate", "Filter", 'Set Opened from "2024-01-01" to "2024-03-31" and apply it.', "filter_by_date_range"
+)
+OPEN = Turn("delegate", "Navigation", 'Open the repository "rust-ml".', "open_entry")
+DROPDOWN = Turn(
+    "delegate",
+    "Filter",
+    'Choose "Python" in the Language dropdown of the repositories.',
+    "filter_by_dropdown",
+)
+
+
+@pytest.mark.parametrize(
+    ("turn", "right", "wrong", "why"),
+    [
+        (SORT, 'Sort by "Opened" with the most recent on top', 'Sort the issues by "Opened", oldest first.',
+         "meaning: sorts asc where the turn sorts desc"),
+        (SORT, 'Order issues by "Opened" descending', 'Sort the issues by "Opened".',
+         "meaning: sorts no direction where the turn sorts desc"),
+        (SLIDER, "Show repositories with Max stars of at most 2000", "Show repositories with at least 2000 Max stars",
+         "meaning: bound max and min where the turn's is max"),
+        (RANGE, 'Only issues Opened between "2024-01-01" and "2024-03-31"',
+         'Only issues Opened after "2024-01-01", not "2024-03-31"', "meaning: bound min where the turn's is between"),
+        (OPEN, 'Go to the "rust-ml" repository', 'Open "rust-ml", next to "rust-ai"',
+         "meaning: names another entry 'rust-ai'"),
+        (DROPDOWN, 'Pick "Python" in the Language dropdown', 'Set the Language slider to "Python"',
+         "meaning: names the slider where the turn's control is a dropdown"),
+    ],
+)  # fmt: skip
+def test_a_step_is_right_only_when_it_means_what_the_turn_means(
+    turn: Turn, right: str, wrong: str, why: str
+) -> None:
+    """A flipped direction, a missing one, a flipped bound, a range said as one side, another entry, another
+    widget: each keeps the turn's values and is still wrong (strictly and leniently); the same step in other
+    words is right."""
+    c = chain(turns=(turn, DONE))
+    family = turn.family or ""
+    ok = score_reply(delegate(family, right), turn, c)
+    assert ok.correct and ok.meaning, ok.problems
+    bad = score_reply(delegate(family, wrong), turn, c)
+    assert bad.values and bad.family and not bad.meaning and not bad.correct and not bad.lenient
+    assert bad.problems == [why]
+    assert score_reply(delegate(family, turn.instruction or ""), turn, c).correct  # the oracle's own words
+
+
+def test_direction_and_bound_words() -> None:
+    from plandvc.eval.score import bounds, directions
+
+    assert directions('Sort the models by "Published" in ascending order.') == {"asc"}
+    assert directions('Use the sort form to sort the words by "Most used" (descending).') == {"desc"}
+    assert directions("Sort the recipes by rating, highest first") == {"desc"}
+    assert directions("Sort by title, A to Z") == {"asc"}
+    assert directions("Sort by price, highest first, then lowest") == {"asc", "desc"}
+    assert bounds("Use the Max weeks slider to limit the courses to 10 at most.", "filter_by_slider") == {
+        "max"
+    }
+    assert bounds("Enter 4 as the lowest Rating and apply it.", "filter_by_slider") == {"min"}
+    assert bounds('Filter the issues to a Opened between "a" and "b".', "filter_by_date_range") == {"between"}
+    assert bounds('Issues opened after "a" and before "b".', "filter_by_date_range") == {"between"}

@@ -11,6 +11,7 @@ from plandvc.chains.compose import REQUESTS
 from plandvc.chains.items import pool_items as load_pool_items
 from plandvc.chains.items import read_site_split, site_specs
 from plandvc.chains.make import ChainParams, make_chains
+from plandvc.chains.phrasing import PHRASING
 from plandvc.chains.recovery import count_failures
 from plandvc.chains.walk import HOME_RULES, summarise
 from plandvc.io import InputError, check_output_file, exclusive, raise_problems, read_jsonl, write_jsonl
@@ -222,6 +223,14 @@ def write_chain_specs(
     "(needs --request composed and --sites).",
 )
 @click.option(
+    "--phrasing",
+    type=click.Choice(PHRASING),
+    default=PHRASING[0],
+    show_default=True,
+    help="The composed request's words: v3's, or varied (many phrasings drawn by the seed, the training set "
+    "of the seeded split; needs --request composed).",
+)
+@click.option(
     "--sites", type=click.Path(path_type=Path), default=None, help="Sites directory (goal chains' answers)."
 )
 @click.option(
@@ -254,7 +263,7 @@ def chain_specs(**values: object) -> None:
         plandvc chain-specs --items data/items.jsonl --out data/chains.jsonl --request composed \\
             --goal-share 0.4 --sites data/world
         plandvc chain-specs --items data/items.jsonl --out data/chains.jsonl --request composed \\
-            --sites data/world --hygiene true
+            --sites data/world --hygiene true --phrasing varied
     """
     params = fill(ChainParams, values, sizes=parse_sizes(str(values["sizes"])))
     chains, items = fill(write_chain_specs, values, params=params)
@@ -274,3 +283,29 @@ def chain_specs(**values: object) -> None:
     click.echo(f"  by site: {_counts(s['by_site'])}", err=True)
     if params.recovery_share:
         click.echo(f"  recovery chains: {_counts(count_failures(chains))}", err=True)
+
+
+@click.command("chain-variety")
+@click.option(
+    "--chains",
+    "paths",
+    type=click.Path(path_type=Path, exists=True, dir_okay=False),
+    multiple=True,
+    required=True,
+    help="A chains.jsonl with composed requests (repeat for several).",
+)
+@click.option("--n", type=click.IntRange(1), default=300, show_default=True, help="WebVoyager tasks drawn.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The seed of WebVoyager's draw.")
+def chain_variety(paths: tuple[Path, ...], n: int, seed: int) -> None:
+    """Print how varied the requests are beside WebVoyager's tasks: with values masked (quoted strings, numbers,
+    dates), the distinct words, the share of distinct word 3-grams and the most used phrasing's share.
+
+    \b
+    Example:
+        plandvc chain-variety --chains data/chains.jsonl
+    """
+    from plandvc.chains.variety import chains_variety, table, webvoyager_variety
+
+    rows = [(f"webvoyager ({n}, seed {seed})", webvoyager_variety(n, seed))]
+    rows += [(p.name, chains_variety(p)) for p in paths]
+    click.echo(table(rows))

@@ -23,8 +23,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from plandvc.chains.phrasing import PHRASING, Drawer, PhrasingSplit, either, sort_kind, voice_of
 from plandvc.io import InputError
-from plandvc.records import Ask, ChainSpec, ItemRecord
+from plandvc.records import Ask, ChainPhrasing, ChainSpec, ItemRecord
 from plandvc.records import ChainGoal as Goal
 
 # the macros whose parts narrow one list page: consecutive ones on one page merge into one noun phrase
@@ -445,18 +446,170 @@ def final_text(
 
 
 def compose(
-    asks: Sequence[Ask], vias: Sequence[str | None], key: str, seed: int = 0, goal: Goal | None = None
+    asks: Sequence[Ask],
+    vias: Sequence[str | None],
+    key: str,
+    seed: int = 0,
+    goal: Goal | None = None,
+    drawer: Drawer | None = None,
 ) -> Composed:
-    """A chain's words from its parts' facts (and its goal), seeded by `seed` and the chain's `key`."""
+    """A chain's words from its parts' facts (and its goal), seeded by `seed` and the chain's `key`; with a
+    `drawer` (varied phrasing) the request and final message are drawn from its phrasing set. The delegations
+    are the same either way (the targets)."""
     rng = random.Random(f"compose:{seed}:{key}")
-    request = request_text(asks, vias, rng, goal)
-    final = final_text(asks, vias, rng, goal)
+    if drawer is None:
+        request = request_text(asks, vias, rng, goal)
+        final = final_text(asks, vias, rng, goal)
+    else:
+        request = varied_request(asks, vias, drawer, goal)
+        drawer.request = list(drawer.used)
+        final = varied_final(asks, vias, drawer, goal)
     return Composed(
         request,
         [delegation(a) for a in asks],
         final,
         goal_delegation(goal, asks[-1]) if goal is not None else None,
     )
+
+
+# ── varied phrasing (chains.phrasing: varied; plandvc.chains.phrasing has the registry) ──
+
+
+def varied_constraint(ask: Ask, d: Drawer, bare: bool) -> str:
+    """One list constraint in a drawn phrasing, in the parts' order (a sort where the walk put it)."""
+    m, values = ask["macro"], ask.get("values", [])
+    label = lower_label(ask.get("label", ""))
+    if m == "sort_by_form":
+        return d.form(sort_kind(ask)).format(l=label)
+    if m in ("search_by_text", "choose_suggestion"):
+        return d.form("search").format(v=values[0])
+    if m == "filter_by_slider":
+        return d.form("max").format(l=label[4:] if label.startswith("max ") else label, v=values[0])
+    if m == "filter_by_date_range":
+        lead = label if label.endswith("ed") else f"with {label}"
+        return d.form("range").format(lead=lead, a=values[0], b=values[-1])
+    if len(values) > 1:
+        return d.form("many").format(l=label, vor=either(values, "or"), vand=either(values, "and"))
+    kind = "one.bare" if bare and d.chance(0.25) else "one"
+    return d.form(kind).format(l=label, v=values[0], al=f"{article(label)} {label}")
+
+
+def varied_np(group: Sequence[Ask], d: Drawer) -> str:
+    """The list and its constraints, said in the parts' order: "dishes with calories up to 800, with the highest
+    rating first and whose cuisine is Italian" (a label left out once a phrase at most)."""
+    said: list[str] = []
+    bare = True
+    for a in group:
+        if a["macro"] in LIST_MACROS:
+            said.append(varied_constraint(a, d, bare))
+            bare = bare and d.used[-1].split("#")[0] != "one.bare"
+    return d.plural(group[0]) + (" " + listing(said) if said else "")
+
+
+def varied_clause(ask: Ask, d: Drawer) -> str:
+    """An entry or page part on its own in a drawn phrasing, lower case, no end mark (a question keeps "?")."""
+    m = ask["macro"]
+    if m == "create_entry":
+        fields = listing(
+            [d.form("field").format(l=lower_label(k), qv=quoted(v)) for k, v in ask.get("fields", [])]
+        )
+        return d.form("create_entry").format(a=article(ask["singular"]), s=ask["singular"], f=fields)
+    if m in PHRASINGS_KINDS:
+        return d.form(m).format(**words(ask))
+    return f"show me {varied_np([ask], d)}"
+
+
+def varied_request(asks: Sequence[Ask], vias: Sequence[str | None], d: Drawer, goal: Goal | None) -> str:
+    """The user's request in drawn phrasings: an optional lead sentence, the runs joined by drawn links, a
+    question last; a goal chain's one run is its goal question."""
+    runs = _groups(asks, vias)
+    lead = d.form("greeting") + " " if d.chance(0.25) else ""
+    lead += d.rng.choice(d.voice.leads) + " " if d.voice.leads and d.chance(0.6) else ""
+    close = " " + d.form("aside") if d.chance(0.35) else ""
+    close += " " + d.form("closing") if d.chance(0.25) else ""
+    hedge = d.form("hedge") if d.chance(0.2) else ""
+    if goal is not None and len(runs) == 1:
+        ask = d.form(f"goal.{goal['kind']}").format(np=varied_np(runs[0], d), s=runs[0][0]["singular"])
+        return _assemble(lead, hedge, ask, close)
+    phrases: list[str] = []
+    question: str | None = None
+    end = "."
+    for i, run in enumerate(runs):
+        if run[0]["macro"] in LIST_MACROS:
+            np = varied_np(run, d)
+            if i == 0:
+                if d.voice.purposes and d.chance(0.3):
+                    np += " " + d.rng.choice(d.voice.purposes)
+                opening = d.form("open").format(np=np)
+                end = opening[-1]
+                phrases.append(opening[:-1])
+            else:
+                phrases.append(d.form("again").format(np=np))
+            continue
+        c = varied_clause(run[0], d)
+        if c.endswith("?"):
+            question = _sentence(c)
+            continue
+        if i > 0 and run[0]["macro"] == "open_entry" and runs[i - 1][0]["macro"] in LIST_MACROS:
+            c = d.form("open_among").format(e=run[0].get("entry", ""))
+        phrases.append(_sentence(c) if i == 0 else c)
+    out = ""
+    for i, p in enumerate(phrases):
+        if i == 0:
+            out = p
+            continue
+        link = d.form("link")
+        out += link + (_sentence(p) if link.rstrip().endswith(".") else p)
+        end = "." if "." in link else end
+    out = (out + end) if out else ""
+    if question is not None:
+        out = (out + " " + question).strip()
+    return _assemble(lead, hedge, out, close)
+
+
+_OWNED = re.compile(r"\b[Tt]he (?=(?:my|your|our) )")
+
+
+def _after(head: str, text: str) -> str:
+    """`text` after `head`: lower case after a head that ends no sentence ("Alright, count ..."), "I" kept."""
+    if not head or head.rstrip()[-1:] in ".!?" or text.startswith(("I ", "I'")):
+        return text
+    return text[:1].lower() + text[1:]
+
+
+def _assemble(lead: str, hedge: str, body: str, close: str) -> str:
+    """The request from its pieces: a lead (greeting, the domain's sentence), a hedge, the body, a closing;
+    "the my bookings" said "my bookings"."""
+    body = hedge + _after(hedge, body) if hedge else body
+    text = lead + _after(lead, body) + close
+    return _OWNED.sub("", text)
+
+
+def varied_final(asks: Sequence[Ask], vias: Sequence[str | None], d: Drawer, goal: Goal | None) -> str:
+    """The final message in a drawn phrasing: the answer verbatim when the chain asks, else what was done."""
+    runs = _groups(asks, vias)
+    last = asks[-1]
+    if goal is not None:
+        group = runs[-1]
+        if goal["kind"] == "count":
+            return d.form("final.count").format(n=goal["expected"], np=varied_np(group, d))
+        sort = next(a for a in group if a["macro"] == "sort_by_form")
+        value = (
+            f" ({lower_label(sort.get('label', ''))} {goal.get('value', '')})" if goal.get("value") else ""
+        )
+        return _sentence(d.form("final.top").format(np=varied_np(group, d), x=goal["expected"], value=value))
+    if last["macro"] == "report_information":
+        return d.form("final.report").format(x=last.get("answer", ""), **words(last))
+    if last["macro"] == "count_entries":
+        return d.form("final.count_entries").format(x=last.get("answer", ""), **words(last))
+    return d.form("final.done").format(said=listing([done_clause(r, random.Random(0)) for r in runs]))
+
+
+# the entry and page parts' clause kinds the registry has
+PHRASINGS_KINDS = frozenset(
+    {"open_entry", "edit_entry", "delete_entry", "copy_value", "navigate_to_page", "report_information",
+     "count_entries", "switch_tab"}
+)  # fmt: skip
 
 
 REQUESTS = (
@@ -466,11 +619,20 @@ REQUESTS = (
 
 
 def compose_chains(
-    chains: Sequence[ChainSpec], items: Iterable[ItemRecord], seed: int = 0
+    chains: Sequence[ChainSpec],
+    items: Iterable[ItemRecord],
+    seed: int = 0,
+    phrasing: str = PHRASING[0],
+    phrasing_set: str = "training",
 ) -> list[ChainSpec]:
     """The chains with their words: each part's delegation (`say`), the request (`request_by: composed`), the
-    final message, and a goal's delegation. A part whose item has no `Ask` (pool-items made it without the
-    site's spec) is an error naming it."""
+    final message, and a goal's delegation. With `phrasing: varied` the request and final message are drawn
+    from `phrasing_set`'s phrasings (training or held-out, split by the seed) in the voice of the chain's domain
+    (its first part's id's first word), and the chain records the set and the ids it used (`phrasing`). A
+    part whose item has no `Ask` (pool-items made it without the site's spec) is an error naming it."""
+    if phrasing not in PHRASING:
+        raise InputError(f"phrasing: expected one of {', '.join(PHRASING)}, got {phrasing!r}")
+    split = PhrasingSplit(seed)
     by_id = {r["id"]: r for r in items}
     out: list[ChainSpec] = []
     for chain in chains:
@@ -483,7 +645,11 @@ def compose_chains(
                 )
             asks.append(ask)
         goal = chain.get("goal")
-        words = compose(asks, [p["via"] for p in chain["parts"]], chain["key"], seed, goal)
+        drawer = None
+        if phrasing == "varied":
+            rng = random.Random(f"phrasing:{seed}:{chain['key']}")
+            drawer = Drawer(rng, split, phrasing_set, voice_of(chain["parts"][0]["id"].split("-", 1)[0]))
+        words = compose(asks, [p["via"] for p in chain["parts"]], chain["key"], seed, goal, drawer)
         made: ChainSpec = {
             **chain,
             "parts": [{**p, "say": say} for p, say in zip(chain["parts"], words.delegations, strict=True)],
@@ -493,6 +659,11 @@ def compose_chains(
         }
         if goal is not None and words.goal is not None:
             made["goal"] = {**goal, "say": words.goal}
+        if drawer is not None:
+            said = len(drawer.request)
+            made["phrasing"] = ChainPhrasing(
+                set=phrasing_set, seed=seed, request=drawer.used[:said], final=drawer.used[said:]
+            )
         out.append(made)
     return out
 

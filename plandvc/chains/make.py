@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from plandvc.chains.compose import REQUESTS, UI_ONLY_MACROS, compose_chains
 from plandvc.chains.goals import Answer, goal_chains, site_answers
 from plandvc.chains.hygiene import chain_problems
+from plandvc.chains.phrasing import PHRASING, SETS
 from plandvc.chains.recovery import assign_failures
 from plandvc.chains.walk import HOME_RULES, chain_specs
 from plandvc.io import InputError
@@ -36,6 +37,8 @@ class ChainParams:
     request: str = REQUESTS[0]
     goal_share: float = 0.0
     hygiene: bool = False  # refuse the chains `plandvc.chains.hygiene` finds a problem in (v3: off)
+    phrasing: str = PHRASING[0]  # v3's words, or varied (plandvc.chains.phrasing); composed requests only
+    phrasing_set: str = SETS[0]  # the phrasings drawn: training (chain-specs), held-out (eval-specs)
 
 
 HYGIENE_MARGIN = (
@@ -77,6 +80,8 @@ def _make_chains(
         raise InputError(f"request: expected one of {', '.join(REQUESTS)}, got {p.request!r}")
     if not 0.0 <= p.goal_share <= 1.0:
         raise InputError(f"goal_share: must be in [0, 1], got {p.goal_share}")
+    if p.phrasing != PHRASING[0] and p.request != "composed":
+        raise InputError("phrasing: varied phrasing needs composed requests (request: composed)")
     if p.goal_share and p.request != "composed":
         raise InputError("goal_share: goal chains need composed requests (request: composed)")
     usable = (
@@ -99,4 +104,6 @@ def _make_chains(
         chains += goal_chains(usable, answers, n_goal, seed=p.seed, tries=p.tries)
         random.Random(f"goal-mix:{p.seed}").shuffle(chains)
     chains = assign_failures(chains, items, p.recovery_share, seed=p.seed)
-    return compose_chains(chains, items, seed=p.seed) if p.request == "composed" else chains
+    if p.request != "composed":
+        return chains
+    return compose_chains(chains, items, seed=p.seed, phrasing=p.phrasing, phrasing_set=p.phrasing_set)

@@ -8,6 +8,7 @@ import click
 
 from plandvc.chains.cli import parse_sizes
 from plandvc.chains.compose import REQUESTS
+from plandvc.chains.phrasing import PHRASING
 from plandvc.eval.client import Asking
 from plandvc.eval.closed import LoopConfig
 from plandvc.eval.metrics import table
@@ -55,6 +56,13 @@ from plandvc.run.chain import RunParams
     default=False,
     show_default=True,
     help="refuse the held-out chains whose words fail a hygiene check (chain-specs --hygiene)",
+)
+@click.option(
+    "--phrasing",
+    type=click.Choice(PHRASING),
+    default=PHRASING[0],
+    show_default=True,
+    help="the requests' words, as the training chains' (chain-specs --phrasing); varied: the held-out phrasings",
 )
 @options.run_params("--budget", "--planner-turns")
 @options.dialect()

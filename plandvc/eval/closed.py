@@ -2,7 +2,8 @@
 its model, from the chain's own start (the first part's prep and start page, as in run-chains).
 
 Each delegation is checked against the chain's next step (a trip home before a part reached `via: home`, then
-the part): when its family and values match (`plandvc.eval.score.delegation_problems`) and it carries no value
+the part): when its family, values and meaning (direction, bound, widget, entry) match
+(`plandvc.eval.score.delegation_problems`) and it carries no value
 of another part alone (`extra_values`, the strict rule: a delegation is one step), that step's recorded
 trajectory is replayed as the specialist; anything else ends the episode as off script at that turn. An
 episode ends on the planner's `done`, off script, on a second bad reply in one turn, at the turn cap or at the
@@ -64,7 +65,7 @@ class EvalTeam(ScriptedTeam):
         turn = len(self.reports) + 1  # every earlier turn delegated (a done ends the run)
         if i >= len(self.steps):
             raise OffScript(turn, f"a {family} delegation after every step of the chain was carried out")
-        problems = delegation_problems(family, instruction, self.turns[i])
+        problems = delegation_problems(family, instruction, self.turns[i], self.chain)
         extra = extra_values(instruction, self.turns[i], self.chain)
         if extra:  # a delegation is one step: the strict rule, as teacher-forced step accuracy's
             problems.append("instruction carries other parts' " + ", ".join(repr(v) for v in extra))

@@ -110,6 +110,7 @@ class SpecsConfig:
     )
     goal_share: float = 0.0  # goal chains among the held-out ones (composed requests only)
     hygiene: bool = False  # refuse the chains with a hygiene problem (chain-specs' `chains.hygiene`)
+    phrasing: str = "v3"  # as chains.phrasing; varied: the held-out chains draw the held-out phrasings
     params: RunParams = field(default_factory=RunParams)
     workers: int = 1
     cache: Path = Path(".plandvc/cache/eval_chains")
@@ -283,9 +284,19 @@ def _eval_specs(cfg: SpecsConfig) -> SpecsSummary:
             f"{cfg.sites / 'site_split.json'}: no usable trajectory of a test site in {cfg.pool}"
         )
     walk = ChainParams(
-        cfg.n, cfg.sizes, cfg.seed, cfg.tries, cfg.answer_share, HOME_RULES[0], cfg.recovery_share, cfg.request,
-        cfg.goal_share, cfg.hygiene,
-    )  # fmt: skip
+        n=cfg.n,
+        sizes=cfg.sizes,
+        seed=cfg.seed,
+        tries=cfg.tries,
+        answer_share=cfg.answer_share,
+        home_rule=HOME_RULES[0],
+        recovery_share=cfg.recovery_share,
+        request=cfg.request,
+        goal_share=cfg.goal_share,
+        hygiene=cfg.hygiene,
+        phrasing=cfg.phrasing,
+        phrasing_set="held-out",
+    )
     chains = make_chains(records, walk, site_specs(cfg.sites) if cfg.goal_share or cfg.hygiene else None)
     tmp = io.staging(cfg.out)
     io.write_jsonl(tmp / "items.jsonl", records)
