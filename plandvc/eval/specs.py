@@ -31,7 +31,6 @@ from plandvc import io
 from plandvc.agent.dialects import DEFAULT as DEFAULT_DIALECT
 from plandvc.chains.items import pool_items, site_specs
 from plandvc.chains.make import ChainParams, make_chains
-from plandvc.chains.walk import HOME_RULES
 from plandvc.memory.text import answer_text
 from plandvc.records import Answer, ChainFailure, ChainGoal, Episode, TurnRole, Via
 from plandvc.records import Turn as EpisodeTurn
@@ -92,15 +91,14 @@ class SpecsConfig:
     sites: Path
     out: Path
     n: int = 24
-    seed: int = 0
-    sizes: tuple[int, ...] = (2, 3, 4)
-    tries: int = 40
-    answer_share: float = 0.5
-    recovery_share: float = 0.0
-    request: str = (
-        "joined"  # or "composed" (plandvc.chains.compose), as the training chains' `chains.request`
-    )
-    goal_share: float = 0.0  # goal chains among the held-out ones (composed requests only)
+    # the walk's other defaults are the training chains' (`ChainParams`, chain-specs' params)
+    seed: int = ChainParams.seed
+    sizes: tuple[int, ...] = ChainParams.sizes
+    tries: int = ChainParams.tries
+    answer_share: float = ChainParams.answer_share
+    recovery_share: float = ChainParams.recovery_share
+    request: str = ChainParams.request  # or "composed" (plandvc.chains.compose), as `chains.request`
+    goal_share: float = ChainParams.goal_share  # goal chains among the held-out ones (composed requests only)
     params: RunParams = field(default_factory=RunParams)
     workers: int = 1
     cache: Path = Path(".plandvc/cache/eval_chains")
@@ -240,9 +238,15 @@ def _eval_specs(cfg: SpecsConfig) -> SpecsSummary:
             f"{cfg.sites / 'site_split.json'}: no usable trajectory of a test site in {cfg.pool}"
         )
     walk = ChainParams(
-        cfg.n, cfg.sizes, cfg.seed, cfg.tries, cfg.answer_share, HOME_RULES[0], cfg.recovery_share, cfg.request,
-        cfg.goal_share,
-    )  # fmt: skip
+        n=cfg.n,
+        sizes=cfg.sizes,
+        seed=cfg.seed,
+        tries=cfg.tries,
+        answer_share=cfg.answer_share,
+        recovery_share=cfg.recovery_share,
+        request=cfg.request,
+        goal_share=cfg.goal_share,
+    )
     chains = make_chains(records, walk, site_specs(cfg.sites) if cfg.goal_share else None)
     tmp = io.staging(cfg.out)
     io.write_jsonl(tmp / "items.jsonl", records)
