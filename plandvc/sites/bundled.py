@@ -1,6 +1,7 @@
-"""Write the bundled sites' `site.json` and `doc/README.md` from seeded generators (run once; commit the output).
+"""The bundled sites (`data/sites`): their `site.json` and `doc/README.md` written from seeded generators (run
+once; commit the output).
 
-    .venv/bin/python data/sites/make_sites.py [OUT_DIR]
+    .venv/bin/python -m plandvc.sites.bundled [OUT_DIR]     # OUT_DIR: data/sites
 
 The committed site.json files are the source of truth; this script only documents how their data was made.
 Each site has its own `random.Random(seed)`, so re-running it writes the same bytes.
@@ -14,11 +15,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))
+from plandvc.io import write_bytes, write_json
+from plandvc.sites.spec import load_spec
 
-from plandvc.io import write_bytes, write_json  # noqa: E402
-from plandvc.sites.spec import load_spec  # noqa: E402
+OUT = Path("data/sites")  # the bundled sites' folder, from the repository root
 
 FIRST = [
     "Ada", "Bruno", "Chiara", "Dmitri", "Elena", "Farah", "Gustav", "Hana", "Ines", "Jonas", "Keiko", "Liam",
@@ -503,9 +503,9 @@ SPLIT = {"train": ["clinic", "fleet", "hotel", "library", "shop"], "test": ["sch
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Write every site (and the split) to `argv[0]`, default: this folder."""
+    """Write every site (and the split) to `argv[0]`, default: `OUT`."""
     args = sys.argv[1:] if argv is None else argv
-    out = Path(args[0]) if args else HERE
+    out = Path(args[0]) if args else OUT
     for site, make in SITES.items():
         spec, doc = make()
         write_json(out / site / "site.json", spec, sort_keys=False)
