@@ -34,15 +34,14 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from plandvc.apps.mediawiki import adapter
 from plandvc.apps.script import AppExecutor, AppTask, Draft, Macros
 from plandvc.checks import Check, Row
-from plandvc.macros.script import ScriptError, attr
+from plandvc.macros.script import Pick, ScriptError, attr
 from plandvc.world import vocab
 
 SITE = "mediawiki"
@@ -246,7 +245,7 @@ def _navigate(o: Offer, rng: random.Random) -> Iterator[Draft]:
 # ── solutions ─────────────────────────────────────────────────────────────────
 
 
-def _link(href: str, text: str | None = None) -> Callable[[Any], bool]:
+def _link(href: str, text: str | None = None) -> Pick:
     return lambda e: e.tag == "a" and e.attrs.get("href") == href and (text is None or e.text == text)
 
 

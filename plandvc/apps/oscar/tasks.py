@@ -34,12 +34,15 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from plandvc.apps.oscar import adapter
 from plandvc.apps.script import AppExecutor, AppTask, Draft, Macros
 from plandvc.checks import Check, Row
 from plandvc.macros.script import ScriptError, attr, every
+
+if TYPE_CHECKING:
+    from plandvc.browser import Element
 
 SITE = "oscar"
 HOME = "/catalogue/"
@@ -270,7 +273,7 @@ async def _sort_solve(run: AppExecutor) -> None:
     run.rec.done = f'The products are sorted by "{label}".'
 
 
-def _next_link(e: Any) -> bool:
+def _next_link(e: Element) -> bool:
     return bool(e.tag == "a" and e.text == "next" and "page=" in e.attrs.get("href", ""))
 
 
