@@ -24,7 +24,7 @@ RUN apt-get update \
 # The locked dependencies, with hashes, into a venv. The host's pip settings (index, CA bundle) are
 # bind-mounted for this step only (docker/host_pip.py writes them into the build context); no layer
 # holds them.
-COPY requirements.lock /tmp/plandvc/requirements.lock
+COPY requirements/requirements.lock /tmp/plandvc/requirements.lock
 RUN --mount=type=bind,source=.plandvc/docker-build-host,target=/run/plandvc-host \
     python3 -m venv /opt/plandvc \
  && if [ -f /run/plandvc-host/pip.conf ]; then export PIP_CONFIG_FILE=/run/plandvc-host/pip.conf; fi \

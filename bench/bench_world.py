@@ -5,7 +5,7 @@ The bench writes the world (`make_world`, seed `--world-seed`) under bench/out/w
 sites (the first of each layout family, then more in world order, `--world-sites`), records their tasks with
 `plandvc make-pool` (`--world-per-macro` tasks per site and macro) at each worker count, then runs pool-items,
 chain-specs and `plandvc run-chains` on the pool the largest worker count recorded. Every command is measured
-like the rest of the bench (bench/accounting.py: by cgroup, Chromium's processes included).
+like the rest of the bench (plandvc/bench/accounting.py: by cgroup, Chromium's processes included).
 
 `page_weight` says what a page of each world costs to draw: its HTML bytes and the bytes of its screenshot.
 """

@@ -1,7 +1,7 @@
 """What one Chromium switch costs: run-chains on the same chains with and without it, side by side.
 
 Each round runs both, in alternating order, each from an empty cache, CPU by cgroup (everything the run
-caused, Chromium's processes included; bench/accounting.py). It prints each round and the medians of CPU-s per
+caused, Chromium's processes included; plandvc/bench/accounting.py). It prints each round and the medians of CPU-s per
 chain and wall seconds, and the ratio of the medians. The outputs of both are compared too: a switch that
 changes the rows is not a cost question.
 
@@ -18,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from accounting import measure
+from plandvc.bench.accounting import measure
 
 ROOT = Path(__file__).resolve().parents[1]
 # run-chains with CHROMIUM_ARGS minus the switches named in PLANDVC_BENCH_DROP (this process only)

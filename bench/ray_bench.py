@@ -30,9 +30,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from accounting import tree_rss  # noqa: E402
-
 from plandvc import io  # noqa: E402
+from plandvc.bench.accounting import tree_rss  # noqa: E402
 from plandvc.chains.items import pool_items  # noqa: E402
 from plandvc.chains.walk import chain_specs  # noqa: E402
 from plandvc.run.ray_cluster import ONE_HOST_ENV  # noqa: E402

@@ -4,7 +4,7 @@ On a fixed set of chains from the sample pool it runs `plandvc run-chains` at 1 
 and the raw-browser bound (bench/raw_bound.py, the same browser and launch settings) side by side. For each
 it reports kept chains per minute, the CPU-seconds of everything the run caused per kept chain, peak
 memory, and where run-chains' time goes (from its run log). Then it times pool-items and chain-specs on a
-generated 3,000-trajectory pool (bench/bench_chains.py). It prints a table and writes bench/results.json.
+generated 3,000-trajectory pool (plandvc/bench/chains.py). It prints a table and writes bench/results.json.
 
 The generated world (bench/bench_world.py): the bench writes the world, keeps `--world-sites` training sites
 (one per layout family first) and records their tasks with `plandvc make-pool` at each of `--world-workers`
@@ -14,7 +14,7 @@ after the hand-written sites' 2-worker run, so the two are side by side in one r
 weighs (HTML, pictures, screenshot bytes, page height) says why richer pages cost more. `--no-world` leaves it
 out.
 
-How CPU and memory are counted (bench/accounting.py): each measured command runs in its own cgroup (cgroup
+How CPU and memory are counted (plandvc/bench/accounting.py): each measured command runs in its own cgroup (cgroup
 v1 cpuacct + memory, joined before exec), so Chromium's renderer, GPU and utility processes — which the
 command never reaps, and which the old rusage figure missed (about 70 % of the CPU) — are counted, and
 other processes on the machine are not. Where cgroups are not writable it falls back to machine-wide
@@ -50,9 +50,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import bench_world  # noqa: E402
-from accounting import Measure, measure  # noqa: E402
 
 from plandvc import io  # noqa: E402
+from plandvc.bench.accounting import Measure, measure  # noqa: E402
 from plandvc.browser.chromium import chromium_path  # noqa: E402
 from plandvc.chains.items import pool_items  # noqa: E402
 from plandvc.chains.recovery import assign_failures, count_failures  # noqa: E402
@@ -262,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
         # the same ratio from CPU-seconds (what a CPU-bound run's throughput follows; contention-independent)
         rc["cpu_ratio_to_bound"] = round(rb["cpu_s_per_chain"] / rc["cpu_s_per_kept"], 2)
     if not args.skip_stages:
-        import bench_chains
+        from plandvc.bench import chains as bench_chains
 
         results["stages"] = bench_chains.run()
     io.write_json(ROOT / "bench" / "results.json", results)

@@ -132,7 +132,7 @@ cmd_base() {
 cmd_tag() {
   local hex
   hex=$(cd "$REPO" && {
-    sha256sum Dockerfile .dockerignore requirements.lock pyproject.toml
+    sha256sum Dockerfile .dockerignore requirements/requirements.lock pyproject.toml
     find docker -type f ! -path 'docker/base/*' ! -path '*/__pycache__/*' -print0 | LC_ALL=C sort -z |
       xargs -0 sha256sum
   } | sha256sum | cut -c1-12)

@@ -1,7 +1,7 @@
 """The parts of the docs that are made from the code, so they cannot drift from it.
 
-- README.md's command table is written from each command's own `--help` (its first line and its `Example:`
-  block): `python -m plandvc.docs` rewrites the table between its two markers; a test fails when the README
+- docs/COMMANDS.md's command table is written from each command's own `--help` (its first line and its `Example:`
+  block): `python -m plandvc.docs` rewrites the table between its two markers; a test fails when the doc
   differs from what this would write.
 - `cited_sections` finds every place that cites a doc section by name (a doc's path, then the section's name in
   double quotes: docs/POOL.md, "Layout") and `headings` lists a doc's sections, so a test fails when a citation
@@ -19,6 +19,7 @@ import click
 from plandvc.cli import cli
 
 ROOT = Path(__file__).resolve().parents[1]
+TABLE_DOC = ROOT / "docs" / "COMMANDS.md"  # the doc that holds the command table
 BEGIN = "<!-- commands: written by `python -m plandvc.docs` from each command's --help; do not edit -->"
 END = "<!-- end of commands -->"
 # a doc's path, then (after a comma, a backquote or an opening parenthesis) the section's name in double quotes
@@ -45,7 +46,7 @@ def _help_parts(command: click.Command) -> tuple[str, list[str]]:
 
 
 def commands_table() -> str:
-    """The README's command table: one row per command, from its --help."""
+    """The command table (docs/COMMANDS.md): one row per command, from its --help."""
     ctx = click.Context(cli)
     rows = ["| command | what it does | example |", "|---|---|---|"]
     for name in cli.list_commands(ctx):
@@ -60,11 +61,11 @@ def commands_table() -> str:
 
 
 def with_table(readme: str) -> str:
-    """README.md's text with the command table between the markers rewritten."""
+    """A doc's text (docs/COMMANDS.md's) with the command table between the markers rewritten."""
     head, sep, rest = readme.partition(BEGIN)
     _, sep2, tail = rest.partition(END)
     if not sep or not sep2:
-        raise RuntimeError(f"README.md has no command table markers ({BEGIN} ... {END})")
+        raise RuntimeError(f"{TABLE_DOC.name} has no command table markers ({BEGIN} ... {END})")
     return f"{head}{BEGIN}\n{commands_table()}\n{END}{tail}"
 
 
@@ -102,10 +103,9 @@ def missing_sections(root: Path = ROOT) -> list[str]:
 
 
 def main() -> None:
-    """Rewrite README.md's command table from the commands' --help."""
-    readme = ROOT / "README.md"
-    readme.write_text(with_table(readme.read_text(encoding="utf-8")), encoding="utf-8")
-    print(f"{readme.name}: command table written", file=sys.stderr)
+    """Rewrite docs/COMMANDS.md's command table from the commands' --help."""
+    TABLE_DOC.write_text(with_table(TABLE_DOC.read_text(encoding="utf-8")), encoding="utf-8")
+    print(f"{TABLE_DOC.name}: command table written", file=sys.stderr)
 
 
 if __name__ == "__main__":

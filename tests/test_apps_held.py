@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from plandvc.apps import REGISTRY, trac, trac_tasks
-from plandvc.apps.trac_facts import trac_ask
+from plandvc.apps import REGISTRY
+from plandvc.apps.trac import adapter as trac
+from plandvc.apps.trac import tasks as trac_tasks
+from plandvc.apps.trac.facts import trac_ask
 from plandvc.chains.compose import compose, delegation
 from plandvc.records import ChainGoal, ChainSpec, Part, Via
 
@@ -143,7 +145,7 @@ def test_goal_chains_on_trac_read_the_answer_live_and_a_wrong_expected_answer_fa
     """Goal chains on Trac (constraints on the query page, then a question on the list they leave): the
     answers Trac's database gives are read live off its page (the count's "(N matches)", the first summary
     after the Ticket sort) and pass; the same chains expecting another answer fail on "answer"."""
-    from plandvc.apps.trac_facts import goal_answer
+    from plandvc.apps.trac.facts import goal_answer
     from plandvc.eval.apps import app_items, app_pool
 
     store = app_pool(pool, REGISTRY["trac"])

@@ -21,8 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from plandvc.apps import REGISTRY, debian, mediawiki, mediawiki_tasks
+from plandvc.apps import REGISTRY, debian
 from plandvc.apps.app import apps_home
+from plandvc.apps.mediawiki import adapter as mediawiki
+from plandvc.apps.mediawiki import tasks as mediawiki_tasks
 from plandvc.checks import gate
 from plandvc.errors import InfrastructureError
 

@@ -17,8 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from plandvc.apps import REGISTRY, oscar, oscar_facts, oscar_tasks
+from plandvc.apps import REGISTRY
 from plandvc.apps.app import apps_home, fresh_copy
+from plandvc.apps.oscar import adapter as oscar
+from plandvc.apps.oscar import facts as oscar_facts
+from plandvc.apps.oscar import tasks as oscar_tasks
 from plandvc.checks import gate
 
 REPO = Path(__file__).resolve().parents[1]

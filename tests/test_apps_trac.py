@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from plandvc.apps import trac, trac_tasks
 from plandvc.apps.app import apps_home, fresh_copy
+from plandvc.apps.trac import adapter as trac
+from plandvc.apps.trac import tasks as trac_tasks
 from plandvc.checks import gate
 from plandvc.ports import free_ports
 

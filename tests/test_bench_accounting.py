@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench"))
+from plandvc.bench import accounting
 
-import accounting  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 # the command double-forks a grandchild (reparented away, never reaped by it) that burns ~1 CPU-second,
 # then waits for it on a pipe: its rusage misses that second, the cgroup does not

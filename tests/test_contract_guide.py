@@ -16,7 +16,14 @@ from plandvc.ports import free_ports
 ROOT = Path(__file__).resolve().parents[1]
 VERSION = yaml.safe_load((ROOT / "params.yaml").read_text())["version"]  # the default dataset version
 EXAMPLE = ROOT / "docs" / "examples" / "sites"
-COPY = ["dvc.yaml", "params.yaml", "Dockerfile", "requirements.lock", "pyproject.toml", "plandvc"]
+COPY = [
+    "dvc.yaml",
+    "params.yaml",
+    "Dockerfile",
+    "requirements/requirements.lock",
+    "pyproject.toml",
+    "plandvc",
+]
 
 
 @pytest.mark.slow
@@ -27,6 +34,7 @@ def test_the_guide_on_a_new_site(tmp_path: Path) -> None:
     skip = shutil.ignore_patterns("__pycache__")
     for name in COPY:
         (ROOT / name).is_dir() and shutil.copytree(ROOT / name, repo / name, ignore=skip)
+        (ROOT / name).is_file() and (repo / name).parent.mkdir(parents=True, exist_ok=True)
         (ROOT / name).is_file() and shutil.copy2(ROOT / name, repo / name)
     sites, pool = repo / "data" / "garden" / "sites", repo / "data" / "garden" / "pool"
     shutil.copytree(EXAMPLE, sites)

@@ -135,7 +135,8 @@ def _tag_repo(tmp_path: Path) -> Path:
     """A copy of the files that define the image, with the script, in a throwaway repo layout."""
     repo = tmp_path / "repo"
     (repo / "docker").mkdir(parents=True)
-    for name in ("Dockerfile", ".dockerignore", "requirements.lock", "pyproject.toml"):
+    for name in ("Dockerfile", ".dockerignore", "requirements/requirements.lock", "pyproject.toml"):
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(REPO / name, repo / name)
     for path in (REPO / "docker").iterdir():
         if path.is_file():
@@ -154,7 +155,7 @@ def test_tag_is_the_content_of_what_defines_the_image(tmp_path: Path) -> None:
     (repo / "docker" / "__pycache__").mkdir()
     (repo / "docker" / "__pycache__" / "host_pip.cpython-311.pyc").write_bytes(b"\0")
     assert script("tag", script_path=copy).stdout.strip() == first, "code and caches are not image inputs"
-    for name in ("Dockerfile", "requirements.lock", "pyproject.toml", "docker/containers.conf"):
+    for name in ("Dockerfile", "requirements/requirements.lock", "pyproject.toml", "docker/containers.conf"):
         path = repo / name
         original = path.read_text()
         path.write_text(original + "\n# changed\n")

@@ -1,4 +1,4 @@
-"""The docs that are made from the code cannot drift: README's command table is what each command's --help
+"""The docs that are made from the code cannot drift: docs/COMMANDS.md's command table is what each command's --help
 says, and every doc section the code or the docs cite by name exists (`plandvc.docs`)."""
 
 from __future__ import annotations
@@ -10,12 +10,14 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from plandvc.cli import cli
-from plandvc.docs import BEGIN, END, ROOT, commands_table, missing_sections, with_table
+from plandvc.docs import BEGIN, END, ROOT, TABLE_DOC, commands_table, missing_sections, with_table
 
 
 def test_the_readme_command_table_is_the_help_of_every_command() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert with_table(readme) == readme, "README.md's command table is stale: run `python -m plandvc.docs`"
+    readme = TABLE_DOC.read_text(encoding="utf-8")
+    assert with_table(readme) == readme, (
+        "docs/COMMANDS.md's command table is stale: run `python -m plandvc.docs`"
+    )
 
 
 def test_the_table_follows_each_commands_help() -> None:
@@ -31,7 +33,7 @@ def test_the_table_follows_each_commands_help() -> None:
 
 
 def test_a_stale_readme_is_caught() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = TABLE_DOC.read_text(encoding="utf-8")
     head, _, rest = readme.partition(BEGIN)
     table, _, tail = rest.partition(END)
     stale = f"{head}{BEGIN}{table.replace('check-pool', 'check-the-pool', 1)}{END}{tail}"

@@ -29,11 +29,11 @@ from plandvc.sites.spec import load_sites
 from plandvc.world.make import make_world, sub_world
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from structures import measure  # noqa: E402
 from test_committed_pool import dvc_dir_md5  # noqa: E402
+
+from plandvc.bench.structures import measure  # noqa: E402
 
 # the rendered pages of `pages(...)` on the v2 world's recipes and store sites, from the code before v3
 V2_PAGES_SHA256 = "42b70ea035f8b1c5d0d6b163118e86f85d9a23ec8152e1d9a1b3a6fb87a4c263"
@@ -206,7 +206,7 @@ def test_list_pages_show_their_furniture(v3: Path) -> None:
 
 @pytest.mark.timeout(300)
 def test_v3_has_at_least_four_home_structures_in_chromium(v3: Path) -> None:
-    """The bench's measure (bench/structures.py): every site's home in Chromium, the tag structure of its
+    """The bench's measure (plandvc/bench/structures.py): every site's home in Chromium, the tag structure of its
     <main>; v3's five structures (the classic one among them) are five distinct strings."""
     got = measure(v3)
     homes = got.distinct("home")

@@ -34,6 +34,7 @@ ORDER = (
     "export",
     "view",
     "eval",
+    "bench",
     "remote",
     "cli",
     "docs",

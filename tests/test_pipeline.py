@@ -21,7 +21,7 @@ COPY = [
     "dvc.yaml",
     "params.yaml",
     "Dockerfile",
-    "requirements.lock",
+    "requirements/requirements.lock",
     "pyproject.toml",
     "plandvc",
 ]

@@ -29,7 +29,7 @@ from remote_servers import S3Store, SFTPStore, s3_store, sftp_store
 ROOT = Path(__file__).resolve().parents[1]
 VENV = Path(sys.executable).parent.parent
 COPY = [
-    "params.yaml", "Makefile", "Dockerfile", "requirements.lock", "pyproject.toml", ".dvcignore",
+    "params.yaml", "Makefile", "Dockerfile", "requirements/requirements.lock", "pyproject.toml", ".dvcignore",
     ".gitignore", "plandvc", "data/sites", "data/pool",
 ]  # fmt: skip
 FIXTURE_WORLD = (  # the copied hand-written sites and pool stand in for the generated world

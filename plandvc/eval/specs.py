@@ -31,7 +31,6 @@ from plandvc import io
 from plandvc.agent.dialects import DEFAULT as DEFAULT_DIALECT
 from plandvc.chains.items import pool_items, site_specs
 from plandvc.chains.make import ChainParams, make_chains
-from plandvc.chains.walk import HOME_RULES
 from plandvc.memory.text import answer_text
 from plandvc.records import Answer, ChainFailure, ChainGoal, Episode, TurnRole, Via
 from plandvc.records import Turn as EpisodeTurn
@@ -100,17 +99,18 @@ class SpecsConfig:
     sites: Path
     out: Path
     n: int = 24
-    seed: int = 0
-    sizes: tuple[int, ...] = (2, 3, 4)
-    tries: int = 40
-    answer_share: float = 0.5
-    recovery_share: float = 0.0
-    request: str = (
-        "joined"  # or "composed" (plandvc.chains.compose), as the training chains' `chains.request`
-    )
-    goal_share: float = 0.0  # goal chains among the held-out ones (composed requests only)
-    hygiene: bool = False  # refuse the chains with a hygiene problem (chain-specs' `chains.hygiene`)
-    phrasing: str = "v3"  # as chains.phrasing; varied: the held-out chains draw the held-out phrasings
+    # the walk's other defaults are the training chains' (`ChainParams`, chain-specs' params)
+    seed: int = ChainParams.seed
+    sizes: tuple[int, ...] = ChainParams.sizes
+    tries: int = ChainParams.tries
+    answer_share: float = ChainParams.answer_share
+    recovery_share: float = ChainParams.recovery_share
+    request: str = ChainParams.request  # or "composed" (plandvc.chains.compose), as `chains.request`
+    goal_share: float = ChainParams.goal_share  # goal chains among the held-out ones (composed requests only)
+    hygiene: bool = ChainParams.hygiene  # refuse the chains with a hygiene problem (`chains.hygiene`)
+    phrasing: str = (
+        ChainParams.phrasing
+    )  # as chains.phrasing; varied: the held-out chains draw the held-out phrasings
     params: RunParams = field(default_factory=RunParams)
     workers: int = 1
     cache: Path = Path(".plandvc/cache/eval_chains")

@@ -10,7 +10,7 @@ a question, the answer read off the page (never taken from the task's expected v
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +23,7 @@ from plandvc.sites.spec import Control, Page, Spec, Table
 if TYPE_CHECKING:
     from plandvc.browser import Element, Session
 
-Pick = Callable[["Element"], bool]  # a predicate over a snapshot Element
+Pick = widgets.Pick
 
 
 class ScriptError(Exception):

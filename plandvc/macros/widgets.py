@@ -13,12 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from plandvc.records import ParamValue
 from plandvc.sites.model import FACET_KINDS, FORM_KINDS, Control, Spec, Table
 
 if TYPE_CHECKING:
     from plandvc.browser import Element, Session
 
-Pick = Callable[[Any], bool]
+Pick = Callable[["Element"], bool]  # a predicate over a snapshot Element
 MAX_PAGES = 12  # pages a list is walked through to find an entry
 MAX_MONTHS = 40  # calendar moves (years, then months) to reach a date
 MENU_BUTTONS = {"drawer": "☰ Menu", "menu": "Browse ▾"}
@@ -34,7 +35,9 @@ class Driver(Protocol):
     session: Session
     spec: Spec
 
-    async def step(self, action: str, pick: Pick, what: str, memory: str, value: Any = None) -> None: ...
+    async def step(
+        self, action: str, pick: Pick, what: str, memory: str, value: ParamValue = None
+    ) -> None: ...
 
     async def apply(self, cid: str, memory: str = ...) -> None: ...
 

@@ -403,8 +403,7 @@ def episode_of(
         "planner_turns": params.planner_turns,
         "response_format": played.script.response_format,
     }
-    if params.dialect != DEFAULT_DIALECT:
-        episode["dialect"] = params.dialect
+    episode["dialect"] = params.dialect  # every episode says its dialect (v3's, not plandvc-v1, always did)
     if "failure" in chain:
         episode["failure"] = chain["failure"]
     if "goal" in chain:

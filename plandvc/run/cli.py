@@ -34,7 +34,7 @@ def _shard(_ctx: click.Context, _param: click.Parameter, value: str | None) -> t
 @click.option("--pool", type=options.DIR, required=True, help="the executor pool")
 @click.option("--sites", type=options.DIR, required=True, help="the sites folder")
 @click.option("--out", type=options.DIR, required=True, help="raw output folder")
-@workers_option(2)
+@workers_option(RunConfig.workers)
 @ports_option("server ports, e.g. 8320,8321 (PLANDVC_PORTS; default: free ports)")
 @click.option(
     "--engine",

@@ -53,7 +53,7 @@ class RunConfig:
     sites: Path
     out: Path
     params: RunParams = field(default_factory=RunParams)
-    workers: int = 1
+    workers: int = 2  # browsers in parallel (run-chains --workers); never changes the output
     ports: list[int] | None = None
     limit: int = 0
     shard: tuple[int, int] | None = None

@@ -15,7 +15,6 @@ import threading
 from collections.abc import Callable
 from http.cookies import CookieError, SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
 from urllib.parse import parse_qsl, quote, urlsplit
 
 from plandvc.checks import Row
@@ -226,7 +225,7 @@ class Handler(BaseHTTPRequestHandler):
     sys_version = ""
     app: App  # set on the subclass made by `make_server`
 
-    def log_message(self, format: str, *args: Any) -> None:  # quiet: one line per request is noise here
+    def log_message(self, format: str, *args: object) -> None:  # quiet: one line per request is noise here
         pass
 
     def _session(self) -> tuple[str, bool]:

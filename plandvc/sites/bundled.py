@@ -1,6 +1,7 @@
-"""Write the bundled sites' `site.json` and `doc/README.md` from seeded generators (run once; commit the output).
+"""The bundled sites (`data/sites`): their `site.json` and `doc/README.md` written from seeded generators (run
+once; commit the output).
 
-    .venv/bin/python data/sites/make_sites.py [OUT_DIR]
+    .venv/bin/python -m plandvc.sites.bundled [OUT_DIR]     # OUT_DIR: data/sites
 
 The committed site.json files are the source of truth; this script only documents how their data was made.
 Each site has its own `random.Random(seed)`, so re-running it writes the same bytes.
@@ -12,13 +13,12 @@ import datetime as dt
 import random
 import sys
 from pathlib import Path
-from typing import Any
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))
+from plandvc.io import write_bytes, write_json
+from plandvc.sites.spec import load_spec
 
-from plandvc.io import write_bytes, write_json  # noqa: E402
-from plandvc.sites.spec import load_spec  # noqa: E402
+OUT = Path("data/sites")  # the bundled sites' folder, from the repository root
+SiteJson = dict[str, object]  # a site.json as written (load_spec reads it back into the typed Spec)
 
 FIRST = [
     "Ada", "Bruno", "Chiara", "Dmitri", "Elena", "Farah", "Gustav", "Hana", "Ines", "Jonas", "Keiko", "Liam",
@@ -56,14 +56,14 @@ def day(today: str, rng: random.Random, lo: int, hi: int) -> str:
     return (dt.date.fromisoformat(today) + dt.timedelta(days=rng.randint(lo, hi))).isoformat()
 
 
-def col(name: str, label: str, ctype: str, **kw: Any) -> dict[str, Any]:
+def col(name: str, label: str, ctype: str, **kw: object) -> SiteJson:
     return {"name": name, "label": label, "type": ctype, **kw}
 
 
 # ── sites ────────────────────────────────────────────────────────────────────
 
 
-def shop() -> tuple[dict[str, Any], str]:
+def shop() -> tuple[SiteJson, str]:
     rng, today = random.Random(101), "2026-03-14"
     statuses = ["Pending", "Paid", "Shipped", "Delivered", "Cancelled"]
     channels = ["Web", "Phone", "Store"]
@@ -80,7 +80,7 @@ def shop() -> tuple[dict[str, Any], str]:
          "spend": round(rng.uniform(60, 5200), 2), "joined": day(today, rng, -1400, -30)}
         for i, name in enumerate(customers)
     ]  # fmt: skip
-    spec = {
+    spec: SiteJson = {
         "site": "shop", "name": "Northwind Shop", "today": today,
         "theme": {"layout": "sidebar", "accent": "#237a57", "background": "#f3f7f4", "font": "DejaVu Sans"},
         "tables": {
@@ -132,7 +132,7 @@ def shop() -> tuple[dict[str, Any], str]:
     return spec, doc
 
 
-def clinic() -> tuple[dict[str, Any], str]:
+def clinic() -> tuple[SiteJson, str]:
     rng, today = random.Random(202), "2026-04-22"
     doctors = ["Dr. Okafor", "Dr. Lindqvist", "Dr. Tanaka", "Dr. Moreau", "Dr. Haddad"]
     departments = ["Cardiology", "Dermatology", "Pediatrics", "Orthopedics", "General practice"]
@@ -151,7 +151,7 @@ def clinic() -> tuple[dict[str, Any], str]:
          "last_visit": day(today, rng, -400, -1)}
         for i in range(21)
     ]  # fmt: skip
-    spec = {
+    spec: SiteJson = {
         "site": "clinic", "name": "Riverside Clinic", "today": today,
         "theme": {"layout": "topnav", "accent": "#1f5fa8", "background": "#f2f6fb", "font": "DejaVu Sans"},
         "tables": {
@@ -200,7 +200,7 @@ def clinic() -> tuple[dict[str, Any], str]:
     return spec, doc
 
 
-def fleet() -> tuple[dict[str, Any], str]:
+def fleet() -> tuple[SiteJson, str]:
     rng, today = random.Random(303), "2026-05-06"
     statuses = ["Booked", "In transit", "Delayed", "Delivered", "Returned"]
     modes = ["Road", "Rail", "Sea", "Air"]
@@ -224,7 +224,7 @@ def fleet() -> tuple[dict[str, Any], str]:
          "serviced": day(today, rng, -300, -2)}
         for i in range(19)
     ]  # fmt: skip
-    spec = {
+    spec: SiteJson = {
         "site": "fleet", "name": "Harbor Freight Lines", "today": today,
         "theme": {"layout": "cards", "accent": "#c2571a", "background": "#f6f1ec", "font": "DejaVu Sans"},
         "tables": {
@@ -274,7 +274,7 @@ def fleet() -> tuple[dict[str, Any], str]:
     return spec, doc
 
 
-def library() -> tuple[dict[str, Any], str]:
+def library() -> tuple[SiteJson, str]:
     rng, today = random.Random(404), "2026-02-09"
     branches = ["Central", "Eastside", "Harbour", "Hillcrest"]
     statuses = ["On loan", "Returned", "Overdue", "Lost"]
@@ -299,7 +299,7 @@ def library() -> tuple[dict[str, Any], str]:
          "due": day(today, rng, -30, 28)}
         for i, b in enumerate(borrowers)
     ]  # fmt: skip
-    spec = {
+    spec: SiteJson = {
         "site": "library", "name": "Oakridge Public Library", "today": today,
         "theme": {"layout": "sidebar", "accent": "#7a2333", "background": "#faf6f2", "panel": "#fffdf9", "font": "DejaVu Sans"},
         "tables": {
@@ -349,7 +349,7 @@ def library() -> tuple[dict[str, Any], str]:
     return spec, doc
 
 
-def hotel() -> tuple[dict[str, Any], str]:
+def hotel() -> tuple[SiteJson, str]:
     rng, today = random.Random(505), "2026-07-18"
     room_types = ["Single", "Double", "Twin", "Suite", "Family"]
     statuses = ["Confirmed", "Checked in", "Checked out", "Cancelled"]
@@ -372,7 +372,7 @@ def hotel() -> tuple[dict[str, Any], str]:
              "cleaned": day(today, rng, -6, 0)}
         )  # fmt: skip
         del i
-    spec = {
+    spec: SiteJson = {
         "site": "hotel", "name": "Seaview Grand Hotel", "today": today,
         "theme": {"layout": "topnav", "accent": "#0f766e", "background": "#eef7f6", "font": "DejaVu Sans"},
         "tables": {
@@ -423,7 +423,7 @@ def hotel() -> tuple[dict[str, Any], str]:
     return spec, doc
 
 
-def school() -> tuple[dict[str, Any], str]:
+def school() -> tuple[SiteJson, str]:
     rng, today = random.Random(606), "2026-09-21"
     departments = ["Mathematics", "Sciences", "Humanities", "Languages", "Arts"]
     levels = ["Year 10", "Year 11", "Year 12", "Year 13"]
@@ -446,7 +446,7 @@ def school() -> tuple[dict[str, Any], str]:
          "status": rng.choice(statuses), "score": rng.randint(38, 99), "enrolled": day(today, rng, -200, -1)}
         for i, s in enumerate(students)
     ]  # fmt: skip
-    spec = {
+    spec: SiteJson = {
         "site": "school", "name": "Maple Grove High School", "today": today,
         "theme": {"layout": "cards", "accent": "#5b3fa0", "background": "#f3f0fa", "font": "DejaVu Sans"},
         "tables": {
@@ -503,9 +503,9 @@ SPLIT = {"train": ["clinic", "fleet", "hotel", "library", "shop"], "test": ["sch
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Write every site (and the split) to `argv[0]`, default: this folder."""
+    """Write every site (and the split) to `argv[0]`, default: `OUT`."""
     args = sys.argv[1:] if argv is None else argv
-    out = Path(args[0]) if args else HERE
+    out = Path(args[0]) if args else OUT
     for site, make in SITES.items():
         spec, doc = make()
         write_json(out / site / "site.json", spec, sort_keys=False)

@@ -1,5 +1,5 @@
 """Tasks on MediaWiki 1.39 and their scripted solutions: one generator and one solution per macro its UI
-supports, and each task's facts for the chain walk and the request composer.
+supports (their facts for the walk: `facts.py`).
 
 `offer(env)` tells the generators what the seeded wiki's pages offer (its pages with their categories and
 infobox facts); `tasks(offer, seed, per_macro)` draws each macro's tasks from `random.Random(seed)` in a fixed
@@ -34,28 +34,24 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from plandvc.apps import mediawiki as mw
-from plandvc.apps.app import Facts
+from plandvc.apps.mediawiki import adapter
 from plandvc.apps.script import AppExecutor, AppTask, Draft, Macros
 from plandvc.checks import Check, Row
-from plandvc.macros.script import ScriptError, attr
-from plandvc.records import Ask
+from plandvc.macros.script import Pick, ScriptError, attr
 from plandvc.world import vocab
 
 SITE = "mediawiki"
-HOME = mw.HOME
-TODAY = "2024-04-01"  # MediaWiki's clock while serving (mediawiki.NOW)
+HOME = adapter.HOME
 PAGING_WORD = "guide"  # every entry says "part of the field guide": the search results that page
 NAV = (
     ("Recent changes", "/index.php/Special:RecentChanges"),
     ("All pages", "/index.php/Special:AllPages"),
     ("Categories", "/index.php/Special:Categories"),
-    *tuple((c, f"/index.php/Category:{c}") for c in mw.CATEGORIES),
+    *tuple((c, f"/index.php/Category:{c}") for c in adapter.CATEGORIES),
 )
 # the infobox facts an edit changes, per category, and how a new value is drawn
 EDITABLE = {
@@ -87,7 +83,7 @@ class Offer:
 
 def offer(env: Path) -> Offer:
     """The offer of a seeded wiki, read from its database."""
-    return Offer(tuple(mw.pages(env)), mw.PER_PAGE)
+    return Offer(tuple(adapter.pages(env)), adapter.PER_PAGE)
 
 
 def path_of(title: str) -> str:
@@ -95,9 +91,13 @@ def path_of(title: str) -> str:
     return "/index.php/" + title.replace(" ", "_")
 
 
+MACROS: Macros[Offer] = Macros(SITE)
+
+
 # ── generators ────────────────────────────────────────────────────────────────
 
 
+@MACROS.draws("search_by_text")
 def _search(o: Offer, rng: random.Random) -> Iterator[Draft]:
     titles = {str(p["title"]).casefold() for p in o.pages}
     words = sorted({str(v) for p in o.entries() for k in ("Country", "Origin") if (v := p.get(k))} - titles)
@@ -107,6 +107,7 @@ def _search(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(w=word), check, {"word": word}, ["query:/index.php:search"], HOME
 
 
+@MACROS.draws("go_to_page")
 def _page(o: Offer, rng: random.Random) -> Iterator[Draft]:
     hits = sum(PAGING_WORD in str(p["text"]).casefold() for p in o.pages)
     pages = list(range(2, min(-(-hits // o.per_page), 4) + 1))
@@ -118,6 +119,7 @@ def _page(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(n=n), check, {"page": n, "offset": offset}, ["query:/index.php:offset"], start
 
 
+@MACROS.draws("open_entry")
 def _open(o: Offer, rng: random.Random) -> Iterator[Draft]:
     for p in rng.sample(o.entries(), len(o.entries())):
         phrase = rng.choice(('Open the page "{t}".', 'Show me the wiki page "{t}".'))
@@ -126,10 +128,11 @@ def _open(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(t=p["title"]), check, target, [f"entry:page/{p['id']}"], HOME
 
 
+@MACROS.draws("report_information")
 def _report(o: Offer, rng: random.Random) -> Iterator[Draft]:
     seen: set[str] = set()
     for p in rng.sample(o.entries(), len(o.entries())):
-        field = rng.choice(sorted(mw.infobox(str(p["text"]))))
+        field = rng.choice(sorted(adapter.infobox(str(p["text"]))))
         value = str(p[field])
         if value in seen:
             continue
@@ -140,9 +143,10 @@ def _report(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(f=field.lower(), t=p["title"]), check, target, [f"entry:page/{p['id']}"], HOME
 
 
+@MACROS.draws("count_entries")
 def _count(o: Offer, rng: random.Random) -> Iterator[Draft]:
     seen: set[int] = set()
-    for c in rng.sample(mw.CATEGORIES, len(mw.CATEGORIES)):
+    for c in rng.sample(adapter.CATEGORIES, len(adapter.CATEGORIES)):
         n = len(o.members(c))
         if n in seen:
             continue
@@ -154,6 +158,7 @@ def _count(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(c=c), check, {"category": c}, [f"category:{c}"], HOME
 
 
+@MACROS.draws("create_entry")
 def _create(o: Offer, rng: random.Random) -> Iterator[Draft]:
     taken = {str(p["title"]).casefold() for p in o.pages}
     titles = [c for c in vocab.CITIES if c.casefold() not in taken]
@@ -182,7 +187,7 @@ def _new_value(p: Row, field: str, o: Offer, rng: random.Random) -> str:
         elif field == "Institute":
             v = f"{rng.choice(vocab.CITIES)} Institute"
         elif field == "Status":
-            v = rng.choice(mw.STATUSES)
+            v = rng.choice(adapter.STATUSES)
         elif field == "Started":
             v = str(rng.randrange(2012, 2024))
         elif field == "Servings":
@@ -194,6 +199,7 @@ def _new_value(p: Row, field: str, o: Offer, rng: random.Random) -> str:
     raise ValueError(f"no new value for {field}")
 
 
+@MACROS.draws("edit_entry")
 def _edit(o: Offer, rng: random.Random) -> Iterator[Draft]:
     for p in rng.sample(o.entries(), len(o.entries())):
         field = rng.choice(EDITABLE[str(p["categories"])])
@@ -218,6 +224,7 @@ def _edit(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(f=field.lower(), t=p["title"], v=value), check, target, scope, HOME
 
 
+@MACROS.draws("delete_entry")
 def _delete(o: Offer, rng: random.Random) -> Iterator[Draft]:
     for p in rng.sample(o.entries(), len(o.entries())):
         phrase = rng.choice(('Delete the page "{t}".', 'Remove the page "{t}" from the wiki.'))
@@ -227,6 +234,7 @@ def _delete(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(t=p["title"]), check, target, scope, HOME
 
 
+@MACROS.draws("navigate_to_page")
 def _navigate(o: Offer, rng: random.Random) -> Iterator[Draft]:
     for title, path in rng.sample(NAV, len(NAV)):
         phrase = rng.choice(('Go to the wiki\'s "{t}" page.', 'Open "{t}" from the sidebar.'))
@@ -237,10 +245,11 @@ def _navigate(o: Offer, rng: random.Random) -> Iterator[Draft]:
 # ── solutions ─────────────────────────────────────────────────────────────────
 
 
-def _link(href: str, text: str | None = None) -> Callable[[Any], bool]:
+def _link(href: str, text: str | None = None) -> Pick:
     return lambda e: e.tag == "a" and e.attrs.get("href") == href and (text is None or e.text == text)
 
 
+@MACROS.solves("search_by_text")
 async def _search_solve(run: AppExecutor) -> None:
     word = str(run.target["word"])
     await run.step("input", attr("id", "searchInput"), "search box", "Typing the search word.", word)
@@ -249,6 +258,7 @@ async def _search_solve(run: AppExecutor) -> None:
     run.rec.done = f'Searched the wiki for "{word}".'
 
 
+@MACROS.solves("go_to_page")
 async def _page_solve(run: AppExecutor) -> None:
     n = int(run.target["page"])
     for i in range(2, n + 1):
@@ -273,11 +283,13 @@ async def _to_page(run: AppExecutor) -> None:
     await run.step("click", _link(path_of(title), title), f"link to {title}", f'Opening the page "{title}".')
 
 
+@MACROS.solves("open_entry")
 async def _open_solve(run: AppExecutor) -> None:
     await _to_page(run)
     run.rec.done = f'Opened the page "{run.target["title"]}".'
 
 
+@MACROS.solves("report_information")
 async def _report_solve(run: AppExecutor) -> None:
     field = str(run.target["field"])
     await _to_page(run)
@@ -285,6 +297,7 @@ async def _report_solve(run: AppExecutor) -> None:
     run.rec.done = f"The {field.lower()} is {run.rec.answer}."
 
 
+@MACROS.solves("count_entries")
 async def _count_solve(run: AppExecutor) -> None:
     cat = str(run.target["category"])
     await run.step(
@@ -301,6 +314,7 @@ async def _count_solve(run: AppExecutor) -> None:
     run.rec.done = f'The "{cat}" category has {run.rec.answer} pages.'
 
 
+@MACROS.solves("create_entry")
 async def _create_solve(run: AppExecutor) -> None:
     title, text = str(run.target["title"]), str(run.target["text"])
     await run.step("input", attr("id", "searchInput"), "search box", "Typing the new page's title.", title)
@@ -316,6 +330,7 @@ async def _create_solve(run: AppExecutor) -> None:
     run.rec.done = f'Created the page "{title}".'
 
 
+@MACROS.solves("edit_entry")
 async def _edit_solve(run: AppExecutor) -> None:
     t = run.target
     title, field, value = str(t["title"]), str(t["field"]), str(t["value"])
@@ -334,6 +349,7 @@ async def _edit_solve(run: AppExecutor) -> None:
     run.rec.done = f'Set the {field.lower()} of "{title}" to {value}.'
 
 
+@MACROS.solves("delete_entry")
 async def _delete_solve(run: AppExecutor) -> None:
     title = str(run.target["title"])
     await _to_page(run)
@@ -344,75 +360,13 @@ async def _delete_solve(run: AppExecutor) -> None:
     run.rec.done = f'Deleted the page "{title}".'
 
 
+@MACROS.solves("navigate_to_page")
 async def _navigate_solve(run: AppExecutor) -> None:
     path, title = str(run.target["path"]), str(run.target["title"])
     await run.step("click", _link(path, title), f"{title} link", f'Opening "{title}" from the sidebar.')
     run.rec.done = f'Opened the "{title}" page.'
 
 
-MACROS: Macros[Offer] = Macros(
-    SITE,
-    {
-        "search_by_text": (_search, _search_solve),
-        "go_to_page": (_page, _page_solve),
-        "open_entry": (_open, _open_solve),
-        "report_information": (_report, _report_solve),
-        "count_entries": (_count, _count_solve),
-        "create_entry": (_create, _create_solve),
-        "edit_entry": (_edit, _edit_solve),
-        "delete_entry": (_delete, _delete_solve),
-        "navigate_to_page": (_navigate, _navigate_solve),
-    },
-)
-
-
 def app_tasks(seed: int, size: int, per_macro: int) -> list[AppTask]:
     """The tasks on the wiki seeded with (seed, size pages), drawn with the same seed (the App's `tasks`)."""
-    return MACROS.tasks(offer(mw.template(seed, size)), seed, per_macro)
-
-
-# ── facts ─────────────────────────────────────────────────────────────────────
-
-
-def wiki_ask(task: AppTask) -> Ask:
-    """The composer's facts of a wiki task, from its target; a KeyError names a macro it does not know."""
-    m, t = task["macro"], task["target"]
-    ask: Ask = {"macro": m, "site": mw.SITE_NAME, "page": "pages", "plural": "pages", "singular": "page"}
-    if "title" in t and m != "create_entry":
-        ask["entry"] = str(t["title"])
-    if m == "search_by_text":
-        word = str(t["word"])
-        ask |= {"kind": "search", "impl": "form", "values": [word], "query": [["search", word]]}
-    elif m == "go_to_page":
-        ask |= {"plural": "search results", "number": int(t["page"])}
-    elif m == "count_entries":
-        ask |= {"label": "Category", "values": [str(t["category"])]}
-    elif m in ("report_information", "edit_entry"):
-        ask["label"] = str(t["field"])
-        if m == "edit_entry":
-            ask["values"] = [str(t["value"])]
-    elif m == "create_entry":
-        ask["fields"] = [["Title", str(t["title"])], ["Text", str(t["text"])]]
-    elif m == "navigate_to_page":
-        ask["plural"] = str(t["title"]).lower()
-    elif m not in ("open_entry", "delete_entry"):
-        raise KeyError(f"{task['task_id']}: no facts for macro {m!r}")
-    if task["check"]["kind"] == "answer":
-        ask["answer"] = str(task["check"]["expected"])
-    return ask
-
-
-def _control(task: AppTask) -> str:
-    """What a task acts on: the query parameter of a list part, else its macro and page (or path)."""
-    params = task["check"].get("params")
-    if task["check"]["kind"] in ("query", "visited") and isinstance(params, dict):
-        return "query:" + ",".join(sorted(params))
-    t = task["target"]
-    return f"{task['macro']}:{t.get('id', t.get('path', t.get('category', '')))}"
-
-
-def facts(seed: int, size: int) -> Callable[[AppTask], Facts]:
-    """A task's facts on the wiki seeded with (seed, size). The scopes are the tasks' own: every part starts
-    from the main page except the paging, so a question (a page's fact, a category's count) is reached by a
-    trip home after any part that leaves no list state; a delete claims its page's category (the count)."""
-    return lambda task: Facts(wiki_ask(task), _control(task), sorted(task["scope"]))
+    return MACROS.tasks(offer(adapter.template(seed, size)), seed, per_macro)

@@ -33,8 +33,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from plandvc.apps import trac
 from plandvc.apps.script import AppExecutor, AppTask, Draft, Macros
+from plandvc.apps.trac import adapter
 from plandvc.checks import Check, Row
 from plandvc.macros.script import attr, every
 
@@ -78,18 +78,22 @@ def offer(env: Path) -> Offer:
             return tuple(r[0] for r in db.execute(sql))
 
         return Offer(
-            tickets=tuple(trac.tickets(env)),
+            tickets=tuple(adapter.tickets(env)),
             components=names("SELECT name FROM component ORDER BY name"),
             milestones=names("SELECT name FROM milestone ORDER BY due, name"),
             priorities=names("SELECT name FROM enum WHERE type='priority' ORDER BY CAST(value AS int)"),
             types=names("SELECT name FROM enum WHERE type='ticket_type' ORDER BY CAST(value AS int)"),
-            per_page=int(trac.INI["query"]["items_per_page"]),
+            per_page=int(adapter.INI["query"]["items_per_page"]),
         )
+
+
+MACROS: Macros[Offer] = Macros(SITE)
 
 
 # ── generators ────────────────────────────────────────────────────────────────
 
 
+@MACROS.draws("search_by_text")
 def _search(o: Offer, rng: random.Random) -> Iterator[Draft]:
     words = sorted({w for t in o.tickets for w in str(t["summary"]).lower().split() if len(w) >= 7})
     for word in rng.sample(words, len(words)):
@@ -103,6 +107,7 @@ def _search(o: Offer, rng: random.Random) -> Iterator[Draft]:
         )
 
 
+@MACROS.draws("filter_by_dropdown")
 def _filter(o: Offer, rng: random.Random) -> Iterator[Draft]:
     for c in rng.sample(o.components, len(o.components)):
         phrase = rng.choice(
@@ -115,6 +120,7 @@ def _filter(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(c=c), check, {"component": c}, ["query:/query:component"], "/query"
 
 
+@MACROS.draws("sort_by_form")
 def _sort(o: Offer, rng: random.Random) -> Iterator[Draft]:
     for col in rng.sample(SORTABLE, len(SORTABLE)):
         key = "id" if col == "Ticket" else col.lower()
@@ -123,6 +129,7 @@ def _sort(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(c=col), check, {"column": col}, ["query:/query:order"], "/query"
 
 
+@MACROS.draws("go_to_page")
 def _page(o: Offer, rng: random.Random) -> Iterator[Draft]:
     pages = list(range(2, min(o.pages(), 3) + 1))  # the numbers page 1 links to
     for n in rng.sample(pages, len(pages)):
@@ -131,6 +138,7 @@ def _page(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(n=n), check, {"page": n}, ["query:/query:page"], "/query"
 
 
+@MACROS.draws("open_entry")
 def _open(o: Offer, rng: random.Random) -> Iterator[Draft]:
     for t in rng.sample(o.open_tickets(), len(o.open_tickets())):
         phrase = rng.choice(('Open the ticket "{s}".', 'Show me the ticket "{s}".'))
@@ -138,6 +146,7 @@ def _open(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(s=t["summary"]), check, {"id": t["id"]}, [f"entry:ticket/{t['id']}"], "/query"
 
 
+@MACROS.draws("report_information")
 def _report(o: Offer, rng: random.Random) -> Iterator[Draft]:
     seen: set[str] = set()
     for t in rng.sample(o.open_tickets(), len(o.open_tickets())):
@@ -152,6 +161,7 @@ def _report(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(f=field, s=t["summary"]), check, target, [f"entry:ticket/{t['id']}"], "/query"
 
 
+@MACROS.draws("count_entries")
 def _count(o: Offer, rng: random.Random) -> Iterator[Draft]:
     counts: dict[str, int] = {}
     for t in o.open_tickets():
@@ -169,9 +179,10 @@ def _count(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(c=c), check, {"component": c}, ["query:/query:component"], "/query"
 
 
+@MACROS.draws("create_entry")
 def _create(o: Offer, rng: random.Random) -> Iterator[Draft]:
     taken = {str(t["summary"]) for t in o.tickets}
-    pairs = [f"{s} {p}" for s in trac.SUBJECTS for p in NEW_PROBLEMS if f"{s} {p}" not in taken]
+    pairs = [f"{s} {p}" for s in adapter.SUBJECTS for p in NEW_PROBLEMS if f"{s} {p}" not in taken]
     for summary in rng.sample(pairs, len(pairs)):
         c, p = rng.choice(o.components), rng.choice(o.priorities)
         phrase = rng.choice(
@@ -185,6 +196,7 @@ def _create(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(s=summary, c=c, p=p), check, dict(fields), ["table:ticket"], "/wiki"
 
 
+@MACROS.draws("edit_entry")
 def _edit(o: Offer, rng: random.Random) -> Iterator[Draft]:
     for t in rng.sample(o.open_tickets(), len(o.open_tickets())):
         field = rng.choice(("priority", "component", "milestone"))
@@ -204,6 +216,7 @@ def _edit(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(f=field, s=t["summary"], v=value), check, target, scope, "/query"
 
 
+@MACROS.draws("delete_entry")
 def _delete(o: Offer, rng: random.Random) -> Iterator[Draft]:
     for t in rng.sample(o.open_tickets(), len(o.open_tickets())):
         phrase = rng.choice(('Delete the ticket "{s}".', 'Remove the ticket "{s}" from the tracker.'))
@@ -212,6 +225,7 @@ def _delete(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(s=t["summary"]), check, {"id": t["id"]}, scope, "/query"
 
 
+@MACROS.draws("filter_by_options")
 def _options(o: Offer, rng: random.Random) -> Iterator[Draft]:
     sets = sorted({tuple(sorted(rng.sample(OPEN, rng.randint(1, 2)))) for _ in range(12)})
     for chosen in rng.sample(sets, len(sets)):
@@ -223,6 +237,7 @@ def _options(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(w=words), check, {"status": list(chosen)}, ["query:/query:status"], "/query"
 
 
+@MACROS.draws("navigate_to_page")
 def _navigate(o: Offer, rng: random.Random) -> Iterator[Draft]:
     for title, path in rng.sample(NAV, len(NAV)):
         phrase = rng.choice(('Go to the "{t}" page.', 'Open the tracker\'s "{t}" page.'))
@@ -233,6 +248,7 @@ def _navigate(o: Offer, rng: random.Random) -> Iterator[Draft]:
 # ── solutions ─────────────────────────────────────────────────────────────────
 
 
+@MACROS.solves("search_by_text")
 async def _search_solve(run: AppExecutor) -> None:
     word = str(run.target["word"])
     await run.step("input", attr("id", "proj-search"), "search box", "Typing the search word.", word)
@@ -252,12 +268,14 @@ async def _filter_by_component(run: AppExecutor, component: str) -> None:
     await run.step("click", attr("name", "update"), "Update button", "Applying the filters.")
 
 
+@MACROS.solves("filter_by_dropdown")
 async def _filter_solve(run: AppExecutor) -> None:
     c = str(run.target["component"])
     await _filter_by_component(run, c)
     run.rec.done = f'The query now shows the open tickets in "{c}".'
 
 
+@MACROS.solves("sort_by_form")
 async def _sort_solve(run: AppExecutor) -> None:
     col = str(run.target["column"])
     await run.step(
@@ -269,6 +287,7 @@ async def _sort_solve(run: AppExecutor) -> None:
     run.rec.done = f'The tickets are sorted by "{col}".'
 
 
+@MACROS.solves("go_to_page")
 async def _page_solve(run: AppExecutor) -> None:
     n = str(run.target["page"])
     await run.step(
@@ -297,11 +316,13 @@ async def _to_ticket(run: AppExecutor, ticket: object) -> None:
     raise RuntimeError(f"ticket {ticket} not found in the query pages")
 
 
+@MACROS.solves("open_entry")
 async def _open_solve(run: AppExecutor) -> None:
     await _to_ticket(run, run.target["id"])
     run.rec.done = f"Opened ticket #{run.target['id']}."
 
 
+@MACROS.solves("report_information")
 async def _report_solve(run: AppExecutor) -> None:
     field = str(run.target["field"])
     await _to_ticket(run, run.target["id"])
@@ -311,6 +332,7 @@ async def _report_solve(run: AppExecutor) -> None:
     run.rec.done = f"The {field} is {run.rec.answer}."
 
 
+@MACROS.solves("count_entries")
 async def _count_solve(run: AppExecutor) -> None:
     c = str(run.target["component"])
     await _filter_by_component(run, c)
@@ -318,6 +340,7 @@ async def _count_solve(run: AppExecutor) -> None:
     run.rec.done = f'There are {run.rec.answer} open tickets in "{c}".'
 
 
+@MACROS.solves("create_entry")
 async def _create_solve(run: AppExecutor) -> None:
     t = run.target
     await run.step("click", attr("href", "/newticket"), "NEW TICKET link", "Opening the new ticket form.")
@@ -334,6 +357,7 @@ async def _create_solve(run: AppExecutor) -> None:
     run.rec.done = f'Created the ticket "{t["summary"]}".'
 
 
+@MACROS.solves("edit_entry")
 async def _edit_solve(run: AppExecutor) -> None:
     t = run.target
     await _to_ticket(run, t["id"])
@@ -349,6 +373,7 @@ async def _edit_solve(run: AppExecutor) -> None:
     run.rec.done = f"Set the {t['field']} of ticket #{t['id']} to {t['value']}."
 
 
+@MACROS.solves("delete_entry")
 async def _delete_solve(run: AppExecutor) -> None:
     ticket = run.target["id"]
     await _to_ticket(run, ticket)
@@ -364,6 +389,7 @@ async def _delete_solve(run: AppExecutor) -> None:
     run.rec.done = f"Deleted ticket #{ticket}."
 
 
+@MACROS.solves("filter_by_options")
 async def _options_solve(run: AppExecutor) -> None:
     wanted = set(run.target["status"])
     for status in ("accepted", "assigned", "closed", "new", "reopened"):
@@ -376,6 +402,7 @@ async def _options_solve(run: AppExecutor) -> None:
     run.rec.done = f"The query shows the tickets with status {' or '.join(sorted(wanted))}."
 
 
+@MACROS.solves("navigate_to_page")
 async def _navigate_solve(run: AppExecutor) -> None:
     path, title = str(run.target["path"]), str(run.target["title"])
     await run.step(
@@ -387,25 +414,6 @@ async def _navigate_solve(run: AppExecutor) -> None:
     run.rec.done = f'Opened the "{title}" page.'
 
 
-MACROS: Macros[Offer] = Macros(
-    SITE,
-    {
-        "search_by_text": (_search, _search_solve),
-        "filter_by_dropdown": (_filter, _filter_solve),
-        "sort_by_form": (_sort, _sort_solve),
-        "go_to_page": (_page, _page_solve),
-        "open_entry": (_open, _open_solve),
-        "report_information": (_report, _report_solve),
-        "count_entries": (_count, _count_solve),
-        "create_entry": (_create, _create_solve),
-        "edit_entry": (_edit, _edit_solve),
-        "delete_entry": (_delete, _delete_solve),
-        "filter_by_options": (_options, _options_solve),
-        "navigate_to_page": (_navigate, _navigate_solve),
-    },
-)
-
-
 def app_tasks(seed: int, size: int, per_macro: int) -> list[AppTask]:
     """The tasks on the Trac seeded with (seed, size tickets), drawn with the same seed (the App's `tasks`)."""
-    return MACROS.tasks(offer(trac.template(seed, size)), seed, per_macro)
+    return MACROS.tasks(offer(adapter.template(seed, size)), seed, per_macro)

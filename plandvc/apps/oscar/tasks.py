@@ -34,12 +34,15 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from plandvc.apps import oscar
+from plandvc.apps.oscar import adapter
 from plandvc.apps.script import AppExecutor, AppTask, Draft, Macros
 from plandvc.checks import Check, Row
 from plandvc.macros.script import ScriptError, attr, every
+
+if TYPE_CHECKING:
+    from plandvc.browser import Element
 
 SITE = "oscar"
 HOME = "/catalogue/"
@@ -73,23 +76,27 @@ class Offer:
 
 def offer(env: Path) -> Offer:
     """The offer of a seeded env, read from its database."""
-    rows = oscar.products(env)
+    rows = adapter.products(env)
     cats = sorted(
         {(str(r["category"]), f"/catalogue/category/{r['category_path']}_{r['category_id']}/") for r in rows}
     )
     return Offer(
         tuple(rows),
         tuple(cats),
-        tuple(oscar.basket_lines(env)),
-        tuple(oscar.addresses(env)),
-        tuple(oscar.notifications(env)),
-        oscar.PER_PAGE,
+        tuple(adapter.basket_lines(env)),
+        tuple(adapter.addresses(env)),
+        tuple(adapter.notifications(env)),
+        adapter.PER_PAGE,
     )
+
+
+MACROS: Macros[Offer] = Macros(SITE)
 
 
 # ── generators ────────────────────────────────────────────────────────────────
 
 
+@MACROS.draws("search_by_text")
 def _search(o: Offer, rng: random.Random) -> Iterator[Draft]:
     words = sorted({w for p in o.products for w in str(p["title"]).lower().split() if len(w) >= 5})
     for word in rng.sample(words, len(words)):
@@ -98,6 +105,7 @@ def _search(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(w=word), check, {"word": word}, ["query:/search:q"], HOME
 
 
+@MACROS.draws("filter_by_dropdown")
 def _filter(o: Offer, rng: random.Random) -> Iterator[Draft]:
     for name, path in rng.sample(o.categories, len(o.categories)):
         phrase = rng.choice(('Show only the products in the "{c}" category.', 'Browse the "{c}" category.'))
@@ -111,6 +119,7 @@ def _filter(o: Offer, rng: random.Random) -> Iterator[Draft]:
         )
 
 
+@MACROS.draws("sort_by_form")
 def _sort(o: Offer, rng: random.Random) -> Iterator[Draft]:
     for key, label in rng.sample(SORTS, len(SORTS)):
         phrase = rng.choice(('Sort the products by "{s}".', 'Order the product list "{s}".'))
@@ -118,6 +127,7 @@ def _sort(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(s=label), check, {"key": key, "label": label}, ["query:/catalogue:sort_by"], HOME
 
 
+@MACROS.draws("go_to_page")
 def _page(o: Offer, rng: random.Random) -> Iterator[Draft]:
     pages = list(range(2, o.pages() + 1))
     for n in rng.sample(pages, len(pages)):
@@ -126,6 +136,7 @@ def _page(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(n=n), check, {"page": n}, ["query:/catalogue:page"], HOME
 
 
+@MACROS.draws("open_entry")
 def _open(o: Offer, rng: random.Random) -> Iterator[Draft]:
     for p in rng.sample(o.products, len(o.products)):
         phrase = rng.choice(('Open the product page of "{t}".', 'Show me the "{t}".'))
@@ -134,6 +145,7 @@ def _open(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(t=p["title"]), check, target, [f"entry:product/{p['id']}"], HOME
 
 
+@MACROS.draws("report_information")
 def _report(o: Offer, rng: random.Random) -> Iterator[Draft]:
     seen: set[str] = set()
     for p in rng.sample(o.products, len(o.products)):
@@ -150,6 +162,7 @@ def _report(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(f=label, t=p["title"]), check, target, [f"entry:product/{p['id']}"], HOME
 
 
+@MACROS.draws("count_entries")
 def _count(o: Offer, rng: random.Random) -> Iterator[Draft]:
     counts: dict[str, int] = {}
     for p in o.products:
@@ -170,6 +183,7 @@ def _count(o: Offer, rng: random.Random) -> Iterator[Draft]:
         )
 
 
+@MACROS.draws("create_entry")
 def _create(o: Offer, rng: random.Random) -> Iterator[Draft]:
     in_basket = {str(line["product"]) for line in o.basket}
     for p in rng.sample(o.products, len(o.products)):
@@ -182,9 +196,10 @@ def _create(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(t=p["title"]), check, target, ["table:basket_line"], HOME
 
 
+@MACROS.draws("edit_entry")
 def _edit(o: Offer, rng: random.Random) -> Iterator[Draft]:
     for a in rng.sample(o.addresses, len(o.addresses)):
-        city = rng.choice([c for c in oscar.UK_CITIES if c != a["city"]])
+        city = rng.choice([c for c in adapter.UK_CITIES if c != a["city"]])
         phrase = rng.choice(
             ('Change the city of my address "{s}" to "{c}".', 'My address "{s}" is in "{c}" now: update it.')
         )
@@ -198,6 +213,7 @@ def _edit(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(s=a["street"], c=city), check, target, ["table:address"], HOME
 
 
+@MACROS.draws("delete_entry")
 def _delete(o: Offer, rng: random.Random) -> Iterator[Draft]:
     for n in rng.sample(o.notifications, len(o.notifications)):
         phrase = rng.choice(
@@ -208,6 +224,7 @@ def _delete(o: Offer, rng: random.Random) -> Iterator[Draft]:
         yield phrase.format(s=n["subject"]), check, target, ["table:notification"], HOME
 
 
+@MACROS.draws("navigate_to_page")
 def _navigate(o: Offer, rng: random.Random) -> Iterator[Draft]:
     for title, path in rng.sample(NAV, len(NAV)):
         phrase = rng.choice(('Go to the "{t}" page.', 'Open the shop\'s "{t}" page.'))
@@ -225,6 +242,7 @@ async def _search_for(run: AppExecutor, text: str) -> None:
     )
 
 
+@MACROS.solves("search_by_text")
 async def _search_solve(run: AppExecutor) -> None:
     word = str(run.target["word"])
     await _search_for(run, word)
@@ -241,22 +259,25 @@ async def _browse(run: AppExecutor, name: str, path: str) -> None:
     )
 
 
+@MACROS.solves("filter_by_dropdown")
 async def _filter_solve(run: AppExecutor) -> None:
     name = str(run.target["category"])
     await _browse(run, name, str(run.target["path"]))
     run.rec.done = f'Showing the products in "{name}".'
 
 
+@MACROS.solves("sort_by_form")
 async def _sort_solve(run: AppExecutor) -> None:
     label = str(run.target["label"])
     await run.step("select", attr("id", "id_sort_by"), "Sort by select", f'Sorting by "{label}".', label)
     run.rec.done = f'The products are sorted by "{label}".'
 
 
-def _next_link(e: Any) -> bool:
+def _next_link(e: Element) -> bool:
     return bool(e.tag == "a" and e.text == "next" and "page=" in e.attrs.get("href", ""))
 
 
+@MACROS.solves("go_to_page")
 async def _page_solve(run: AppExecutor) -> None:
     n = int(run.target["page"])
     for k in range(2, n + 1):
@@ -286,11 +307,13 @@ async def _find_product(run: AppExecutor, path: str, title: str) -> None:
     )
 
 
+@MACROS.solves("open_entry")
 async def _open_solve(run: AppExecutor) -> None:
     await _to_product(run, str(run.target["path"]), str(run.target["title"]))
     run.rec.done = f'Opened the page of "{run.target["title"]}".'
 
 
+@MACROS.solves("report_information")
 async def _report_solve(run: AppExecutor) -> None:
     t = run.target
     await _find_product(run, str(t["path"]), str(t["title"]))
@@ -299,6 +322,7 @@ async def _report_solve(run: AppExecutor) -> None:
     run.rec.done = f"The {row.split(' (')[0].lower()} is {run.rec.answer}."
 
 
+@MACROS.solves("count_entries")
 async def _count_solve(run: AppExecutor) -> None:
     name = str(run.target["category"])
     await _browse(run, name, str(run.target["path"]))
@@ -308,6 +332,7 @@ async def _count_solve(run: AppExecutor) -> None:
     run.rec.done = f'There are {run.rec.answer} products in "{name}".'
 
 
+@MACROS.solves("create_entry")
 async def _create_solve(run: AppExecutor) -> None:
     t = run.target
     await _find_product(run, str(t["path"]), str(t["title"]))
@@ -346,6 +371,7 @@ async def _to_addresses(run: AppExecutor) -> None:
     )  # fmt: skip
 
 
+@MACROS.solves("edit_entry")
 async def _edit_solve(run: AppExecutor) -> None:
     t = run.target
     await _to_addresses(run)
@@ -360,6 +386,7 @@ async def _edit_solve(run: AppExecutor) -> None:
     run.rec.done = f'The address "{t["street"]}" is in {t["city"]} now.'
 
 
+@MACROS.solves("delete_entry")
 async def _delete_solve(run: AppExecutor) -> None:
     t = run.target
     await _to_account(run)
@@ -380,6 +407,7 @@ async def _delete_solve(run: AppExecutor) -> None:
     run.rec.done = f'Deleted the notification "{t["subject"]}".'
 
 
+@MACROS.solves("navigate_to_page")
 async def _navigate_solve(run: AppExecutor) -> None:
     title = str(run.target["title"])
     if title == "Basket":
@@ -404,24 +432,6 @@ async def _navigate_solve(run: AppExecutor) -> None:
     run.rec.done = f'Opened the "{title}" page.'
 
 
-MACROS: Macros[Offer] = Macros(
-    SITE,
-    {
-        "search_by_text": (_search, _search_solve),
-        "filter_by_dropdown": (_filter, _filter_solve),
-        "sort_by_form": (_sort, _sort_solve),
-        "go_to_page": (_page, _page_solve),
-        "open_entry": (_open, _open_solve),
-        "report_information": (_report, _report_solve),
-        "count_entries": (_count, _count_solve),
-        "create_entry": (_create, _create_solve),
-        "edit_entry": (_edit, _edit_solve),
-        "delete_entry": (_delete, _delete_solve),
-        "navigate_to_page": (_navigate, _navigate_solve),
-    },
-)
-
-
 def app_tasks(seed: int, size: int, per_macro: int) -> list[AppTask]:
     """The tasks on the shop seeded with (seed, size products), drawn with the same seed (the App's `tasks`)."""
-    return MACROS.tasks(offer(oscar.template(seed, size)), seed, per_macro)
+    return MACROS.tasks(offer(adapter.template(seed, size)), seed, per_macro)

@@ -8,8 +8,8 @@ into one (a list of 9 results and one of 12 are one structure; a table and a gri
 strings are one structure. It prints the number of distinct home and list structures and, per structure,
 how many sites have it.
 
-    python bench/structures.py --sites data/world                 # v2: 1 home structure
-    python bench/structures.py --sites /tmp/world-v3 --json out.json
+    python -m plandvc.bench.structures --sites data/world                 # v2: 1 home structure
+    python -m plandvc.bench.structures --sites /tmp/world-v3 --json out.json
 
 The page is read after its scripts ran (the DOM Chromium holds, not the served HTML), in a fresh context
 per page, so a cookie banner or a drawn calendar is as a first visit shows it.

@@ -1,6 +1,6 @@
 """Benchmark of pool-items and chain-specs: a generated 3,000-trajectory pool, 1,500 chains.
 
-    python bench/bench_chains.py [--trajectories 3000] [--chains 1500]
+    python -m plandvc.bench.chains [--trajectories 3000] [--chains 1500]
 
 `run()` returns the timings as a dict (for the lead's `make bench`); `main()` prints them as JSON.
 """

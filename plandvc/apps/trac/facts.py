@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from plandvc.apps import trac
 from plandvc.apps.app import Facts
 from plandvc.apps.script import AppTask
+from plandvc.apps.trac import adapter
 from plandvc.checks import Row
 from plandvc.records import Ask, ChainGoal, GoalRead, ItemRecord
 
@@ -110,7 +110,7 @@ def _scope(task: AppTask) -> list[str]:
 
 def facts(seed: int, size: int) -> Callable[[AppTask], Facts]:
     """A task's facts on the Trac seeded with (seed, size): the entry names are its tickets' summaries."""
-    summaries = {int(str(t["id"])): str(t["summary"]) for t in trac.tickets(trac.template(seed, size))}
+    summaries = {int(str(t["id"])): str(t["summary"]) for t in adapter.tickets(adapter.template(seed, size))}
     return lambda task: Facts(trac_ask(task, summaries), _control(task), _scope(task))
 
 
@@ -161,4 +161,4 @@ def goal_answer(tickets: Sequence[Row]) -> Callable[[Sequence[ItemRecord], str],
 
 def goal(seed: int, size: int) -> Callable[[Sequence[ItemRecord], str], ChainGoal | None]:
     """The goal answerer of the Trac seeded with (seed, size tickets): the App's `goal`."""
-    return goal_answer(trac.tickets(trac.template(seed, size)))
+    return goal_answer(adapter.tickets(adapter.template(seed, size)))

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from plandvc.apps import oscar
 from plandvc.apps.app import Facts
+from plandvc.apps.oscar import adapter
 from plandvc.apps.script import AppTask
 from plandvc.records import Ask
 
 SITE_NAME = "Oscar Shop"
 HOME = "/catalogue/"  # the shop's home: its name in the header links there
-TODAY = "2024-04-01"  # the seeded shop's today: its clock in a session (oscar.NOW)
+TODAY = "2024-04-01"  # the seeded shop's today: its clock in a session (adapter.NOW)
 LIST_SCOPES = tuple(f"query:/catalogue:{p}" for p in ("category", "sort_by", "page"))
 LABELS = {"price": "Price", "colour": "Colour", "material": "Material", "upc": "UPC", "city": "City"}
 
@@ -107,5 +107,5 @@ def _scope(task: AppTask) -> list[str]:
 
 def facts(seed: int, size: int) -> Callable[[AppTask], Facts]:
     """A task's facts on the shop seeded with (seed, size): the App's `facts` (the targets name their entries)."""
-    oscar.template(seed, size)
+    adapter.template(seed, size)
     return lambda task: Facts(oscar_ask(task), _control(task), _scope(task))
