@@ -289,7 +289,6 @@ def _eval_specs(cfg: SpecsConfig) -> SpecsSummary:
         seed=cfg.seed,
         tries=cfg.tries,
         answer_share=cfg.answer_share,
-        home_rule=HOME_RULES[0],
         recovery_share=cfg.recovery_share,
         request=cfg.request,
         goal_share=cfg.goal_share,
