@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from plandvc.chains.compose import REQUESTS
+from plandvc.chains.goal_kinds import V3_KINDS
 from plandvc.chains.items import pool_items as load_pool_items
 from plandvc.chains.items import read_site_split, site_specs
 from plandvc.chains.make import ChainParams, make_chains
@@ -220,6 +221,14 @@ def write_chain_specs(
     show_default=True,
     help="Share of goal chains: constraints on one list, then a question answered from the state they leave "
     "(needs --request composed and --sites).",
+)
+@click.option(
+    "--goal-kinds",
+    default=V3_KINDS,
+    show_default=True,
+    help="The goal chains' kinds: count,top (v3: a sort asks for the first entry, else a count) or a mix "
+    "with shares of count, top, detail, lookup, compare, act (e.g. detail:0.5,lookup:0.2,compare:0.1,"
+    "act:0.1,count:0.05,top:0.05).",
 )
 @click.option(
     "--sites", type=click.Path(path_type=Path), default=None, help="Sites directory (goal chains' answers)."

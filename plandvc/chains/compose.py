@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from plandvc.io import InputError
-from plandvc.records import Ask, ChainSpec, ItemRecord
+from plandvc.records import Ask, ChainSpec, GoalStep, ItemRecord
 from plandvc.records import ChainGoal as Goal
 
 # the macros whose parts narrow one list page: consecutive ones on one page merge into one noun phrase
@@ -52,6 +52,7 @@ class Composed:
     delegations: list[str]
     final: str
     goal: str | None = None
+    goal_steps: list[GoalStep] | None = None  # a goal with live steps: each with its delegation
 
 
 # ── small words ──────────────────────────────────────────────────────────────
@@ -449,6 +450,11 @@ def compose(
 ) -> Composed:
     """A chain's words from its parts' facts (and its goal), seeded by `seed` and the chain's `key`."""
     rng = random.Random(f"compose:{seed}:{key}")
+    if goal is not None and "steps" in goal:  # a goal kind that uses what is found: its own words
+        from plandvc.chains.goal_words import goal_words
+
+        said = goal_words(goal, asks, rng)
+        return Composed(said.request, [delegation(a) for a in asks], said.final, None, said.steps)
     request = request_text(asks, vias, rng, goal)
     final = final_text(asks, vias, rng, goal)
     return Composed(
@@ -493,6 +499,8 @@ def compose_chains(
         }
         if goal is not None and words.goal is not None:
             made["goal"] = {**goal, "say": words.goal}
+        if goal is not None and words.goal_steps is not None:
+            made["goal"] = {**goal, "steps": words.goal_steps}
         out.append(made)
     return out
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from plandvc.chains.compose import REQUESTS, UI_ONLY_MACROS, compose_chains
+from plandvc.chains.goal_kinds import V3_KINDS, kind_chains, parse_kinds
 from plandvc.chains.goals import Answer, goal_chains, site_answers
 from plandvc.chains.recovery import assign_failures
 from plandvc.chains.walk import HOME_RULES, chain_specs
@@ -33,6 +34,7 @@ class ChainParams:
     recovery_share: float = 0.0
     request: str = REQUESTS[0]
     goal_share: float = 0.0
+    goal_kinds: str = V3_KINDS  # the goal chains' mix (plandvc.chains.goal_kinds); v3: count and top
 
 
 def make_chains(
@@ -50,6 +52,9 @@ def make_chains(
         raise InputError(f"request: expected one of {', '.join(REQUESTS)}, got {p.request!r}")
     if not 0.0 <= p.goal_share <= 1.0:
         raise InputError(f"goal_share: must be in [0, 1], got {p.goal_share}")
+    mixed = parse_kinds(p.goal_kinds) is not None
+    if mixed and answers is not None:
+        raise InputError("goal_kinds: an app's goal chains are count and top only (goal_kinds: count,top)")
     if p.goal_share and p.request != "composed":
         raise InputError("goal_share: goal chains need composed requests (request: composed)")
     usable = (
@@ -68,8 +73,11 @@ def make_chains(
     if n_goal:
         if answers is None and specs is None:
             raise InputError("goal_share: goal chains need the sites (--sites)")
-        answers = answers if answers is not None else site_answers(specs or {})
-        chains += goal_chains(usable, answers, n_goal, seed=p.seed, tries=p.tries)
+        if mixed:
+            chains += kind_chains(usable, specs or {}, n_goal, p.goal_kinds, seed=p.seed, tries=p.tries)
+        else:
+            answers = answers if answers is not None else site_answers(specs or {})
+            chains += goal_chains(usable, answers, n_goal, seed=p.seed, tries=p.tries)
         random.Random(f"goal-mix:{p.seed}").shuffle(chains)
     chains = assign_failures(chains, items, p.recovery_share, seed=p.seed)
     return compose_chains(chains, items, seed=p.seed) if p.request == "composed" else chains
