@@ -40,6 +40,12 @@ def _values(steps: Sequence[GoalStep]) -> str:
     )
 
 
+def _copied(st: GoalStep, singular: str) -> str:
+    """What a copy copies, as a user says it: its field, or "name" when the field is the entry's own."""
+    label = lower_label(st.get("label", ""))
+    return "name" if label == singular.lower() else label
+
+
 def _found_phrase(group: Sequence[Ask], rng: random.Random) -> tuple[str, str]:
     """(the entry the constraints leave as the request names it, as the final message names it)."""
     s = group[0]["singular"]
@@ -89,7 +95,7 @@ def _request(goal: ChainGoal, group: Sequence[Ask], rng: random.Random) -> tuple
     last = steps[-1]
     if last["do"] == "copy":
         form = rng.choice(("Find {x} and copy its {f} to my clipboard.", "Copy the {f} of {x} for me."))
-        return form.format(x=asked, f=lower_label(last.get("label", ""))), named
+        return form.format(x=asked, f=_copied(last, s)), named
     form = rng.choice(("Find {x} and delete it.", "Delete {x}, please.", "Remove {x} from {the_p}."))
     return form.format(x=asked, the_p=the(group[0]["plural"])), named
 
@@ -139,7 +145,7 @@ def _final(goal: ChainGoal, group: Sequence[Ask], named: str, rng: random.Random
         return f'{named[:1].upper()}{named[1:]} is "{name}": {_values(steps)}.'
     last = steps[-1]
     if last["do"] == "copy":
-        label = lower_label(last.get("label", ""))
+        label = _copied(last, s)
         return f'{named[:1].upper()}{named[1:]} is "{name}"; I copied its {label}, {last["check"].get("value")}, to your clipboard.'
     return f'{named[:1].upper()}{named[1:]} was "{name}"; I deleted it.'
 

@@ -372,7 +372,8 @@ def gate_each(
     # a query check reads the chain's last page, so a later part that undid it fails the chain
     ends = {s.part: u for s, u in zip(steps, team.end_urls, strict=False) if s.part is not None}
     # a goal that opens what its constraints found leaves their list: their queries are read where they left it
-    left = ends.get(len(parts) - 1) if any(s.live is not None for s in steps) else None
+    live = any(s.live is not None for s in steps)
+    left = ends.get(len(parts) - 1) if live else None
     oks, details = [], []
     for i, p in enumerate(parts):
         check = p["task"]["check"]
@@ -402,6 +403,9 @@ def gate_each(
         ok_s, detail_s = gate(check, verifier, state)
         oks.append(bool(ok_s))
         details.append(f"{st.live['do']}: {detail_s}")
+    if live:  # a goal with live steps: its failed gates first, so the kept detail names them
+        order = sorted(range(len(oks)), key=lambda i: oks[i])
+        oks, details = [oks[i] for i in order], [details[i] for i in order]
     return oks, " | ".join(details)
 
 
