@@ -24,7 +24,14 @@ MIX = "detail:0.42,lookup:0.22,compare:0.08,act:0.1,count:0.08,top:0.1"
 
 def test_parse_kinds_v3_and_mixes() -> None:
     assert parse_kinds(V3_KINDS) is None
-    assert parse_kinds(MIX) == {"detail": 0.42, "lookup": 0.22, "compare": 0.08, "act": 0.1, "count": 0.08, "top": 0.1}
+    assert parse_kinds(MIX) == {
+        "detail": 0.42,
+        "lookup": 0.22,
+        "compare": 0.08,
+        "act": 0.1,
+        "count": 0.08,
+        "top": 0.1,
+    }
     assert sum(kind_counts(parse_kinds(MIX) or {}, 285).values()) == 285
     for bad, said in (
         ("detail:0.5,lookup:0.4", "sum to 1"),
@@ -46,10 +53,14 @@ def test_v3_kinds_are_the_goal_chains_of_before(world_items: list[ItemRecord], w
 
 def test_mix_makes_each_kind_and_carries_found_values(world_items: list[ItemRecord], world0: Path) -> None:
     chains = make_chains(
-        world_items, ChainParams(n=120, request="composed", goal_share=0.95, goal_kinds=MIX), site_specs(world0)
+        world_items,
+        ChainParams(n=120, request="composed", goal_share=0.95, goal_kinds=MIX),
+        site_specs(world0),
     )
     kinds = Counter(c.get("goal", {}).get("kind", "walk") for c in chains)
-    assert kinds["detail"] == 48 and kinds["lookup"] == 25 and kinds["compare"] >= 5 and kinds["act"] >= 5, kinds
+    assert kinds["detail"] == 48 and kinds["lookup"] == 25 and kinds["compare"] >= 5 and kinds["act"] >= 5, (
+        kinds
+    )
     for c in chains:
         goal = c.get("goal")
         if goal is None or "steps" not in goal:
@@ -80,7 +91,9 @@ def test_chain_specs_with_goal_kinds_is_byte_reproducible(tmp_path: Path, world0
     from plandvc.chains.items import pool_items
 
     root = Path(__file__).resolve().parents[1]
-    records, _ = pool_items(root / "data" / "world-pool", world0, root / "data" / "world-pool" / "pool_ids.txt")
+    records, _ = pool_items(
+        root / "data" / "world-pool", world0, root / "data" / "world-pool" / "pool_ids.txt"
+    )
     io.write_jsonl(items, records)
     outs = []
     for name in ("a", "b"):

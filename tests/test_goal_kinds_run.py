@@ -64,7 +64,7 @@ def test_goal_kinds_pass_and_fail_on_the_wrong_entry(
 
     detail, lookup, compare = first("detail", other=True), first("lookup"), first("compare")
     copy, delete = first("act", "copy", other=True), first("act", "delete", other=True)
-    a, b = (s["name"] for s in compare["goal"]["steps"] if s["do"] == "open")
+    a = next(s["name"] for s in compare["goal"]["steps"] if s["do"] == "open")
     bad = {
         "detail": misdelegated(detail, str(other_entry(detail, items, world0)), 1),  # opens and reads another
         "compare": misdelegated(compare, a, 2),  # opens and reads the first entry again

@@ -134,6 +134,11 @@ def readable(table: Table, skip: Iterable[str] = ()) -> list[Column]:
     return [c for c in table.columns if c.name not in out and c.name != table.text]
 
 
+def answer_of(reads: Sequence[GoalStep]) -> str:
+    """A goal's answer from its reads: the value, or both joined by "and" (as the final message lists them)."""
+    return " and ".join(str(s["check"].get("expected", "")) for s in reads)
+
+
 # ── the kinds ────────────────────────────────────────────────────────────────
 
 
@@ -223,7 +228,7 @@ class Maker:
             open_step(path, table, row),
             *(read_step(path, table, row, c) for c in picked),
         ]
-        expected = ", ".join(str(s["check"].get("expected", "")) for s in steps[2:])
+        expected = answer_of(steps[2:])
         goal: ChainGoal = {"kind": "detail", "page": path, "expected": expected, "steps": steps}
         return self.chain(site, parts, goal, [str(row[table.key]), *(c.name for c in picked)])
 
@@ -277,7 +282,7 @@ class Maker:
             return None
         picked = self.rng.sample(cols, min(self.rng.choice(FIELDS), len(cols)))
         steps = [open_step(path, table, row), *(read_step(path, table, row, c) for c in picked)]
-        expected = ", ".join(str(s["check"].get("expected", "")) for s in steps[1:])
+        expected = answer_of(steps[1:])
         goal: ChainGoal = {"kind": "lookup", "page": path, "expected": expected, "steps": steps}
         return self.chain(site, [nav], goal, [str(row[table.key]), *(c.name for c in picked)])
 

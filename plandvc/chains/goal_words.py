@@ -31,13 +31,10 @@ def _fields(steps: Sequence[GoalStep]) -> str:
 
 
 def _values(steps: Sequence[GoalStep]) -> str:
-    return listing(
-        [
-            f"its {lower_label(s.get('label', ''))} is {s['check'].get('expected', '')}"
-            for s in steps
-            if s["do"] == "read"
-        ]
-    )
+    """ "its diet is Vegetarian", "its diet and cuisine are Vegan and Thai" (the goal's answer verbatim)."""
+    reads = [s for s in steps if s["do"] == "read"]
+    said = " and ".join(str(s["check"].get("expected", "")) for s in reads)
+    return f"its {_fields(steps)} {'is' if len(reads) == 1 else 'are'} {said}"
 
 
 def _copied(st: GoalStep, singular: str) -> str:

@@ -8,6 +8,7 @@ import click
 
 from plandvc.chains.cli import parse_sizes
 from plandvc.chains.compose import REQUESTS
+from plandvc.chains.goal_kinds import V3_KINDS
 from plandvc.eval.client import Asking
 from plandvc.eval.closed import LoopConfig
 from plandvc.eval.metrics import table
@@ -49,6 +50,12 @@ from plandvc.run.chain import RunParams
     help="the requests, as the training chains' (chain-specs --request)",
 )
 @options.share("--goal-share", 0.0, "share of goal chains (chain-specs --goal-share; composed requests only)")
+@click.option(
+    "--goal-kinds",
+    default=V3_KINDS,
+    show_default=True,
+    help="the goal chains' kinds, as the training chains' (chain-specs --goal-kinds)",
+)
 @options.run_params("--budget", "--planner-turns")
 @options.dialect()
 @workers_option(1)

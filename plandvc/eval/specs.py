@@ -29,6 +29,7 @@ from jsonschema import Draft202012Validator
 
 from plandvc import io
 from plandvc.agent.dialects import DEFAULT as DEFAULT_DIALECT
+from plandvc.chains.goal_kinds import V3_KINDS
 from plandvc.chains.items import pool_items, site_specs
 from plandvc.chains.make import ChainParams, make_chains
 from plandvc.chains.walk import HOME_RULES
@@ -101,6 +102,7 @@ class SpecsConfig:
         "joined"  # or "composed" (plandvc.chains.compose), as the training chains' `chains.request`
     )
     goal_share: float = 0.0  # goal chains among the held-out ones (composed requests only)
+    goal_kinds: str = V3_KINDS  # their kinds (chains.goal_kinds; plandvc.chains.goal_kinds)
     params: RunParams = field(default_factory=RunParams)
     workers: int = 1
     cache: Path = Path(".plandvc/cache/eval_chains")
@@ -241,7 +243,7 @@ def _eval_specs(cfg: SpecsConfig) -> SpecsSummary:
         )
     walk = ChainParams(
         cfg.n, cfg.sizes, cfg.seed, cfg.tries, cfg.answer_share, HOME_RULES[0], cfg.recovery_share, cfg.request,
-        cfg.goal_share,
+        cfg.goal_share, cfg.goal_kinds,
     )  # fmt: skip
     chains = make_chains(records, walk, site_specs(cfg.sites) if cfg.goal_share else None)
     tmp = io.staging(cfg.out)

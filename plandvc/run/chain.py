@@ -151,15 +151,17 @@ class ScriptedTeam(Team):
         st = self.steps[len(self.replayers)]
         if (st.family, st.instruction) != (family, instruction):
             raise RuntimeError(f"delegation out of script: {family}: {instruction}")
-        rp = (
-            Replayer(st.traj, st.elements, self.session)
-            if st.report is None
-            else FailingReplayer(st.traj, st.elements, self.session, st.report)
-        )
-        if st.live is not None and st.live["do"] not in ("find", "read"):
-            rp = LiveSteps(st.traj, self.session, st.live)
+        rp = self.replayer(st)
         self.replayers.append(rp)
         return ReplayModel(rp, self.session)
+
+    def replayer(self, st: Step) -> Replayer:
+        """What answers a step's specialist: its replay (failing on cue), or a live step done on the page."""
+        if st.live is not None and st.live["do"] not in ("find", "read"):
+            return LiveSteps(st.traj, self.session, st.live)
+        if st.report is not None:
+            return FailingReplayer(st.traj, st.elements, self.session, st.report)
+        return Replayer(st.traj, st.elements, self.session)
 
 
 def build_steps(
