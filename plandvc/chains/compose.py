@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from plandvc.io import InputError
@@ -445,16 +445,27 @@ def final_text(
     return "Done: " + listing(said) + "."
 
 
+# the words of a goal with live steps (`plandvc.chains.goal_words.goal_words`): (request, steps, final message)
+GoalWords = Callable[[Goal, Sequence[Ask], random.Random], tuple[str, list[GoalStep], str]]
+
+
 def compose(
-    asks: Sequence[Ask], vias: Sequence[str | None], key: str, seed: int = 0, goal: Goal | None = None
+    asks: Sequence[Ask],
+    vias: Sequence[str | None],
+    key: str,
+    seed: int = 0,
+    goal: Goal | None = None,
+    goal_words: GoalWords | None = None,
 ) -> Composed:
     """A chain's words from its parts' facts (and its goal), seeded by `seed` and the chain's `key`."""
     rng = random.Random(f"compose:{seed}:{key}")
     if goal is not None and "steps" in goal:  # a goal kind that uses what is found: its own words
-        from plandvc.chains.goal_words import goal_words
-
-        said = goal_words(goal, asks, rng)
-        return Composed(said.request, [delegation(a) for a in asks], said.final, None, said.steps)
+        if goal_words is None:
+            raise InputError(
+                f"chain {key}: a goal with live steps needs its words (plandvc.chains.goal_words)"
+            )
+        request, steps, final = goal_words(goal, asks, rng)
+        return Composed(request, [delegation(a) for a in asks], final, None, steps)
     request = request_text(asks, vias, rng, goal)
     final = final_text(asks, vias, rng, goal)
     return Composed(
@@ -472,7 +483,10 @@ REQUESTS = (
 
 
 def compose_chains(
-    chains: Sequence[ChainSpec], items: Iterable[ItemRecord], seed: int = 0
+    chains: Sequence[ChainSpec],
+    items: Iterable[ItemRecord],
+    seed: int = 0,
+    goal_words: GoalWords | None = None,
 ) -> list[ChainSpec]:
     """The chains with their words: each part's delegation (`say`), the request (`request_by: composed`), the
     final message, and a goal's delegation. A part whose item has no `Ask` (pool-items made it without the
@@ -489,7 +503,7 @@ def compose_chains(
                 )
             asks.append(ask)
         goal = chain.get("goal")
-        words = compose(asks, [p["via"] for p in chain["parts"]], chain["key"], seed, goal)
+        words = compose(asks, [p["via"] for p in chain["parts"]], chain["key"], seed, goal, goal_words)
         made: ChainSpec = {
             **chain,
             "parts": [{**p, "say": say} for p, say in zip(chain["parts"], words.delegations, strict=True)],

@@ -11,19 +11,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from plandvc.chains.compose import constraint, listing, lower_label, superlative, the
 from plandvc.records import Ask, ChainGoal, GoalStep
-
-
-@dataclass(frozen=True)
-class GoalWords:
-    """A goal's words: the request, its live steps with their delegations, the final message."""
-
-    request: str
-    steps: list[GoalStep]
-    final: str
 
 
 def _fields(steps: Sequence[GoalStep]) -> str:
@@ -147,8 +137,9 @@ def _final(goal: ChainGoal, group: Sequence[Ask], named: str, rng: random.Random
     return f'{named[:1].upper()}{named[1:]} was "{name}"; I deleted it.'
 
 
-def goal_words(goal: ChainGoal, asks: Sequence[Ask], rng: random.Random) -> GoalWords:
-    """The words of a goal with live steps, after its parts' (`asks`: the constraints, or the navigation)."""
+def goal_words(goal: ChainGoal, asks: Sequence[Ask], rng: random.Random) -> tuple[str, list[GoalStep], str]:
+    """The words of a goal with live steps, after its parts' (`asks`: the constraints, or the navigation):
+    (the request, the steps with their delegations, the final message); the composer's `GoalWords` hook."""
     group = [a for a in asks if a["macro"] != "navigate_to_page"] or list(asks)
     request, named = _request(goal, group, rng)
     s = group[0]["singular"]
@@ -157,4 +148,4 @@ def goal_words(goal: ChainGoal, asks: Sequence[Ask], rng: random.Random) -> Goal
     for st in goal["steps"]:
         say, plan = _say(st, s, group)
         steps.append({**st, "say": say, **({"plan": plan} if finds and plan != say else {})})  # type: ignore[typeddict-item]
-    return GoalWords(request, steps, _final(goal, group, named, rng))
+    return request, steps, _final(goal, group, named, rng)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from plandvc.chains.compose import REQUESTS, UI_ONLY_MACROS, compose_chains
 from plandvc.chains.goal_kinds import V3_KINDS, kind_chains, parse_kinds
+from plandvc.chains.goal_words import goal_words
 from plandvc.chains.goals import Answer, goal_chains, site_answers
 from plandvc.chains.recovery import assign_failures
 from plandvc.chains.walk import HOME_RULES, chain_specs
@@ -80,4 +81,6 @@ def make_chains(
             chains += goal_chains(usable, answers, n_goal, seed=p.seed, tries=p.tries)
         random.Random(f"goal-mix:{p.seed}").shuffle(chains)
     chains = assign_failures(chains, items, p.recovery_share, seed=p.seed)
-    return compose_chains(chains, items, seed=p.seed) if p.request == "composed" else chains
+    if p.request != "composed":
+        return chains
+    return compose_chains(chains, items, seed=p.seed, goal_words=goal_words)
