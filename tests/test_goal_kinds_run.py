@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from run_helpers import plandvc
+from run_helpers import run_on_world
 
 from plandvc import io
 from plandvc.chains.items import site_specs
@@ -72,14 +72,7 @@ def test_goal_kinds_pass_and_fail_on_the_wrong_entry(
         "delete": misdelegated(delete, str(other_entry(delete, items, world0)), 1),
     }
     good = [detail, lookup, compare, copy, delete]
-    io.write_jsonl(tmp_path / "chains.jsonl", good + list(bad.values()))
-    out = tmp_path / "raw"
-    p = plandvc(
-        "run-chains", "--chains", tmp_path / "chains.jsonl", "--pool", ROOT / "data" / "world-pool",
-        "--sites", world0, "--out", out, "--cache", tmp_path / "cache", "--no-progress", timeout=900,
-    )  # fmt: skip
-    assert p.returncode == 0, p.stderr[-2000:]
-    results = {r["key"]: r for r in io.read_jsonl(out / "results.jsonl")}
+    out, results = run_on_world(good + list(bad.values()), tmp_path, world0)
     for c in good:
         assert results[c["key"]]["ok"], results[c["key"]]
         rows = io.read_jsonl(out / c["key"] / "rows.jsonl")

@@ -27,6 +27,7 @@ from typing import Any, cast, get_args
 from plandvc.chains.goals import (
     constraint_parts,
     goal_chains,
+    list_rows,
     pick_constraints,
     site_answers,
     take_turns,
@@ -38,7 +39,6 @@ from plandvc.io import InputError
 from plandvc.records import ChainGoal, ChainSpec, GoalDo, GoalKind, GoalStep, ItemRecord
 from plandvc.sites.art import format_value
 from plandvc.sites.model import Column, Page, Spec, Table
-from plandvc.sites.query import BadValue, select_rows
 
 V3_KINDS = "count,top"  # chains.goal_kinds' v3 value: the kind follows the constraints (a sort: top)
 KINDS: tuple[str, ...] = get_args(GoalKind)
@@ -175,17 +175,10 @@ class Maker:
         spec = self.specs[site]
         starts = self.constraints[site]
         parts = pick_constraints(starts, self.rng) if starts else []
-        if not parts:
+        got = list_rows(parts, spec) if parts else None
+        if got is None:
             return None
-        page = spec.page(parts[0]["ask"]["page"])
-        if page is None:
-            return None
-        table = spec.table_of(page)
-        pairs = [(k, v) for r in parts for k, v in r["ask"].get("query", [])]
-        try:
-            rows = select_rows(page, table, list(table.rows), pairs)
-        except BadValue:
-            return None
+        page, table, rows = got
         sort = next((r["ask"] for r in parts if r["macro"] == "sort_by_form"), None)
         if not rows or str(rows[0][table.label]) not in unique_names(table):
             return None

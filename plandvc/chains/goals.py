@@ -19,10 +19,11 @@ import random
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
+from typing import Any
 
 from plandvc.chains.walk import chain_key
 from plandvc.records import ChainGoal, ChainPart, ChainSpec, ItemRecord
-from plandvc.sites.model import Spec
+from plandvc.sites.model import Page, Spec, Table
 from plandvc.sites.query import BadValue, select_rows
 
 # the constraints a goal chain is made of: they stay on their list page and narrow or order it
@@ -72,19 +73,27 @@ def _pick(cands: Sequence[ItemRecord], k: int, rng: random.Random) -> list[ItemR
     return got
 
 
-def goal_of(parts: Sequence[ItemRecord], spec: Spec, kind: str) -> ChainGoal | None:
-    """The goal `kind` of these constraints on their list page, its answer computed by the site's query
-    semantics; None when it has no single right answer there."""
-    ask = parts[0]["ask"]
-    page = spec.page(ask["page"])
+def list_rows(parts: Sequence[ItemRecord], spec: Spec) -> tuple[Page, Table, list[dict[str, Any]]] | None:
+    """The list page of these constraints, its table and the rows they leave on it (the site's query
+    semantics, in their order); None when the page is unknown or a value is malformed."""
+    page = spec.page(parts[0]["ask"]["page"])
     if page is None:
         return None
     table = spec.table_of(page)
     pairs = [(k, v) for r in parts for k, v in r["ask"].get("query", [])]
     try:
-        rows = select_rows(page, table, list(table.rows), pairs)
+        return page, table, select_rows(page, table, list(table.rows), pairs)
     except BadValue:
         return None
+
+
+def goal_of(parts: Sequence[ItemRecord], spec: Spec, kind: str) -> ChainGoal | None:
+    """The goal `kind` of these constraints on their list page, its answer computed by the site's query
+    semantics; None when it has no single right answer there."""
+    got = list_rows(parts, spec)
+    if got is None:
+        return None
+    page, table, rows = got
     path = f"/sites/{spec.site}/{page.page}"
     if kind == "count":
         if not 0 < len(rows) < len(table.rows):

@@ -44,16 +44,23 @@ def unread_goal(
     goal: ChainGoal, site: str, answer: str | None = None, done: str = "", end: str = ""
 ) -> Trajectory:
     """A goal step's trajectory: before the reading, none read (`answer` None); after it, what was read."""
+    return _unread(MACRO[goal["kind"]], f"goal-{goal['kind']}", site, answer, done, end)
+
+
+def _unread(
+    macro: str, task_id: str, site: str, answer: str | None = None, done: str = "", end: str = ""
+) -> Trajectory:
+    """A live step's trajectory: no recorded step, and what it read (or None before it is done)."""
     return {
         "answer": answer,
         "done": done,
         "end": end,
         "history_macro": None,
-        "macro": MACRO[goal["kind"]],
+        "macro": macro,
         "site": site,
         "start_kind": "mid_chain",
         "steps": [],
-        "task_id": f"goal-{goal['kind']}",
+        "task_id": task_id,
     }
 
 
@@ -99,17 +106,7 @@ def step_family(st: GoalStep) -> str:
 
 def unread_step(st: GoalStep, site: str) -> Trajectory:
     """A live step's trajectory before it is done: no step, no answer (`LiveSteps` and `read_step` fill it)."""
-    return {
-        "answer": None,
-        "done": "",
-        "end": "",
-        "history_macro": None,
-        "macro": STEP_MACRO[st["do"]],
-        "site": site,
-        "start_kind": "mid_chain",
-        "steps": [],
-        "task_id": f"goal-{st['do']}",
-    }
+    return _unread(STEP_MACRO[st["do"]], f"goal-{st['do']}", site)
 
 
 async def read_step(session: SessionProtocol, st: GoalStep, site: str) -> Trajectory:
