@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 
 import click
 
 from plandvc.chains.compose import REQUESTS
-from plandvc.chains.goal_kinds import V3_KINDS
+from plandvc.chains.goal_kinds import V3_KINDS, parse_kinds
 from plandvc.chains.items import pool_items as load_pool_items
 from plandvc.chains.items import read_site_split, site_specs
 from plandvc.chains.make import ChainParams, make_chains
@@ -162,6 +163,7 @@ def write_chain_specs(
     and the items."""
     p = params
     _check_walk_options(p.n, p.tries, p.answer_share, p.recovery_share)
+    parse_kinds(p.goal_kinds)  # a bad mix is one line before anything is read or written
     with exclusive(out, "chain-specs"):
         check_output_file(out, is_chain, "chain-specs")
         items = read_items(items_path)
@@ -269,6 +271,9 @@ def chain_specs(**values: object) -> None:
     )
     if params.request == "composed":
         click.echo(f"  goal chains {sum('goal' in c for c in chains)} (requests composed)", err=True)
+        if params.goal_kinds != V3_KINDS:
+            kinds = Counter(str(c["goal"]["kind"]) for c in chains if "goal" in c)
+            click.echo(f"  goal kinds: {_counts(dict(sorted(kinds.items())))}", err=True)
     click.echo(f"  by site: {_counts(s['by_site'])}", err=True)
     if params.recovery_share:
         click.echo(f"  recovery chains: {_counts(count_failures(chains))}", err=True)
