@@ -93,9 +93,9 @@ def _say(st: GoalStep, s: str, group: Sequence[Ask]) -> tuple[str, str]:
     if do == "find":
         sorted_ = any(a["macro"] == "sort_by_form" for a in group)
         say = (
-            f"Read the name of the first {s} in the list as it is sorted now."
+            f"Read the name of the first {s} shown, as the list is sorted now."
             if sorted_
-            else f"Read the name of the {s} the list shows now."
+            else f"Read the name of the one {s} the list shows now."
         )
         return say, say
     if do == "open":
