@@ -233,16 +233,41 @@ class GoalRead(TypedDict):
     pattern: NotRequired[str]
 
 
+# what a goal's live step does (`plandvc.run.goal`): read the name of the entry the list leaves first, open an
+# entry by its name, read one of its fields, copy its copy field, delete it
+GoalDo = Literal["find", "open", "read", "copy", "delete"]
+# a goal chain's kind (`plandvc.chains.goal_kinds`): the v3 two read the list; the others use what is found
+GoalKind = Literal["count", "top", "detail", "lookup", "compare", "act"]
+
+
+class GoalStep(TypedDict):
+    """One live step of a goal that opens, reads or acts on one entry (`plandvc.chains.goal_kinds`): done at
+    run time by the scripted specialist on the page as it is, gated by `check` (its expected values from the
+    site's data). `name` is the entry's name as its list shows it: the value a `find` step reveals, and the
+    one an `open` step's delegation carries."""
+
+    do: GoalDo
+    page: str  # the list page's path
+    name: str
+    check: Check
+    label: NotRequired[str]  # read: the field's label
+    field: NotRequired[str]  # read: the field's column
+    say: NotRequired[str]  # the delegation
+    plan: NotRequired[str]  # the checklist's words for it before the chain has found its values
+
+
 class ChainGoal(TypedDict):
     """A goal chain's ending (`plandvc.chains.goals`): a question answered from the state its constraints
-    leave on the list page `page`; `expected` by the site's query semantics; `say` its delegation."""
+    leave on the list page `page`; `expected` by the site's query semantics; `say` its delegation. A kind
+    that uses what is found has its live `steps` instead of one reading (and no `say`)."""
 
-    kind: Literal["count", "top"]
+    kind: GoalKind
     page: str
     expected: str
     value: NotRequired[str]  # top: the first entry's value in the sort column
     say: NotRequired[str]
     read: NotRequired[GoalRead]  # an app's page: where the answer is read
+    steps: NotRequired[list[GoalStep]]
 
 
 class ChainFailure(TypedDict):
@@ -317,6 +342,8 @@ class Turn(TypedDict):
         FailureKind
     ]  # a recovery chain's failed attempt: the delegation is right, its result not
     role: NotRequired[TurnRole]  # in a recovery chain, every turn's role
+    found: NotRequired[str]  # a goal's find step: the value its report reveals (the memory after it says so)
+    plan: NotRequired[str]  # the checklist's words for a delegation whose values are found on the way
 
 
 class Row(TypedDict):

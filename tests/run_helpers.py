@@ -142,3 +142,17 @@ def processes(match: Callable[[bytes], bool]) -> set[int]:
 def browsers_of(pids: set[int]) -> set[int]:
     """Chromium processes that a browser of one of these processes launched (its marker names the pid)."""
     return processes(lambda cmd: any(f"--plandvc-browser={p}-".encode() in cmd for p in pids))
+
+
+def run_on_world(chains: list[Any], tmp: Path, world: Path) -> tuple[Path, dict[str, Any]]:
+    """run-chains on these chains with the committed world pool on `world`: (the raw folder, results by key)."""
+    from plandvc import io
+
+    io.write_jsonl(tmp / "chains.jsonl", chains)
+    out = tmp / "raw"
+    p = plandvc(
+        "run-chains", "--chains", tmp / "chains.jsonl", "--pool", ROOT / "data" / "world-pool",
+        "--sites", world, "--out", out, "--cache", tmp / "cache", "--no-progress", timeout=900,
+    )  # fmt: skip
+    assert p.returncode == 0, p.stderr[-2000:]
+    return out, {r["key"]: r for r in io.read_jsonl(out / "results.jsonl")}

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from run_helpers import plandvc
+from run_helpers import run_on_world
 
 from plandvc import io
 from plandvc.chains.items import site_specs
@@ -37,14 +37,7 @@ def test_goal_chains_pass_on_their_answer_and_fail_on_a_wrong_one(
     top = next(c for c in chains if c.get("goal", {}).get("kind") == "top")
     plain = next(c for c in chains if "goal" not in c)
     run = [count, top, plain, sabotaged(count), sabotaged(top)]
-    io.write_jsonl(tmp_path / "chains.jsonl", run)
-    out = tmp_path / "raw"
-    p = plandvc(
-        "run-chains", "--chains", tmp_path / "chains.jsonl", "--pool", ROOT / "data" / "world-pool",
-        "--sites", world0, "--out", out, "--cache", tmp_path / "cache", "--no-progress", timeout=900,
-    )  # fmt: skip
-    assert p.returncode == 0, p.stderr[-2000:]
-    results = {r["key"]: r for r in io.read_jsonl(out / "results.jsonl")}
+    out, results = run_on_world(run, tmp_path, world0)
     for good in (count, top, plain):
         assert results[good["key"]]["ok"], results[good["key"]]
         assert results[good["key"]]["instruction_by"] == "composed"

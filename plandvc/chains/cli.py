@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 
 import click
 
 from plandvc.chains.compose import REQUESTS
+from plandvc.chains.goal_kinds import V3_KINDS, parse_kinds
 from plandvc.chains.items import pool_items as load_pool_items
 from plandvc.chains.items import read_site_split, site_specs
 from plandvc.chains.make import ChainParams, make_chains
@@ -162,6 +164,7 @@ def write_chain_specs(
     and the items."""
     p = params
     _check_walk_options(p.n, p.tries, p.answer_share, p.recovery_share)
+    parse_kinds(p.goal_kinds)  # a bad mix is one line before anything is read or written
     with exclusive(out, "chain-specs"):
         check_output_file(out, is_chain, "chain-specs")
         items = read_items(items_path)
@@ -242,6 +245,14 @@ SIZES = ",".join(map(str, ChainParams.sizes))  # --sizes' default, as the option
     "of the seeded split; needs --request composed).",
 )
 @click.option(
+    "--goal-kinds",
+    default=V3_KINDS,
+    show_default=True,
+    help="The goal chains' kinds: count,top (v3: a sort asks for the first entry, else a count) or a mix "
+    "with shares of count, top, detail, lookup, compare, act (e.g. detail:0.5,lookup:0.2,compare:0.1,"
+    "act:0.1,count:0.05,top:0.05).",
+)
+@click.option(
     "--sites", type=click.Path(path_type=Path), default=None, help="Sites directory (goal chains' answers)."
 )
 @click.option(
@@ -291,6 +302,9 @@ def chain_specs(**values: object) -> None:
     )
     if params.request == "composed":
         click.echo(f"  goal chains {sum('goal' in c for c in chains)} (requests composed)", err=True)
+        if params.goal_kinds != V3_KINDS:
+            kinds = Counter(str(c["goal"]["kind"]) for c in chains if "goal" in c)
+            click.echo(f"  goal kinds: {_counts(dict(sorted(kinds.items())))}", err=True)
     click.echo(f"  by site: {_counts(s['by_site'])}", err=True)
     if params.recovery_share:
         click.echo(f"  recovery chains: {_counts(count_failures(chains))}", err=True)

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from plandvc.chains.phrasing import PHRASING, Drawer, PhrasingSplit, either, sort_kind, voice_of
 from plandvc.io import InputError
-from plandvc.records import Ask, ChainPhrasing, ChainSpec, ItemRecord
+from plandvc.records import Ask, ChainPhrasing, ChainSpec, GoalStep, ItemRecord
 from plandvc.records import ChainGoal as Goal
 
 # the macros whose parts narrow one list page: consecutive ones on one page merge into one noun phrase
@@ -53,6 +53,7 @@ class Composed:
     delegations: list[str]
     final: str
     goal: str | None = None
+    goal_steps: list[GoalStep] | None = None  # a goal with live steps: each with its delegation
 
 
 # ── small words ──────────────────────────────────────────────────────────────
@@ -445,6 +446,10 @@ def final_text(
     return "Done: " + listing(said) + "."
 
 
+# the words of a goal with live steps (`plandvc.chains.goal_words.goal_words`): (request, steps, final message)
+GoalWords = Callable[[Goal, Sequence[Ask], random.Random], tuple[str, list[GoalStep], str]]
+
+
 def compose(
     asks: Sequence[Ask],
     vias: Sequence[str | None],
@@ -452,11 +457,19 @@ def compose(
     seed: int = 0,
     goal: Goal | None = None,
     drawer: Drawer | None = None,
+    goal_words: GoalWords | None = None,
 ) -> Composed:
     """A chain's words from its parts' facts (and its goal), seeded by `seed` and the chain's `key`; with a
     `drawer` (varied phrasing) the request and final message are drawn from its phrasing set. The delegations
     are the same either way (the targets)."""
     rng = random.Random(f"compose:{seed}:{key}")
+    if goal is not None and "steps" in goal:  # a goal kind that uses what is found: its own words
+        if goal_words is None:
+            raise InputError(
+                f"chain {key}: a goal with live steps needs its words (plandvc.chains.goal_words)"
+            )
+        request, steps, final = goal_words(goal, asks, rng)
+        return Composed(request, [delegation(a) for a in asks], final, None, steps)
     if drawer is None:
         request = request_text(asks, vias, rng, goal)
         final = final_text(asks, vias, rng, goal)
@@ -624,6 +637,7 @@ def compose_chains(
     seed: int = 0,
     phrasing: str = PHRASING[0],
     phrasing_set: str = "training",
+    goal_words: GoalWords | None = None,
 ) -> list[ChainSpec]:
     """The chains with their words: each part's delegation (`say`), the request (`request_by: composed`), the
     final message, and a goal's delegation. With `phrasing: varied` the request and final message are drawn
@@ -649,7 +663,9 @@ def compose_chains(
         if phrasing == "varied":
             rng = random.Random(f"phrasing:{seed}:{chain['key']}")
             drawer = Drawer(rng, split, phrasing_set, voice_of(chain["parts"][0]["id"].split("-", 1)[0]))
-        words = compose(asks, [p["via"] for p in chain["parts"]], chain["key"], seed, goal, drawer)
+        words = compose(
+            asks, [p["via"] for p in chain["parts"]], chain["key"], seed, goal, drawer, goal_words
+        )
         made: ChainSpec = {
             **chain,
             "parts": [{**p, "say": say} for p, say in zip(chain["parts"], words.delegations, strict=True)],
@@ -659,11 +675,13 @@ def compose_chains(
         }
         if goal is not None and words.goal is not None:
             made["goal"] = {**goal, "say": words.goal}
-        if drawer is not None:
+        if drawer is not None and drawer.used:
             said = len(drawer.request)
             made["phrasing"] = ChainPhrasing(
                 set=phrasing_set, seed=seed, request=drawer.used[:said], final=drawer.used[said:]
             )
+        if goal is not None and words.goal_steps is not None:
+            made["goal"] = {**goal, "steps": words.goal_steps}
         out.append(made)
     return out
 

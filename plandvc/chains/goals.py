@@ -19,10 +19,11 @@ import random
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
+from typing import Any
 
 from plandvc.chains.walk import chain_key
-from plandvc.records import ChainGoal, ChainSpec, ItemRecord
-from plandvc.sites.model import Spec
+from plandvc.records import ChainGoal, ChainPart, ChainSpec, ItemRecord
+from plandvc.sites.model import Page, Spec, Table
 from plandvc.sites.query import BadValue, select_rows
 
 # the constraints a goal chain is made of: they stay on their list page and narrow or order it
@@ -72,19 +73,27 @@ def _pick(cands: Sequence[ItemRecord], k: int, rng: random.Random) -> list[ItemR
     return got
 
 
-def goal_of(parts: Sequence[ItemRecord], spec: Spec, kind: str) -> ChainGoal | None:
-    """The goal `kind` of these constraints on their list page, its answer computed by the site's query
-    semantics; None when it has no single right answer there."""
-    ask = parts[0]["ask"]
-    page = spec.page(ask["page"])
+def list_rows(parts: Sequence[ItemRecord], spec: Spec) -> tuple[Page, Table, list[dict[str, Any]]] | None:
+    """The list page of these constraints, its table and the rows they leave on it (the site's query
+    semantics, in their order); None when the page is unknown or a value is malformed."""
+    page = spec.page(parts[0]["ask"]["page"])
     if page is None:
         return None
     table = spec.table_of(page)
     pairs = [(k, v) for r in parts for k, v in r["ask"].get("query", [])]
     try:
-        rows = select_rows(page, table, list(table.rows), pairs)
+        return page, table, select_rows(page, table, list(table.rows), pairs)
     except BadValue:
         return None
+
+
+def goal_of(parts: Sequence[ItemRecord], spec: Spec, kind: str) -> ChainGoal | None:
+    """The goal `kind` of these constraints on their list page, its answer computed by the site's query
+    semantics; None when it has no single right answer there."""
+    got = list_rows(parts, spec)
+    if got is None:
+        return None
+    page, table, rows = got
     path = f"/sites/{spec.site}/{page.page}"
     if kind == "count":
         if not 0 < len(rows) < len(table.rows):
@@ -110,45 +119,76 @@ def _spec_goal(spec: Spec, parts: Sequence[ItemRecord], kind: str) -> ChainGoal 
     return goal_of(parts, spec, kind)
 
 
-def goal_chains(
-    records: Iterable[ItemRecord], answers: Mapping[str, Answer], n: int, seed: int = 0, tries: int = 40
-) -> list[ChainSpec]:
-    """Up to n goal chains `{key, site, parts, goal}` on the sites of `answers` (each site's goal answerer: its
-    spec's query semantics, or an app's database), sites taking turns in sorted order; a site whose tries all
-    fail three rounds running drops out."""
+def usable_by_start(
+    records: Iterable[ItemRecord], sites: Iterable[str]
+) -> dict[str, dict[str, list[ItemRecord]]]:
+    """The constraints a goal chain can use (`_usable`), by site and by the list page they start on."""
+    wanted = set(sites)
     by_start: dict[str, dict[str, list[ItemRecord]]] = defaultdict(lambda: defaultdict(list))
     for r in sorted(records, key=lambda r: r["id"]):
-        if r["site"] in answers and _usable(r):
+        if r["site"] in wanted and _usable(r):
             by_start[r["site"]][r["start"]].append(r)
-    rng = random.Random(f"goals:{seed}")
-    sites, misses, seen = sorted(by_start), dict.fromkeys(by_start, 0), set()
+    return by_start
+
+
+def pick_constraints(starts: Mapping[str, Sequence[ItemRecord]], rng: random.Random) -> list[ItemRecord]:
+    """1–3 constraints on one list page, drawn in the goal chains' fixed order (a page, a size, the records)."""
+    page = rng.choice(sorted(starts))
+    return _pick(starts[page], rng.choice(CONSTRAINTS), rng)
+
+
+def take_turns(
+    sites: Sequence[str], n: int, tries: int, attempt: Callable[[str], ChainSpec | None]
+) -> list[ChainSpec]:
+    """Up to n chains, sites taking turns in their order, each turn up to `tries` attempts; a site whose tries
+    all fail three rounds running drops out."""
+    left, misses = list(sites), dict.fromkeys(sites, 0)
     out: list[ChainSpec] = []
-    while len(out) < n and sites:
-        for site in list(sites):
+    while len(out) < n and left:
+        for site in list(left):
             if len(out) >= n:
                 break
-            starts = sorted(by_start[site])
-            made = None
-            for _ in range(tries):
-                parts = _pick(by_start[site][rng.choice(starts)], rng.choice(CONSTRAINTS), rng)
-                kind = "top" if any(p["macro"] == "sort_by_form" for p in parts) else "count"
-                goal = answers[site](parts, kind) if parts else None
-                key = chain_key(site, [p["id"] for p in parts] + [f"goal-{kind}"])
-                if goal is not None and key not in seen:
-                    seen.add(key)
-                    made = {
-                        "key": key,
-                        "site": site,
-                        "parts": [
-                            {"id": p["id"], "via": None if i == 0 else "page"} for i, p in enumerate(parts)
-                        ],
-                        "goal": goal,
-                    }
-                    break
+            made = next((c for _ in range(tries) if (c := attempt(site)) is not None), None)
             if made is not None:
-                out.append(made)  # type: ignore[arg-type]
+                out.append(made)
             else:
                 misses[site] += 1
                 if misses[site] >= 3:
-                    sites.remove(site)
+                    left.remove(site)
     return out
+
+
+def goal_chains(
+    records: Iterable[ItemRecord],
+    answers: Mapping[str, Answer],
+    n: int,
+    seed: int = 0,
+    tries: int = 40,
+    kind: str | None = None,
+) -> list[ChainSpec]:
+    """Up to n goal chains `{key, site, parts, goal}` on the sites of `answers` (each site's goal answerer: its
+    spec's query semantics, or an app's database), sites taking turns in sorted order; a site whose tries all
+    fail three rounds running drops out. `kind` None: a chain with a sort asks `top`, one without `count`; a
+    kind: only chains of that kind (`plandvc.chains.goal_kinds`' mix, drawn by its own seed)."""
+    by_start = usable_by_start(records, answers)
+    rng = random.Random(f"goals:{seed}" if kind is None else f"goals:{seed}:{kind}")
+    seen: set[str] = set()
+
+    def attempt(site: str) -> ChainSpec | None:
+        parts = pick_constraints(by_start[site], rng)
+        got = "top" if any(p["macro"] == "sort_by_form" for p in parts) else "count"
+        if kind is not None and got != kind:
+            return None
+        goal = answers[site](parts, got) if parts else None
+        key = chain_key(site, [p["id"] for p in parts] + [f"goal-{got}"])
+        if goal is None or key in seen:
+            return None
+        seen.add(key)
+        return {"key": key, "site": site, "parts": constraint_parts(parts), "goal": goal}
+
+    return take_turns(sorted(by_start), n, tries, attempt)
+
+
+def constraint_parts(parts: Sequence[ItemRecord]) -> list[ChainPart]:
+    """The chain's parts for these constraints: the first starts the chain, each next one on its page."""
+    return [{"id": p["id"], "via": None if i == 0 else "page"} for i, p in enumerate(parts)]

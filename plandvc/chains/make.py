@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from plandvc.chains.compose import REQUESTS, UI_ONLY_MACROS, compose_chains
+from plandvc.chains.goal_kinds import V3_KINDS, kind_chains, parse_kinds
+from plandvc.chains.goal_words import goal_words
 from plandvc.chains.goals import Answer, goal_chains, site_answers
 from plandvc.chains.hygiene import chain_problems
 from plandvc.chains.phrasing import PHRASING, SETS
@@ -36,6 +38,7 @@ class ChainParams:
     recovery_share: float = 0.0
     request: str = REQUESTS[0]
     goal_share: float = 0.0
+    goal_kinds: str = V3_KINDS  # the goal chains' mix (plandvc.chains.goal_kinds); v3: count and top
     hygiene: bool = False  # refuse the chains `plandvc.chains.hygiene` finds a problem in (v3: off)
     phrasing: str = PHRASING[0]  # v3's words, or varied (plandvc.chains.phrasing); composed requests only
     phrasing_set: str = SETS[0]  # the phrasings drawn: training (chain-specs), held-out (eval-specs)
@@ -82,6 +85,9 @@ def _make_chains(
         raise InputError(f"goal_share: must be in [0, 1], got {p.goal_share}")
     if p.phrasing != PHRASING[0] and p.request != "composed":
         raise InputError("phrasing: varied phrasing needs composed requests (request: composed)")
+    mixed = parse_kinds(p.goal_kinds) is not None
+    if mixed and answers is not None:
+        raise InputError("goal_kinds: an app's goal chains are count and top only (goal_kinds: count,top)")
     if p.goal_share and p.request != "composed":
         raise InputError("goal_share: goal chains need composed requests (request: composed)")
     usable = (
@@ -100,10 +106,15 @@ def _make_chains(
     if n_goal:
         if answers is None and specs is None:
             raise InputError("goal_share: goal chains need the sites (--sites)")
-        answers = answers if answers is not None else site_answers(specs or {})
-        chains += goal_chains(usable, answers, n_goal, seed=p.seed, tries=p.tries)
+        if mixed:
+            chains += kind_chains(usable, specs or {}, n_goal, p.goal_kinds, seed=p.seed, tries=p.tries)
+        else:
+            answers = answers if answers is not None else site_answers(specs or {})
+            chains += goal_chains(usable, answers, n_goal, seed=p.seed, tries=p.tries)
         random.Random(f"goal-mix:{p.seed}").shuffle(chains)
     chains = assign_failures(chains, items, p.recovery_share, seed=p.seed)
     if p.request != "composed":
         return chains
-    return compose_chains(chains, items, seed=p.seed, phrasing=p.phrasing, phrasing_set=p.phrasing_set)
+    return compose_chains(
+        chains, items, seed=p.seed, phrasing=p.phrasing, phrasing_set=p.phrasing_set, goal_words=goal_words
+    )

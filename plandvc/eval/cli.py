@@ -79,6 +79,12 @@ from plandvc.run.chain import RunParams
     show_default=True,
     help="the requests' words, as the training chains' (chain-specs --phrasing); varied: the held-out phrasings",
 )
+@click.option(
+    "--goal-kinds",
+    default=SpecsConfig.goal_kinds,
+    show_default=True,
+    help="the goal chains' kinds, as the training chains' (chain-specs --goal-kinds)",
+)
 @options.run_params("--budget", "--planner-turns")
 @options.dialect()
 @workers_option(SpecsConfig.workers)

@@ -25,9 +25,9 @@ from plandvc.eval.score import answer_kept, delegation_problems, extra_values
 from plandvc.eval.specs import HeldOut
 from plandvc.pool.store import Pool
 from plandvc.records import ChainSpec, Part
-from plandvc.replay import Replayer, ReplayModel
+from plandvc.replay import ReplayModel
 from plandvc.run.chain import VERSION, ScriptedTeam, SiteInfo, Step, build_steps, gate_each
-from plandvc.run.recovery import FailingReplayer, plan_failure
+from plandvc.run.recovery import plan_failure
 
 ENDS = (
     "success",
@@ -71,12 +71,7 @@ class EvalTeam(ScriptedTeam):
             problems.append("instruction carries other parts' " + ", ".join(repr(v) for v in extra))
         if problems:
             raise OffScript(turn, "; ".join(problems))
-        step = self.steps[i]
-        rp = (
-            Replayer(step.traj, step.elements, self.session)
-            if step.report is None
-            else FailingReplayer(step.traj, step.elements, self.session, step.report)  # fails on cue
-        )
+        rp = self.replayer(self.steps[i])  # a replay (failing on cue), or a goal's live step
         self.replayers.append(rp)
         return ReplayModel(rp, self.session)
 

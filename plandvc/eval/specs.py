@@ -111,6 +111,7 @@ class SpecsConfig:
     phrasing: str = (
         ChainParams.phrasing
     )  # as chains.phrasing; varied: the held-out chains draw the held-out phrasings
+    goal_kinds: str = ChainParams.goal_kinds  # their kinds (chains.goal_kinds; plandvc.chains.goal_kinds)
     params: RunParams = field(default_factory=RunParams)
     workers: int = 1
     cache: Path = Path(".plandvc/cache/eval_chains")
@@ -295,6 +296,7 @@ def _eval_specs(cfg: SpecsConfig) -> SpecsSummary:
         hygiene=cfg.hygiene,
         phrasing=cfg.phrasing,
         phrasing_set="held-out",
+        goal_kinds=cfg.goal_kinds,
     )
     chains = make_chains(records, walk, site_specs(cfg.sites) if cfg.goal_share or cfg.hygiene else None)
     tmp = io.staging(cfg.out)

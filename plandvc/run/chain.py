@@ -25,6 +25,7 @@ from plandvc.records import (
     Environment,
     Episode,
     FailureKind,
+    GoalStep,
     Part,
     Replayable,
     Row,
@@ -34,7 +35,16 @@ from plandvc.records import (
     TurnRole,
 )
 from plandvc.replay import Replayer, ReplayModel, home_trajectory
-from plandvc.run.goal import goal_check, read_goal, unread_goal
+from plandvc.run.goal import (
+    LiveSteps,
+    goal_check,
+    read_goal,
+    read_step,
+    step_family,
+    step_gate,
+    unread_goal,
+    unread_step,
+)
 from plandvc.run.recovery import (
     FailingReplayer,
     FailurePlan,
@@ -95,6 +105,7 @@ class Step:
     goal: ChainGoal | None = (
         None  # a goal chain's ending: read live (`plandvc.run.goal`), its trajectory then
     )
+    live: GoalStep | None = None  # a live step of a goal that uses what is found (`plandvc.run.goal`)
 
 
 @dataclass
@@ -122,6 +133,9 @@ class ScriptedTeam(Team):
         failing = self.steps[n].gated if n < len(self.steps) else None
         if n < len(self.steps) and (goal := self.steps[n].goal) is not None:
             self.steps[n].traj = await read_goal(self.browser, goal, self.steps[n].traj["site"])
+        live = self.steps[n].live if n < len(self.steps) else None
+        if live is not None and live["do"] in ("find", "read"):
+            self.steps[n].traj = await read_step(self.browser, live, self.steps[n].traj["site"])
         before = await self.browser.backend_state() if failing is not None else None
         report = await super().run_step(family, instruction)
         self.end_urls.append(self.session.url)
@@ -137,13 +151,17 @@ class ScriptedTeam(Team):
         st = self.steps[len(self.replayers)]
         if (st.family, st.instruction) != (family, instruction):
             raise RuntimeError(f"delegation out of script: {family}: {instruction}")
-        rp = (
-            Replayer(st.traj, st.elements, self.session)
-            if st.report is None
-            else FailingReplayer(st.traj, st.elements, self.session, st.report)
-        )
+        rp = self.replayer(st)
         self.replayers.append(rp)
         return ReplayModel(rp, self.session)
+
+    def replayer(self, st: Step) -> Replayer:
+        """What answers a step's specialist: its replay (failing on cue), or a live step done on the page."""
+        if st.live is not None and st.live["do"] not in ("find", "read"):
+            return LiveSteps(st.traj, self.session, st.live)
+        if st.report is not None:
+            return FailingReplayer(st.traj, st.elements, self.session, st.report)
+        return Replayer(st.traj, st.elements, self.session)
 
 
 def build_steps(
@@ -185,7 +203,10 @@ def build_steps(
             steps[-1].role = "after_failure"
             continue
         steps.append(Step(family, task["instruction"], traj["macro"], traj, part["elements"], i))
-    if (goal := chain.get("goal")) is not None:
+    for live in chain.get("goal", {}).get("steps", []):
+        traj = unread_step(live, chain["site"])
+        steps.append(Step(step_family(live), live.get("say", ""), traj["macro"], traj, [], live=live))
+    if (goal := chain.get("goal")) is not None and "steps" not in goal:
         unread = unread_goal(goal, chain["site"])
         steps.append(Step("Information", goal.get("say", ""), unread["macro"], unread, [], goal=goal))
     if failure is not None:
@@ -247,6 +268,10 @@ def turn_of(step: Step) -> Turn:
         turn["fails"] = step.fails
     if step.role is not None:
         turn["role"] = step.role
+    if step.live is not None and "plan" in step.live:
+        turn["plan"] = step.live["plan"]
+    if step.live is not None and step.live["do"] == "find":
+        turn["found"] = step.live["name"]
     return turn
 
 
@@ -348,12 +373,17 @@ def gate_each(
     # a part's own end page, for the checks of where a part leaves the browser (`visited` with `last`);
     # a query check reads the chain's last page, so a later part that undid it fails the chain
     ends = {s.part: u for s, u in zip(steps, team.end_urls, strict=False) if s.part is not None}
+    # a goal that opens what its constraints found leaves their list: their queries are read where they left it
+    live = any(s.live is not None for s in steps)
+    left = ends.get(len(parts) - 1) if live else None
     oks, details = [], []
     for i, p in enumerate(parts):
         check = p["task"]["check"]
         state = gate_state
         if check.get("kind") == "visited" and i in ends:
             state = {**gate_state, "url": ends[i]}
+        elif check.get("kind") == "query" and left is not None:
+            state = {**gate_state, "url": left}
         ok_p, detail_p = gate(check, p["task"].get("verifier") or {}, state)
         oks.append(bool(ok_p))
         details.append(str(detail_p))
@@ -362,6 +392,22 @@ def gate_each(
         ok_g, detail_g = gate(goal_check(goal), {}, gate_state)
         oks.append(bool(ok_g))
         details.append(str(detail_g))
+    for i, st in enumerate(
+        steps
+    ):  # a live step: its own answer and the page it left, against the site's data
+        if st.live is None:
+            continue
+        rp = team.replayers[i] if i < len(team.replayers) else None
+        state = {**gate_state, "answer": rp.answer if rp is not None else None}
+        if i < len(team.end_urls):
+            state["url"] = team.end_urls[i]
+        check, verifier = step_gate(st.live)
+        ok_s, detail_s = gate(check, verifier, state)
+        oks.append(bool(ok_s))
+        details.append(f"{st.live['do']}: {detail_s}")
+    if live:  # a goal with live steps: its failed gates first, so the kept detail names them
+        order = sorted(range(len(oks)), key=lambda i: oks[i])
+        oks, details = [oks[i] for i in order], [details[i] for i in order]
     return oks, " | ".join(details)
 
 

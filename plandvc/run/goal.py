@@ -12,11 +12,14 @@ An app's goal says where its page shows them (`read`: a selector, and for a coun
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from urllib.parse import urlsplit
 
-from plandvc.browser.protocol import SessionProtocol
+from plandvc.browser.protocol import SessionProtocol, SessionRecord
 from plandvc.checks import Check
-from plandvc.records import ChainGoal, Trajectory
+from plandvc.macros import FAMILY_OF
+from plandvc.records import ChainGoal, ElementDescriptor, GoalStep, ReplyRecord, Trajectory
+from plandvc.replay import LivePage, Replayer
 
 _SHOWING = re.compile(r"Showing\s+([\d,]+)")
 MACRO = {"count": "count_entries", "top": "report_information"}  # the macro a goal step's turn is counted as
@@ -41,16 +44,23 @@ def unread_goal(
     goal: ChainGoal, site: str, answer: str | None = None, done: str = "", end: str = ""
 ) -> Trajectory:
     """A goal step's trajectory: before the reading, none read (`answer` None); after it, what was read."""
+    return _unread(MACRO[goal["kind"]], f"goal-{goal['kind']}", site, answer, done, end)
+
+
+def _unread(
+    macro: str, task_id: str, site: str, answer: str | None = None, done: str = "", end: str = ""
+) -> Trajectory:
+    """A live step's trajectory: no recorded step, and what it read (or None before it is done)."""
     return {
         "answer": answer,
         "done": done,
         "end": end,
         "history_macro": None,
-        "macro": MACRO[goal["kind"]],
+        "macro": macro,
         "site": site,
         "start_kind": "mid_chain",
         "steps": [],
-        "task_id": f"goal-{goal['kind']}",
+        "task_id": task_id,
     }
 
 
@@ -73,3 +83,163 @@ async def read_goal(session: SessionProtocol, goal: ChainGoal, site: str) -> Tra
         answer = links[0][1]
         done = f"The first entry of the list as it is sorted now is {answer}."
     return unread_goal(goal, site, answer, done, session.url)
+
+
+# ── the live steps of a goal that uses what is found (plandvc.chains.goal_kinds) ──────────────────────────
+
+# the macro a live step's turn is counted as, and the family it is delegated to
+STEP_MACRO = {
+    "find": "report_information",
+    "open": "open_entry",
+    "read": "report_information",
+    "copy": "copy_value",
+    "delete": "delete_entry",
+}
+STEP_FAMILY = {"find": "Information", "open": "Navigation", "read": "Information", "copy": "Information"}
+_NUMBER = re.compile(r"-?[\d,]*\.?\d+")
+
+
+def step_family(st: GoalStep) -> str:
+    """The specialist a live step is delegated to (a delete: the one that deletes entries)."""
+    return STEP_FAMILY.get(st["do"]) or FAMILY_OF[STEP_MACRO[st["do"]]]
+
+
+def unread_step(st: GoalStep, site: str) -> Trajectory:
+    """A live step's trajectory before it is done: no step, no answer (`LiveSteps` and `read_step` fill it)."""
+    return _unread(STEP_MACRO[st["do"]], f"goal-{st['do']}", site)
+
+
+async def read_step(session: SessionProtocol, st: GoalStep, site: str) -> Trajectory:
+    """What the Information specialist reads for a `find` (the first entry the list shows) or a `read` (one
+    field of the entry's page) on the page as it is, as its trajectory."""
+    traj = unread_step(st, site)
+    if st["do"] == "find":
+        links = [(h, t) for h, t in await session.read("main a[href]") if _is_entry(h, st["page"]) and t]
+        if not links:
+            raise GoalUnread(f"no entry of {st['page']} listed on {session.url}")
+        answer = links[0][1].strip()
+        traj["done"] = f'The first entry the list shows now is "{answer}".'
+    else:
+        field = st.get("field", "")
+        got = [t for _, t in await session.read(f'dl.fields dd[data-field="{field}"]')]
+        if len(got) != 1:
+            raise GoalUnread(f"no field {field!r} on {session.url}")
+        text = " ".join(got[0].split())
+        m = _NUMBER.search(text) if st["check"].get("number") else None
+        answer = m.group(0) if m is not None else text
+        traj["done"] = f"The {st.get('label', field)} shown on this page is {text}."
+    traj["answer"], traj["end"] = answer, session.url
+    return traj
+
+
+class LiveSteps(Replayer):
+    """A live step that acts (`open`, `copy`, `delete`), done by the scripted specialist on the page as it is:
+    each next step is chosen on the live snapshot and recorded into the trajectory as it goes, then replayed
+    by the Replayer's own machinery (the element found again by its descriptor). An `open` clicks the link
+    that bears the entry's name (after the page's "Back to" link when the list is not shown); a `copy` the
+    entry's copy button; a `delete` its Delete button, then the dialog's confirmation."""
+
+    def __init__(self, traj: Trajectory, session: SessionRecord, st: GoalStep) -> None:
+        super().__init__(traj, [], session)
+        traj["steps"] = self.steps  # the trajectory is what was done, recorded as it goes
+        self.goal_step = st
+        self.done_moves: list[str] = []
+
+    def next_action(self, snapshot: LivePage) -> ReplyRecord:
+        if not self.finished and self.cursor >= len(self.steps):
+            move = self._next_move([e.descriptor() for e in snapshot.elements], snapshot.url)
+            if move is not None:
+                what, el, memory = move
+                self.elements.append(el)
+                self.steps.append(
+                    {"action": "click", "element": len(self.elements) - 1, "value": None, "memory": memory}
+                )
+                self.done_moves.append(what)
+            else:
+                self.traj["done"] = self._done()
+                self.traj["end"] = snapshot.url
+        return super().next_action(snapshot)
+
+    def _next_move(
+        self, live: list[ElementDescriptor], url: str
+    ) -> tuple[str, ElementDescriptor, str] | None:
+        st, moves = self.goal_step, self.done_moves
+        name, key = st["name"], st["page"].rsplit("/", 1)[-1]
+        attrs: Callable[[ElementDescriptor], Mapping[str, str | None]] = lambda d: d.get("attrs") or {}  # noqa: E731
+        if st["do"] == "open":
+            if "entry" in moves:
+                return None
+            link = next(
+                (
+                    d for d in live
+                    if d.get("tag") == "a" and " ".join(str(d.get("text", "")).split()) == name
+                    and _is_entry(str(attrs(d).get("href") or ""), st["page"])
+                ),
+                None,
+            )  # fmt: skip
+            if link is not None:
+                return "entry", link, f'Opening "{name}" by its link.'
+            back = next(
+                (
+                    d for d in live
+                    if d.get("tag") == "a" and str(d.get("text", "")).startswith("Back to ")
+                    and urlsplit(str(attrs(d).get("href") or "")).path == st["page"]
+                ),
+                None,
+            )  # fmt: skip
+            if back is not None and "back" not in moves:
+                return "back", back, "Going back to the list to find the entry."
+            raise GoalUnread(f'no link to "{name}" on {url}')
+        if st["do"] == "copy":
+            if moves:
+                return None
+            button = next(
+                (
+                    d
+                    for d in live
+                    if attrs(d).get("data-control-id") == f"{key}-copy" and "data-copy" in attrs(d)
+                ),
+                None,
+            )
+            if button is None:
+                raise GoalUnread(f"no copy button on {url}")
+            return "copy", button, f"Clicking the copy button for the {st.get('label', 'value')}."
+        if not moves:
+            ask = next(
+                (
+                    d
+                    for d in live
+                    if d.get("tag") == "button" and str(d.get("text", "")).startswith("Delete ")
+                ),
+                None,
+            )  # the entry page's own "Delete <singular>" (a row's button says "Delete" alone)
+            if ask is None:
+                raise GoalUnread(f"no Delete button on {url}")
+            return "ask", ask, f'Asking to delete "{name}".'
+        if moves == ["ask"]:
+            confirm = next(
+                (
+                    d
+                    for d in live
+                    if attrs(d).get("data-control-id") == f"{key}-delete-confirm"
+                    and d.get("text") == "Delete"
+                ),
+                None,
+            )
+            if confirm is None:
+                raise GoalUnread(f"no confirmation of the delete on {url}")
+            return "confirm", confirm, "Confirming the deletion."
+        return None
+
+    def _done(self) -> str:
+        st = self.goal_step
+        if st["do"] == "open":
+            return f'I opened "{st["name"]}"; its page is shown.'
+        if st["do"] == "copy":
+            return f'I copied the {st.get("label", "value")} of "{st["name"]}" to the clipboard.'
+        return f'I deleted "{st["name"]}"; it is no longer in the list.'
+
+
+def step_gate(st: GoalStep) -> tuple[Check, dict[str, bool]]:
+    """A live step's gate and its verifier (a delete changes that entry and no other)."""
+    return st["check"], {"exclusive": True} if st["do"] == "delete" else {}

@@ -52,7 +52,9 @@ def template_memory(turns: list[Turn], t: int) -> str:
     items = [x for x in turns if _item(x)]
     turn = turns[t]
     if t == 0:
-        check = " ".join(f"{i + 1}) {_short(x['instruction'], 70)}" for i, x in enumerate(items))
+        check = " ".join(
+            f"{i + 1}) {_short(x.get('plan', x['instruction']), 70)}" for i, x in enumerate(items)
+        )  # a step whose values are found on the way is listed by its plan, not by values not yet known
         return f"Checklist: {check} Next: {turn['family']}: {_short(turn['instruction'])}"
     prev = turns[t - 1]
     done = sum(
@@ -60,6 +62,8 @@ def template_memory(turns: list[Turn], t: int) -> str:
     )
     if "fails" in prev:
         said = FAILED[prev["fails"]].format(family=prev["family"])
+    elif "found" in prev:
+        said = f'The {prev["family"]} specialist found "{prev["found"]}".'
     elif prev["macro"] != "navigate_home":
         said = f"The {prev['family']} step is done, as its report and page check show."
     else:
