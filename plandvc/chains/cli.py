@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import cast
 
 import click
 
 from plandvc.chains.compose import REQUESTS
+from plandvc.chains.items import check_pages, read_site_split, site_specs
 from plandvc.chains.items import pool_items as load_pool_items
-from plandvc.chains.items import read_site_split, site_specs
 from plandvc.chains.make import ChainParams, make_chains
 from plandvc.chains.recovery import count_failures
+from plandvc.chains.values import check_item
 from plandvc.chains.walk import HOME_RULES, summarise
 from plandvc.io import InputError, check_output_file, exclusive, raise_problems, read_jsonl, write_jsonl
 from plandvc.options import feeds, fill
@@ -127,6 +129,7 @@ def read_items(path: Path) -> list[ItemRecord]:
                 raise InputError(f"{path}:{n}: key {key!r} has the wrong type ({type(item[key]).__name__})")
         if item["id"] in ids:
             raise InputError(f"{path}:{n}: duplicate id {item['id']!r}")
+        check_item(cast(ItemRecord, item), f"{path}:{n}: ")
         ids.add(item["id"])
     return items
 
@@ -170,7 +173,10 @@ def write_chain_specs(
             raise InputError(
                 "--goal-share: goal chains need --sites (their answers come from the sites' tables)"
             )
-        chains = make_chains(items, p, site_specs(sites) if sites is not None else None)
+        specs = site_specs(sites) if sites is not None else None
+        if sites is not None and specs is not None:
+            check_pages(items, specs, str(items_path), sites)
+        chains = make_chains(items, p, specs)
         if not chains and not allow_empty:
             raise InputError(
                 f"{items_path}: {len(items)} items make no chain (--allow-empty writes an empty chains file)"
