@@ -174,7 +174,7 @@ def write_chain_specs(
                 "--goal-share: goal chains need --sites (their answers come from the sites' tables)"
             )
         specs = site_specs(sites) if sites is not None else None
-        if sites is not None and specs is not None:
+        if sites is not None and specs:  # a folder of no site spec (a site split only) has no pages to check
             check_pages(items, specs, str(items_path), sites)
         chains = make_chains(items, p, specs)
         if not chains and not allow_empty:
