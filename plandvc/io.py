@@ -316,6 +316,24 @@ def check_output_dir(
     check_writable(p, what)
 
 
+@contextlib.contextmanager
+def claimed(
+    out: str | Path,
+    is_ours: Callable[[Path], bool],
+    command: str,
+    files: Iterable[tuple[str | Path, Callable[[object], bool], str]] = (),
+) -> Iterator[None]:
+    """The promise every command that replaces a folder keeps, in one place: OUT's lock (`exclusive`: one
+    writer), then OUT refused unless it is absent, empty or a previous output of `command` (`check_output_dir`:
+    never a foreign folder), and every JSON file of `files` (path, recogniser, option) the same way
+    (`check_output_json`), all writable: checked before any work, held until the block ends."""
+    with exclusive(out, command):
+        check_output_dir(out, is_ours, command)
+        for path, is_file_ours, what in files:
+            check_output_json(path, is_file_ours, command, what)
+        yield
+
+
 # files inside a listed folder that are never code or data: bytecode
 _SKIP_DIRS = frozenset({"__pycache__"})
 

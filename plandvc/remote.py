@@ -168,6 +168,23 @@ def one_line(action: str, remote: Remote, stderr: str) -> str:
     return f"dvc {action} failed" + (f": {lines[-1]}" if lines else "")
 
 
+APPS_PIPELINE = "apps/dvc.yaml"  # `make eval`'s pipeline (the applications, docs/APPS.md): not a version's
+
+
+def version_targets(root: Path) -> list[str]:
+    """What a plain `plandvc push` publishes and a plain `plandvc pull` asks for, one list for both: every DVC
+    file of the project (the root dvc.yaml, whose dvc.lock a version is, and each .dvc file), relative to
+    `root`, but the applications' pipeline, whose outputs `make gen` never makes (a push after it could not
+    publish them, and a pull asking for them failed on a complete version). Name it to move them:
+    `plandvc push apps/dvc.yaml` after `make eval`, `plandvc pull apps/dvc.yaml`."""
+    from dvc.repo import Repo
+
+    with Repo(str(root)) as repo:
+        files = {os.path.relpath(stage.dvcfile.path, root) for stage in repo.index.stages}
+    apps = os.path.relpath(Path(Repo.find_root(str(root))) / APPS_PIPELINE, root)
+    return sorted(f for f in files if f != apps)
+
+
 def sync(
     action: str,
     root: Path,
@@ -182,6 +199,7 @@ def sync(
     committed_secrets(root)
     remote = configured_remote(root, remote_name)
     probe(remote)
+    targets = targets or tuple(version_targets(root))  # push and pull agree on what a version is
     cmd = [
         sys.executable,
         "-m",
@@ -219,6 +237,8 @@ def _command(action: str):  # -> click.Command
     command.help = (
         f"`dvc {action}` the outputs {'to' if action == 'push' else 'from'} a DVC remote, with one clear line "
         "when the remote is unreachable, refuses the credentials, has no such bucket or a disk is full.\n\n"
+        "With no TARGETS, the outputs of every DVC file but the applications' pipeline (apps/dvc.yaml, `make "
+        "eval`'s; name it to move its outputs): push and pull agree on what a version is. "
         f"TARGETS limit it to some outputs (e.g. data/exports/v1/hf).\n\n\b\nExample:\n"
         f"    plandvc {action}\n    plandvc {action} -r store data/exports/v1/hf"
     )

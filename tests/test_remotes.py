@@ -296,6 +296,32 @@ def committed_secrets(repo: Path, env: dict[str, str]) -> list[str]:
     return [k for k in SECRET_KEYS if re.search(rf"^\s*{k}\s*=", text, re.M)]
 
 
+def test_a_plain_pull_asks_only_for_what_a_plain_push_published(project, s3: S3Store, tmp_path: Path) -> None:
+    """Since the applications' stages came in, a fresh clone's `make pull` fetched every file and exited 1
+    ("Checkout failed ... data/apps/*/held"): apps/dvc.lock names outputs `make gen` never makes, so `make
+    push` could not publish them. Here the project has such a pipeline (its lock naming an output no cache
+    holds, as a clone's after `make gen`): the push publishes the version, the clone's pull gets it, exit 0."""
+    work, origin = project
+    home, env = s3_env(tmp_path, work, s3, "apps-pipeline")
+    apps = work / "apps"
+    apps.mkdir()
+    out = "data/apps/trac/held"
+    stage = {"wdir": "..", "cmd": "plandvc eval-apps --app trac", "outs": [out]}
+    (apps / "dvc.yaml").write_text(yaml.safe_dump({"stages": {"held_apps": stage}}, sort_keys=False))
+    never_made = {"path": out, "hash": "md5", "md5": "0" * 32 + ".dir", "size": 1, "nfiles": 1}
+    lock = {"schema": "2.0", "stages": {"held_apps": {"cmd": stage["cmd"], "outs": [never_made]}}}
+    (apps / "dvc.lock").write_text(yaml.safe_dump(lock, sort_keys=False))
+    run(work, "git", "add", "apps", env=env)
+    run(work, "git", "commit", "-qm", "the applications' pipeline", env=env)
+    run(work, "git", "push", "-q", "origin", "HEAD", env=env)
+    trainer = env_for(home, s3.env)  # the clone has no config.local: the key comes from the environment
+    want, _, _ = round_trip(work, origin, tmp_path, env, trainer)  # make pull exits 0, every output the same
+    assert want and not (tmp_path / "clone" / out).exists()
+    clone = tmp_path / "clone"
+    named = run(clone, sys.executable, "-m", "plandvc", "pull", "apps/dvc.yaml", env=trainer, check=False)
+    assert named.returncode == 1 and last_line(named).startswith("Error: ")  # named, it is asked for
+
+
 def test_a_key_written_into_the_committed_config_is_refused(project, s3: S3Store, tmp_path: Path) -> None:
     """`make push` refuses to run while .dvc/config holds a secret (a commit would publish it); the check
     sees what `dvc remote modify` without --local writes."""

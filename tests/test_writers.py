@@ -107,6 +107,27 @@ def test_a_second_writer_while_the_lock_is_held_is_one_line(
     assert sorted(q.name for q in tmp_path.iterdir()) == [lock_of(out).name]  # no OUT, no cache, no metrics
 
 
+APP_WRITERS = ("record-apps", "eval-apps")
+
+
+@pytest.mark.parametrize("command", APP_WRITERS)
+def test_an_application_command_while_the_lock_is_held_is_one_line(command: str, tmp_path: Path) -> None:
+    """Two record-apps on one OUT both ended 0, the second replacing the first's pool: the application commands
+    take OUT's lock as every writer does (eval-apps its --out's, before the held-out chains), before any work."""
+    out = tmp_path / "out"
+    args: list[str | Path] = {
+        "record-apps": ["record-apps", "--app", "trac", "--per-macro", "1", "--macros", "search_by_text"],
+        "eval-apps": ["eval-apps", "--app", "trac", "--pool", ROOT / "data" / "apps" / "trac" / "pool",
+                      "--specs", tmp_path / "specs", "--n", "1"],
+    }[command]  # fmt: skip
+    with open(lock_of(out), "a+b") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # what a running writer of OUT holds
+        p = plandvc(*args, "--out", out, env={"PLANDVC_APPS": str(tmp_path / "apps")})
+    assert p.returncode == 1, p.stderr[-2000:]
+    assert one_line(p) == f"Error: another {command} is writing {out}; wait for it to finish"
+    assert sorted(q.name for q in tmp_path.iterdir()) == [lock_of(out).name]  # no OUT, no specs, no install
+
+
 @pytest.mark.parametrize("command", [c for c in WRITERS if c != "make-pool"])
 def test_a_second_writer_leaves_the_first_output_byte_for_byte(
     command: str, tmp_path: Path, inputs: dict[str, Path], alone: Callable[[str], dict[str, bytes]]

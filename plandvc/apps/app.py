@@ -30,17 +30,20 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Protocol
+from typing import IO, TYPE_CHECKING, Any, Protocol, TypeVar
 
 from plandvc.errors import InfrastructureError
 from plandvc.ports import free_ports
 
+T = TypeVar("T")
+
 if TYPE_CHECKING:
     from plandvc.apps.script import AppTask, Solution
+    from plandvc.browser import Browser, Session
     from plandvc.records import Ask, ChainGoal, ItemRecord
 
 
@@ -62,6 +65,10 @@ class Served(Protocol):
 
     def state(self) -> Mapping[str, Any]:
         """The gates' state of the session's database: `entries` and `changes` (`plandvc.checks`)."""
+        ...
+
+    def alive(self) -> bool:
+        """Whether the session's server process still runs."""
         ...
 
 
@@ -102,6 +109,7 @@ class App:
 
 LOCKS = Path(__file__).resolve().parent / "locks"
 READY_TIMEOUT_S = 60.0
+PORT_TRIES = 3  # ports tried for one session when another program takes the one chosen
 STOP_TIMEOUT_S = 10.0
 
 
@@ -189,10 +197,51 @@ def quiet_env(**extra: str) -> dict[str, str]:
     return env | {"PYTHONWARNINGS": "ignore", "PYTHONNOUSERSITE": "1"} | extra
 
 
+class PortTakenError(InfrastructureError):
+    """Another program answers on the port an application's server was given (exit 75): its port is named."""
+
+    def __init__(self, port: int, app: str, output: str) -> None:
+        said = f": {output}" if output else ""
+        super().__init__(f"port {port}: another program answers there, not {app}'s server{said}")
+        self.port = port
+
+
+def listening_inodes(port: int) -> set[int]:
+    """The socket inodes listening on TCP `port` (any address), from the kernel's tables (/proc/net/tcp{,6})."""
+    found: set[int] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            cols = line.split()
+            if len(cols) > 9 and cols[3] == "0A" and int(cols[1].rsplit(":", 1)[1], 16) == port:
+                found.add(int(cols[9]))  # state 0A: LISTEN; column 9: the socket's inode
+    return found
+
+
+def socket_pids(inodes: set[int]) -> set[int]:
+    """The processes holding one of these socket inodes open (their /proc/<pid>/fd links `socket:[inode]`)."""
+    names = {f"socket:[{i}]" for i in inodes}
+    pids: set[int] = set()
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            if any(os.readlink(fd) in names for fd in (proc / "fd").iterdir()):
+                pids.add(int(proc.name))
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+    return pids
+
+
 @dataclass
 class Server:
     """A server process for one app session: `cmd` started in its own process group, ready when `probe`
-    answers HTTP (any status below 500), stopped with its whole group on exit. `base` is its root URL."""
+    answers HTTP (any status below 500) *and* the socket listening on its port is held by a process of that
+    group (`owns_port`: another program that took the port answers too, and is never taken for the app),
+    stopped with its whole group on exit. `base` is its root URL; `app` names it in errors."""
 
     cmd: list[str]
     base: str
@@ -202,6 +251,26 @@ class Server:
     proc: subprocess.Popen[bytes] | None = None
     _out: IO[bytes] | None = None
     started_s: float = 0.0  # how long it took to answer (a measurement, never in an output)
+    app: str = ""
+
+    @property
+    def port(self) -> int:
+        return int(self.base.rsplit(":", 1)[1].split("/", 1)[0])
+
+    def owns_port(self) -> bool:
+        """Whether the socket listening on the server's port is held by its own process group."""
+        if self.proc is None:
+            return False
+        group = self.proc.pid  # started with start_new_session: the group's and the session's id
+        for pid in socket_pids(listening_inodes(self.port)):
+            with contextlib.suppress(OSError):
+                if os.getsid(pid) == group:
+                    return True
+        return False
+
+    def alive(self) -> bool:
+        """Whether the server process still runs."""
+        return self.proc is not None and self.proc.poll() is None
 
     def __enter__(self) -> Server:
         self.start()
@@ -243,24 +312,29 @@ class Server:
         assert self.proc is not None
         deadline = time.monotonic() + timeout
         url = self.base + self.probe
+        answered = False  # something answered on the port (ours, or another program's)
         while True:
             try:
                 with urllib.request.urlopen(url, timeout=5) as r:
-                    if r.status < 500:
-                        return
+                    answered = r.status < 500
             except urllib.error.HTTPError as e:
-                if e.code < 500:
-                    return
+                answered = e.code < 500
             except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
+                answered = False
+            if answered and self.owns_port():
+                return
             try:
                 code = self.proc.wait(timeout=0.1)  # the pause between polls; returns if the server died
             except subprocess.TimeoutExpired:
                 if time.monotonic() > deadline:
+                    if answered:  # someone answers, but it was never the app's own process
+                        raise PortTakenError(self.port, self.app or Path(self.cmd[0]).name, "") from None
                     raise InfrastructureError(
                         f"{self.cmd[0]}: no answer on {url} after {timeout:.0f} s"
                     ) from None
                 continue
+            if answered or listening_inodes(self.port):
+                raise PortTakenError(self.port, self.app or Path(self.cmd[0]).name, self.output())
             raise InfrastructureError(
                 f"{Path(self.cmd[0]).name} exited with {code} before answering on {url}: {self.output()}"
             )
@@ -317,6 +391,10 @@ class FreshSession:
     def base(self) -> str:
         return self.server.base
 
+    def alive(self) -> bool:
+        """Whether the session's server still runs (a server that died mid-task is `on_fresh_session`'s)."""
+        return self.server.alive()
+
     def state(self) -> Mapping[str, Any]:
         if self.settle is not None:
             self.settle(self.base)
@@ -332,8 +410,53 @@ def serve_copy(
     settle: Callable[[str], None] | None = None,
 ) -> Iterator[FreshSession]:
     """A fresh copy of `template` in a temporary folder, served by `server(env, port)` on a free loopback
-    port; the server stopped and the copy removed on exit, whatever happened."""
+    port; the server stopped and the copy removed on exit, whatever happened. A port another program took
+    meanwhile (`PortTakenError`) is given up for another free one, PORT_TRIES times at most."""
     with tempfile.TemporaryDirectory(prefix=f"plandvc-{name}-") as tmp:
         env = fresh_copy(template, Path(tmp) / "env")
-        with server(env, free_ports(1)[0]) as s:
+        for attempt in range(1, PORT_TRIES + 1):
+            s = server(env, free_ports(1)[0])
+            s.app = s.app or name
+            try:
+                s.start()
+            except PortTakenError:
+                s.close_output()
+                if attempt == PORT_TRIES:
+                    raise
+                continue
+            break
+        try:
             yield FreshSession(env, template, s, read, settle)
+        finally:
+            s.stop()
+            s.close_output()
+
+
+async def on_fresh_session(
+    app: App,
+    seeded: tuple[int, int],
+    browser: Browser,
+    what: str,
+    work: Callable[[Session, Served], Awaitable[T]],
+) -> T:
+    """`work(session, served)` on a fresh session of the app (seeded with (seed, size)) in `browser`: what every
+    command that drives an app runs each task or chain through. A server that died during it (killed, crashed:
+    whatever `work` then raised or returned) is started again on a fresh copy and `work` rerun, once; a second
+    death is an InfrastructureError naming the application and `what` (exit 75), never bad input."""
+    for _attempt in range(2):
+        with app.serve(*seeded) as served:
+            session = await browser.new_session(served.base)
+            try:
+                result = await work(session, served)
+            except Exception:
+                if served.alive():
+                    raise
+                continue  # the server died under it: the error is the death's, not the task's
+            finally:
+                with contextlib.suppress(Exception):
+                    await session.close()
+            if served.alive():
+                return result
+    raise InfrastructureError(
+        f"{app.name}: the application's server died during {what}, and again when started afresh"
+    )

@@ -18,13 +18,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from plandvc.apps.app import App, Summary
-from plandvc.apps.script import AppTask, Recorded, record
-from plandvc.io import publish_built, write_json, write_jsonl
+from plandvc.apps.app import App, Served, Summary, on_fresh_session
+from plandvc.apps.script import AppTask, Recorded, Solution, record
+from plandvc.io import claimed, owned_folder, publish_built, write_json, write_jsonl
 from plandvc.macros import REGISTRY
 
 if TYPE_CHECKING:
-    from plandvc.browser import Browser
+    from plandvc.browser import Browser, Session
 
 
 async def record_app(
@@ -44,12 +44,14 @@ async def record_tasks(
     """Each task on its own fresh session of the app, in `browser`."""
     out = []
     for task in tasks:
-        with app.serve(seed, size) as s:
-            session = await browser.new_session(s.base)
-            try:
-                out.append(await record(task, session, app.solution(task["macro"]), s.state))
-            finally:
-                await session.close()
+        solve = app.solution(task["macro"])
+
+        async def work(
+            session: Session, s: Served, task: AppTask = task, solve: Solution = solve
+        ) -> Recorded:
+            return await record(task, session, solve, s.state)
+
+        out.append(await on_fresh_session(app, (seed, size), browser, f"task {task['task_id']}", work))
     return out
 
 
@@ -93,9 +95,20 @@ def write_pool(out: Path, app: str, runs: list[Recorded]) -> Summary:
     return publish_built(out, build)
 
 
+COMMAND = "record-apps"
+# what write_pool writes; its pool.json (an app pool's manifest) is the index that recognises it
+is_app_pool = owned_folder(
+    ("runs", "kept.jsonl", "pool_ids.txt", "gates.jsonl", "pool.json"),
+    "pool.json",
+    lambda found: isinstance(found, dict) and found.get("site_kind") == "app",
+)
+
+
 def record_pool(
     app: App, out: Path, seed: int = 0, size: int = 40, per_macro: int = 2, macros: Sequence[str] = ()
 ) -> Summary:
-    """Record the app's tasks (`size` rows; seed for the data and the tasks) into the pool folder `out`."""
-    runs = asyncio.run(record_app(app, seed, size, per_macro, macros))
-    return write_pool(out, app.name, runs)
+    """Record the app's tasks (`size` rows; seed for the data and the tasks) into the pool folder `out`. OUT
+    is claimed before any work (`io.claimed`, as make-pool's): one writer, never a foreign folder, writable."""
+    with claimed(out, is_app_pool, COMMAND):
+        runs = asyncio.run(record_app(app, seed, size, per_macro, macros))
+        return write_pool(out, app.name, runs)

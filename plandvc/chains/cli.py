@@ -5,16 +5,18 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
+from typing import cast
 
 import click
 
 from plandvc.chains.compose import REQUESTS
 from plandvc.chains.goal_kinds import V3_KINDS, parse_kinds
+from plandvc.chains.items import check_pages, read_site_split, site_specs
 from plandvc.chains.items import pool_items as load_pool_items
-from plandvc.chains.items import read_site_split, site_specs
 from plandvc.chains.make import ChainParams, make_chains
 from plandvc.chains.phrasing import PHRASING
 from plandvc.chains.recovery import count_failures
+from plandvc.chains.values import check_item
 from plandvc.chains.walk import HOME_RULES, summarise
 from plandvc.io import InputError, check_output_file, exclusive, raise_problems, read_jsonl, write_jsonl
 from plandvc.options import feeds, fill
@@ -130,6 +132,7 @@ def read_items(path: Path) -> list[ItemRecord]:
                 raise InputError(f"{path}:{n}: key {key!r} has the wrong type ({type(item[key]).__name__})")
         if item["id"] in ids:
             raise InputError(f"{path}:{n}: duplicate id {item['id']!r}")
+        check_item(cast(ItemRecord, item), f"{path}:{n}: ")
         ids.add(item["id"])
     return items
 
@@ -174,7 +177,10 @@ def write_chain_specs(
             raise InputError(
                 "--goal-share: goal chains need --sites (their answers come from the sites' tables)"
             )
-        chains = make_chains(items, p, site_specs(sites) if sites is not None else None)
+        specs = site_specs(sites) if sites is not None else None
+        if sites is not None and specs:  # a folder of no site spec (a site split only) has no pages to check
+            check_pages(items, specs, str(items_path), sites)
+        chains = make_chains(items, p, specs)
         if not chains and not allow_empty:
             raise InputError(
                 f"{items_path}: {len(items)} items make no chain (--allow-empty writes an empty chains file)"

@@ -12,12 +12,13 @@ crash.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypedDict
 
 from plandvc.chains.ask import ask_of
+from plandvc.chains.values import check_item
 from plandvc.io import InputError
 from plandvc.macros import FLAGGED_ROLES, REGISTRY
 from plandvc.pool.store import Pool, read_ids
@@ -54,6 +55,21 @@ def site_specs(sites: str | Path) -> dict[str, Spec]:
             continue
         out[spec.site] = spec
     return out
+
+
+def check_pages(items: Sequence[ItemRecord], specs: Mapping[str, Spec], where: str, sites: Path) -> None:
+    """One InputError line for the first item (of the items file `where`, by line) whose list page (its facts'
+    `ask.page`) is not a page of its site in `sites`: a page removed since pool-items ran would be walked on,
+    and its chains run on a page that no longer exists."""
+    for n, item in enumerate(items, 1):
+        ask = item.get("ask")
+        page = ask.get("page") if ask is not None else None
+        spec = specs.get(item["site"])
+        if page and (spec is None or spec.page(page) is None):
+            raise InputError(
+                f"{where}:{n}: item {item['id']!r}: page {page!r} is not a page of site {item['site']!r} "
+                f"in {sites} (was it removed? run pool-items again)"
+            )
 
 
 def stateful_controls(sites: str | Path | Mapping[str, Spec]) -> set[tuple[str, str]]:
@@ -123,6 +139,7 @@ def make_record(
             record["ask"] = ask_of(task, spec)
         except KeyError as e:  # a task its site's spec does not describe: no facts, so no composed request
             raise InputError(f"{rel}/task.json: {e.args[0]}") from None
+    check_item(record)
     return record
 
 

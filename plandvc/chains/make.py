@@ -19,6 +19,7 @@ from plandvc.chains.goals import Answer, goal_chains, site_answers
 from plandvc.chains.hygiene import chain_problems
 from plandvc.chains.phrasing import PHRASING, SETS
 from plandvc.chains.recovery import assign_failures
+from plandvc.chains.values import check_item
 from plandvc.chains.walk import HOME_RULES, chain_specs
 from plandvc.io import InputError
 from plandvc.records import ChainSpec, ItemRecord
@@ -79,6 +80,8 @@ def _make_chains(
     app's `answers`),
     shuffled in among the walked ones by their own seed; then the recovery failures, then the words."""
     p = params
+    for item in items:  # a pool's text never adds a line to a request, nor garbles its quotes
+        check_item(item)
     if p.request not in REQUESTS:
         raise InputError(f"request: expected one of {', '.join(REQUESTS)}, got {p.request!r}")
     if not 0.0 <= p.goal_share <= 1.0:

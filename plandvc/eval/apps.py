@@ -27,11 +27,11 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from plandvc import io
 from plandvc.apps import REGISTRY as APPS
-from plandvc.apps.app import App, Facts
+from plandvc.apps.app import App, Facts, Served, on_fresh_session
 from plandvc.apps.script import AppTask
 from plandvc.chains.make import ChainParams, make_chains
 from plandvc.errors import InputError
@@ -45,12 +45,16 @@ from plandvc.records import (
     ElementDescriptor,
     ItemRecord,
     KeptLine,
+    Part,
     Replayable,
     Trajectory,
 )
-from plandvc.run.chain import RunParams, SiteInfo, run_chain
+from plandvc.run.chain import ChainOutput, RunParams, SiteInfo, run_chain
 from plandvc.run.timing import Clock, TimedSession
 from plandvc.urls import url_path
+
+if TYPE_CHECKING:
+    from plandvc.browser import Session
 
 
 def known_app(name: str) -> App:
@@ -192,14 +196,15 @@ async def _run_all(
     async with Browser() as browser:
         for chain in chains:
             parts = [store.part(p["id"]) for p in chain["parts"]]
-            with app.serve(cfg.seed, cfg.size) as s:
-                session = await browser.new_session(s.base)
-                try:
-                    out = await run_chain(
-                        chain, parts, AppSession(session, s.state), site_info(app), params, None
-                    )
-                finally:
-                    await session.close()
+
+            async def work(
+                session: Session, s: Served, chain: ChainSpec = chain, parts: list[Part] = parts
+            ) -> ChainOutput:
+                return await run_chain(
+                    chain, parts, AppSession(session, s.state), site_info(app), params, None
+                )
+
+            out = await on_fresh_session(app, (cfg.seed, cfg.size), browser, f"chain {chain['key']}", work)
             res = dict(out.result)
             results.append(res)
             if res["ok"] and out.episode is not None:
@@ -219,6 +224,19 @@ is_app_specs_out = io.owned_folder(
 )
 
 
+def check_dialect(held: Path, dialect: str) -> None:
+    """An InputError unless every chain of the held-out folder was written in `dialect` (--reuse-specs with
+    another --dialect would score the planner on the old dialect's rows, under the new one's name)."""
+    from plandvc.eval.specs import load_held_out
+
+    found = sorted({chain.dialect for chain in load_held_out(held)})
+    if found != [dialect]:
+        raise InputError(
+            f"--reuse-specs: {held} holds chains in dialect {', '.join(found)}, not --dialect {dialect}; "
+            "give another --specs folder (or drop --reuse-specs to walk them again)"
+        )
+
+
 def app_specs(cfg: AppSpecsConfig) -> dict[str, Any]:
     """Walk, run and check an app's held-out chains into `cfg.out` (eval-specs' layout) while holding its lock;
     the summary. With `reuse_specs`, a held-out folder of the same app already there is kept."""
@@ -228,6 +246,7 @@ def app_specs(cfg: AppSpecsConfig) -> dict[str, Any]:
             found = cast(dict[str, Any], io.read_json(cfg.out / "summary.json"))
             if found["app"] != app.name:
                 raise InputError(f"{cfg.out}: held-out chains of {found['app']}, not {app.name}")
+            check_dialect(cfg.out, (cfg.params or RunParams()).dialect)
             return found
         io.check_output_dir(cfg.out, is_app_specs_out, COMMAND)
         return _app_specs(app, cfg)

@@ -81,22 +81,26 @@ def eval_apps(**values: object) -> None:
     Example:
         plandvc eval-apps --app trac --pool /tmp/trac-pool --specs /tmp/trac-specs --out /tmp/trac-eval
     """
+    import contextlib
     import json
     import time
 
     from plandvc.eval.apps import app_specs, known_app
-    from plandvc.eval.apps_run import eval_apps as run_eval
+    from plandvc.eval.apps_run import claim_out, evaluate
 
     known_app(str(values["app"]))
     if values["planner_url"] and not values["planner_model"]:
         raise click.BadParameter("--planner-model is needed with --planner-url", param_hint="--planner-model")
-    t0 = time.monotonic()
-    summary = app_specs(fill(AppSpecsConfig, values, out=values["specs"], params=fill(RunParams, values)))
-    click.echo(f"eval-apps: {json.dumps(summary)} ({time.monotonic() - t0:.0f} s)", err=True)
-    if values["out"] is None:
-        return
-    cfg = fill(AppEvalConfig, values)
-    metrics = run_eval(cfg)
+    cfg = fill(AppEvalConfig, values) if values["out"] is not None else None
+    with contextlib.ExitStack() as held:
+        if cfg is not None:  # OUT and --metrics claimed before any work, the held-out chains included
+            held.enter_context(claim_out(cfg))
+        t0 = time.monotonic()
+        summary = app_specs(fill(AppSpecsConfig, values, out=values["specs"], params=fill(RunParams, values)))
+        click.echo(f"eval-apps: {json.dumps(summary)} ({time.monotonic() - t0:.0f} s)", err=True)
+        if cfg is None:
+            return
+        metrics = evaluate(cfg)
     for name, m in metrics.items():
         tf, cl = m["teacher_forced"], m["closed_loop"]
         click.echo(

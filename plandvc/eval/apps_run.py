@@ -11,14 +11,16 @@ beside the generated held-out domains' (`plandvc.eval.table`). Scores are a func
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from plandvc import io
-from plandvc.apps.app import App
+from plandvc.agent.dialects import DEFAULT as DEFAULT_DIALECT
+from plandvc.apps.app import App, Served, on_fresh_session
 from plandvc.eval.apps import AppSession, app_pool, known_app, site_info
 from plandvc.eval.client import Asking, PlannerClient, PlannerModel
 from plandvc.eval.closed import Episode, run_episode
@@ -33,6 +35,10 @@ from plandvc.eval.metrics import (
 from plandvc.eval.reference import REFERENCES, PlannerServer, reference_planner
 from plandvc.eval.specs import HeldOut, load_held_out
 from plandvc.eval.teacher import teacher_forced
+from plandvc.records import Part
+
+if TYPE_CHECKING:
+    from plandvc.browser import Session
 
 
 @dataclass
@@ -66,25 +72,19 @@ async def app_closed_loop(
     async with Browser() as browser:
         for chain in chains:
             parts = [store.part(pid) for pid in chain.line["parts"]]
-            with app.serve(seed, size) as s:
-                session = await browser.new_session(s.base)
-                try:
-                    model = PlannerModel(client, images=cfg.images)
-                    timeout = cfg.timeout_base + cfg.timeout_per_turn * len(chain.turns)
-                    out.append(
-                        await run_episode(
-                            chain,
-                            parts,
-                            AppSession(session, s.state),
-                            site_info(app),
-                            model,
-                            cfg.budget,
-                            cfg.planner_turns,
-                            timeout,
-                        )
-                    )
-                finally:
-                    await session.close()
+
+            async def work(
+                session: Session, s: Served, chain: HeldOut = chain, parts: list[Part] = parts
+            ) -> Episode:
+                model = PlannerModel(client, images=cfg.images)
+                timeout = cfg.timeout_base + cfg.timeout_per_turn * len(chain.turns)
+                return await run_episode(
+                    chain, parts, AppSession(session, s.state), site_info(app), model, cfg.budget,
+                    cfg.planner_turns, timeout,
+                )  # fmt: skip
+
+            what = f"chain {chain.line['key']}"
+            out.append(await on_fresh_session(app, (seed, size), browser, what, work))
     return out
 
 
@@ -100,6 +100,9 @@ async def _one(
     client = await PlannerClient.connect(url, model, Asking())
     planner = f"reference:{name}" if name in cfg.references else f"{name}:{model}"
     metrics = EvalMetrics(planner=planner, chains=len(chains), images=cfg.images)
+    dialects = sorted({chain.dialect for chain in chains})
+    if dialects != [DEFAULT_DIALECT]:  # said where it is not the default, so the default's bytes stay
+        metrics["dialect"] = ",".join(dialects)
     folder = cfg.out / name
     try:
         t0 = time.monotonic()
@@ -118,8 +121,42 @@ async def _one(
     return metrics
 
 
+COMMAND = "eval-apps"
+
+
+def is_eval_metrics(found: object) -> bool:
+    """Whether a JSON value is eval-apps' metrics.json: every planner's metrics by its name."""
+    return isinstance(found, dict) and all(isinstance(m, dict) and "planner" in m for m in found.values())
+
+
+def is_eval_out(folder: Path) -> bool:
+    """Whether `folder` is a previous eval-apps OUT: its metrics.json, and one folder per planner it names."""
+    try:
+        found = io.read_json(folder / "metrics.json")
+    except io.InputError:
+        return False
+    if not is_eval_metrics(found):
+        return False
+    names = {"metrics.json", io.DVC_IGNORE, *found}
+    return all(p.name in names for p in folder.iterdir())
+
+
+def claim_out(cfg: AppEvalConfig) -> contextlib.AbstractContextManager[None]:
+    """OUT (and --metrics) claimed as every command claims its output (`io.claimed`): one writer, never a
+    foreign folder or file, writable; the command takes it before any work (the held-out chains included)."""
+    files = [(cfg.metrics, is_eval_metrics, "--metrics")] if cfg.metrics is not None else []
+    return io.claimed(cfg.out, is_eval_out, COMMAND, files)
+
+
 def eval_apps(cfg: AppEvalConfig) -> dict[str, Any]:
-    """Every reference planner on the app's held-out chains; {reference: metrics} (also OUT/metrics.json)."""
+    """Every reference planner on the app's held-out chains; {reference: metrics} (also OUT/metrics.json),
+    with OUT claimed (`claim_out`)."""
+    with claim_out(cfg):
+        return evaluate(cfg)
+
+
+def evaluate(cfg: AppEvalConfig) -> dict[str, Any]:
+    """`eval_apps` in a block that has claimed OUT already."""
     summary = io.read_json(cfg.specs / "summary.json")
     app = known_app(str(summary["app"]))
     seeded = (int(summary["seed"]), int(summary["size"]))
@@ -127,8 +164,7 @@ def eval_apps(cfg: AppEvalConfig) -> dict[str, Any]:
     unknown = sorted(set(cfg.references) - set(REFERENCES))
     if unknown:
         raise io.InputError(f"--references: unknown {', '.join(unknown)} (known: {', '.join(REFERENCES)})")
-    with io.exclusive(cfg.out, "eval-apps"):
-        return _eval_all(cfg, app, seeded, chains)
+    return _eval_all(cfg, app, seeded, chains)
 
 
 def _eval_all(cfg: AppEvalConfig, app: App, seeded: tuple[int, int], chains: list[HeldOut]) -> dict[str, Any]:

@@ -130,6 +130,7 @@ class EvalMetrics(TypedDict):
     closed_loop: NotRequired[ClosedMetrics]
     response_format: NotRequired[str]  # the structured-output form the server accepted
     traffic: NotRequired[dict[str, int]]
+    dialect: NotRequired[str]  # the held-out rows' dialect where it is not the default (eval-apps)
 
 
 @final

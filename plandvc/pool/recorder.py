@@ -303,8 +303,7 @@ def make_pool(
         raise io.InputError(f"--only-site: no site {only_site!r} in {sites}")
     if not run or "/" in run or run.startswith("."):
         raise io.InputError(f"--run: {run!r} is not a run name")
-    with io.exclusive(out, COMMAND):  # the working folder below is this process's alone while it lives
-        io.check_output_dir(out, is_pool, COMMAND)
+    with io.claimed(out, is_pool, COMMAND):  # the working folder below is this process's alone while it lives
         names = {s: site_name(sites, s) for s in specs}
         tasks = select_tasks(generate(specs, seed, names, per_macro or PER_MACRO), only_site, limit)
         log(f"{len(tasks)} tasks over {len({t['site'] for t in tasks})} sites")

@@ -85,12 +85,17 @@ class DatasetVersion:
 
     # ── for the exporters ──
 
+    def check_present(self) -> None:
+        """Every file the manifest lists exists (a screenshot included): what export and view both refuse."""
+        for rel in sorted(self.manifest.files):
+            if not (self.root / rel).is_file():
+                raise VersionError(f"{self.root / rel}: missing (manifest.json lists it)")
+
     def _check_files(self) -> None:
         """Every file the manifest lists exists; the JSON ones still have their sha256 (images: `image`)."""
+        self.check_present()
         for rel, sha in sorted(self.manifest.files.items()):
             path = self.root / rel
-            if not path.is_file():
-                raise VersionError(f"{path}: missing (manifest.json lists it)")
             if rel.endswith((".json", ".jsonl")) and hashlib.sha256(path.read_bytes()).hexdigest() != sha:
                 raise VersionError(f"{path}: its sha256 is not the manifest's (changed after filter-rows)")
 

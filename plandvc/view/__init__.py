@@ -27,6 +27,7 @@ def make_view(dataset: str | Path, raw: str | Path | None, out: str | Path) -> S
     dataset, out = Path(dataset), Path(out)
     raw_dir = Path(raw) if raw is not None else None
     version = DatasetVersion.open(dataset)
+    version.check_present()  # a listed screenshot that is gone is refused, as export refuses it
     if raw_dir is not None and not raw_dir.is_dir():
         raise InputError(f"{raw_dir}: no such raw run folder (run-chains' output)")
     for name, d in (("dataset", dataset), ("raw run", raw_dir)):
