@@ -348,3 +348,4 @@ class Episode(TypedDict):
     ]  # a composed chain: the executor's own instructions of its parts
     env: NotRequired[Environment]  # versions of the code, Chromium, Playwright (left out when not known)
     dialect: NotRequired[str]  # the planner input's dialect (plandvc.agent.dialects); absent: plandvc-v1
+    marks: NotRequired[bool]  # true: the screenshots carry the dialect's set-of-marks; absent: plain

@@ -50,6 +50,7 @@ def _references(ctx: click.Context, param: click.Parameter, value: str) -> list[
 @options.share("--goal-share", 0.4, "goal chains among them, where the app answers goals (eval.goal_share)")
 @click.option("--reuse-specs", is_flag=True, help="keep an existing held-out folder (no walk, no run)")
 @options.dialect()
+@options.marks()
 @options.run_params("--budget", "--planner-turns")
 def eval_apps(**values: object) -> None:
     """Held-out chains on a real application, and the reference planners (and a served one) evaluated on them.

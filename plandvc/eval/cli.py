@@ -51,6 +51,7 @@ from plandvc.run.chain import RunParams
 @options.share("--goal-share", 0.0, "share of goal chains (chain-specs --goal-share; composed requests only)")
 @options.run_params("--budget", "--planner-turns")
 @options.dialect()
+@options.marks()
 @workers_option(1)
 @options.cache(
     ".plandvc/cache/eval_chains", "finished held-out chains, for resuming (apart from run-chains' own)"
