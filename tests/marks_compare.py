@@ -48,7 +48,9 @@ class Mark:
 def marks_of(raw: object) -> list[Mark]:
     """READ_MARKS_JS's answer as marks (an empty list when nothing is drawn)."""
     assert isinstance(raw, list) or raw is None, raw
-    return [Mark(int(i), tuple(tuple(r) for r in rects), tuple(label), str(c)) for i, rects, label, c in raw or []]
+    return [
+        Mark(int(i), tuple(tuple(r) for r in rects), tuple(label), str(c)) for i, rects, label, c in raw or []
+    ]
 
 
 def differing_pixels(a: bytes, b: bytes) -> int:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 from marks_compare import READ_MARKS_JS, Mark, marks_of, mismatch
 
-from plandvc.agent.dialects import dialect, marks_of as episode_marks
+from plandvc.agent.dialects import dialect
+from plandvc.agent.dialects import marks_of as episode_marks
 from plandvc.agent.dialects.bu05 import BrowserUse05, element_lines
 from plandvc.agent.dialects.page import capture, unmark
 from plandvc.browser import Session
@@ -49,7 +50,9 @@ async def test_marks_are_drawn_for_the_screenshot_and_taken_off(session: Session
     look = await marked.look(session)
     assert marked.marks and look.view is not None
     assert look.shot != plain  # the boxes are in the picture
-    assert await session.page.evaluate(CLEAN_JS) == before  # ... and off the page: same DOM, no listeners left
+    assert (
+        await session.page.evaluate(CLEAN_JS) == before
+    )  # ... and off the page: same DOM, no listeners left
     assert await session.screenshot() == plain
     unmarked = await dialect("browser-use-0.5").look(session)
     assert unmarked.shot == plain
