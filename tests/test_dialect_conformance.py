@@ -27,15 +27,18 @@ import json
 import os
 import re
 import subprocess
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from playwright.async_api import async_playwright
+from marks_compare import READ_MARKS_JS, differing_pixels, marks_of, mismatch
+from playwright.async_api import Page, async_playwright
 
 from plandvc import io
 from plandvc.agent.dialects import bu05, bu13
-from plandvc.agent.dialects.page import capture
+from plandvc.agent.dialects.page import capture, unmark
 from plandvc.browser.chromium import chromium_path
 from plandvc.ports import free_ports
 from plandvc.sites.model import FAMILIES
@@ -199,15 +202,17 @@ def indices(lines: list[str]) -> list[str]:
     return [re.sub(r"\*?\[\d+\]<", "[i]<", line) for line in lines]
 
 
-async def compare(tmp_path: Path, venv_name: str, script: str, mode: str) -> list[PageResult]:
-    """Every page of `pages` read by the dialect `mode` and by browser-use's `script`, in one real Chromium."""
+@asynccontextmanager
+async def attached(
+    tmp_path: Path, venv_name: str, script: str
+) -> AsyncIterator[tuple[Page, Upstream, str, list[str]]]:
+    """The world's sites served, one real Chromium with a 1280x800 page, browser-use's `script` attached to it
+    over CDP: (the page, browser-use, the sites' base URL, the pages to compare)."""
     python = venv(venv_name, "browser-use")
     make_world(tmp_path / "world", seed=0)
     urls = pages(tmp_path / "world")
     assert len(urls) >= 20
-    module, dialect = {"bu05": (bu05, bu05.BrowserUse05), "bu13": (bu13, bu13.BrowserUse13)}[mode]
     [port, cdp] = free_ports(2)
-    results: list[PageResult] = []
     with Servers([port], tmp_path / "world") as servers:
         async with async_playwright() as pw:
             browser = await pw.chromium.launch(
@@ -215,15 +220,25 @@ async def compare(tmp_path: Path, venv_name: str, script: str, mode: str) -> lis
             )
             page = await (await browser.new_context(viewport={"width": 1280, "height": 800})).new_page()
             upstream = await Upstream.start(python, script, f"http://127.0.0.1:{cdp}")
-            for url in urls:
-                await page.goto(servers.bases[0] + url, wait_until="load")
-                view = await capture(page, mode, dialect.expansion, dialect.first)
-                ours, theirs = module.element_lines(view.root).splitlines(), await upstream.lines(page.url)
-                if mode == "bu13":
-                    ours, theirs = indices(ours), indices(theirs)
-                results.append(PageResult(url, ours, theirs))
-            await upstream.close()
-            await browser.close()
+            try:
+                yield page, upstream, servers.bases[0], urls
+            finally:
+                await upstream.close()
+                await browser.close()
+
+
+async def compare(tmp_path: Path, venv_name: str, script: str, mode: str) -> list[PageResult]:
+    """Every page of `pages` read by the dialect `mode` and by browser-use's `script`, in one real Chromium."""
+    module, dialect = {"bu05": (bu05, bu05.BrowserUse05), "bu13": (bu13, bu13.BrowserUse13)}[mode]
+    results: list[PageResult] = []
+    async with attached(tmp_path, venv_name, script) as (page, upstream, base, urls):
+        for url in urls:
+            await page.goto(base + url, wait_until="load")
+            view = await capture(page, mode, dialect.expansion, dialect.first)
+            ours, theirs = module.element_lines(view.root).splitlines(), await upstream.lines(page.url)
+            if mode == "bu13":
+                ours, theirs = indices(ours), indices(theirs)
+            results.append(PageResult(url, ours, theirs))
     (tmp_path / "lines.json").write_text(json.dumps([r.__dict__ for r in results], indent=1))
     print(table(results))
     return results
@@ -234,6 +249,55 @@ async def compare(tmp_path: Path, venv_name: str, script: str, mode: str) -> lis
 async def test_browser_use_05_lines_match_browser_use_itself(tmp_path: Path) -> None:
     results = await compare(tmp_path, ".venv-bu05", "serve05.py", "bu05")
     assert all(r.same for r in results), table(results)
+
+
+SHOT = {"type": "png", "animations": "disabled", "caret": "hide"}
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+async def test_browser_use_05_marks_match_browser_use_itself(tmp_path: Path) -> None:
+    """The screenshot as the model sees it: on every page, the browser-use-0.5 dialect's marks (drawn by
+    page.js with marks on, read off the page, shot, taken off) against browser-use 0.5.0's own (its DomService
+    with highlight_elements=True, as its state step draws them before its screenshot, in the same page): the
+    same marks (index, boxes, label, colour) and the pictures within marks_compare.PIXEL_TOLERANCE pixels. The
+    pictures are kept in tmp_path/marks (the docs' side-by-side ones come from there)."""
+    dialect = bu05.BrowserUse05
+    rows: list[str] = []
+    bad: list[str] = []
+    marks_total = 0
+    (tmp_path / "marks").mkdir()
+    async with attached(tmp_path, ".venv-bu05", "serve05.py") as (page, upstream, base, urls):
+        for n, url in enumerate(urls):
+            await page.goto(base + url, wait_until="load")
+            view = await capture(page, "bu05", dialect.expansion, dialect.first, marks=True)
+            ours, ours_png = marks_of(await page.evaluate(READ_MARKS_JS)), await page.screenshot(**SHOT)
+            await unmark(page)
+            assert marks_of(await page.evaluate(READ_MARKS_JS)) == [], url
+            await upstream.lines(page.url)  # browser-use 0.5.0 draws its own marks on the page
+            theirs, theirs_png = marks_of(await page.evaluate(READ_MARKS_JS)), await page.screenshot(**SHOT)
+            (tmp_path / "marks" / f"{n:02d}-ours.png").write_bytes(ours_png)
+            (tmp_path / "marks" / f"{n:02d}-theirs.png").write_bytes(theirs_png)
+            problems = mismatch(ours, ours_png, theirs, theirs_png)
+            assert [m.index for m in ours] == [
+                x.index for x in view.interactive if x.index in {m.index for m in ours}
+            ]
+            marks_total += len(theirs)
+            pixels = differing_pixels(ours_png, theirs_png)
+            rows.append(
+                f"{'same' if not problems else 'DIFF'} {len(ours):3d}/{len(theirs):<3d} marks {pixels:6d} px {url}"
+            )
+            bad += [f"{url}: {p}" for p in problems]
+    report = "\n".join(
+        [
+            *rows,
+            *bad,
+            f"{len(urls) - len({b.split(': ')[0] for b in bad})} of {len(urls)} pages "
+            f"with the same marks and pictures ({marks_total} marks)",
+        ]
+    )
+    print(report)
+    assert not bad, report
 
 
 class NotYetEqual(Exception):
