@@ -485,7 +485,7 @@ def test_a_chain_key_with_a_dot_is_refused(rows_copy, exported):
 
 
 def test_the_card_says_the_dialect_and_its_marks_only_when_marks_are_drawn(made, rows_copy, tmp_path):
-    rows, out = made
+    _, out = made
     assert "screenshot marks" not in (out / "README.md").read_text()  # a version without marks: as before
     manifest = read_json(rows_copy / "manifest.json")
     for c in manifest["chains"]:
@@ -496,4 +496,6 @@ def test_the_card_says_the_dialect_and_its_marks_only_when_marks_are_drawn(made,
     export(rows_copy, tmp_path / "marked", sites=SITES)
     for fmt in (None, *FORMATS):
         text = (tmp_path / "marked" / (f"{fmt}/README.md" if fmt else "README.md")).read_text()
-        assert "| screenshot marks | every screenshot as dialect browser-use-0.5 sends it: its agent's" in text
+        assert (
+            "| screenshot marks | every screenshot as dialect browser-use-0.5 sends it: its agent's" in text
+        )

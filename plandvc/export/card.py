@@ -239,7 +239,9 @@ def _how_made(version: DatasetVersion, prov: Provenance) -> list[str]:
 def _marks(version: DatasetVersion) -> list[tuple[str, str]]:
     """The screenshots' set-of-marks row, only when some chain's screenshots carry marks (episode `marks`): a
     version without them keeps its card's bytes."""
-    marked = sorted({str(c.episode.get("dialect")) for c in version.contents.chains if c.episode.get("marks")})
+    marked = sorted(
+        {str(c.episode.get("dialect")) for c in version.contents.chains if c.episode.get("marks")}
+    )
     if not marked:
         return []
     every = all(c.episode.get("marks") for c in version.contents.chains)
