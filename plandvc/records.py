@@ -386,6 +386,5 @@ class Episode(TypedDict):
         list[str]
     ]  # a composed chain: the executor's own instructions of its parts
     env: NotRequired[Environment]  # versions of the code, Chromium, Playwright (left out when not known)
-    dialect: NotRequired[
-        str
-    ]  # the planner input's dialect (plandvc.agent.dialects); absent (old runs): plandvc-v1
+    dialect: NotRequired[str]  # the planner input's dialect (plandvc.agent.dialects); absent: plandvc-v1
+    marks: NotRequired[bool]  # true: the screenshots carry the dialect's set-of-marks; absent: plain

@@ -21,7 +21,8 @@ from plandvc.world.make import make_world
 pytestmark = pytest.mark.slow
 
 WORLD_POOL = ROOT / "data" / "world-pool"
-ELEMENT = re.compile(r"^\t*\*?\[\d+\]<[a-z0-9]+ ?([^>]*)")
+# an element line, with 0.13's `|SHADOW(open)|` before a shadow host's
+ELEMENT = re.compile(r"^\t*(?:\|SHADOW\((?:open|closed)\)\|)?\*?\[\d+\]<[a-z0-9]+ ?([^>]*)")
 NAME = re.compile(r"(?:^| )([A-Za-z_][-A-Za-z0-9_.:]*)=")
 
 

@@ -482,3 +482,20 @@ def test_a_chain_key_with_a_dot_is_refused(rows_copy, exported):
     manifest["chains"][0]["key"] = "plan.shop-1"
     (rows_copy / "manifest.json").write_bytes(orjson.dumps(manifest))
     _fails_and_keeps(rows_copy, exported, "chains\\[0\\]: key 'plan.shop-1' is not a chain folder name")
+
+
+def test_the_card_says_the_dialect_and_its_marks_only_when_marks_are_drawn(made, rows_copy, tmp_path):
+    _, out = made
+    assert "screenshot marks" not in (out / "README.md").read_text()  # a version without marks: as before
+    manifest = read_json(rows_copy / "manifest.json")
+    for c in manifest["chains"]:
+        rel = f"{c['key']}/episode.json"
+        episode = read_json(rows_copy / rel)
+        episode.update(dialect="browser-use-0.5", marks=True)
+        rewrite(rows_copy, rel, orjson.dumps(episode, option=orjson.OPT_INDENT_2))
+    export(rows_copy, tmp_path / "marked", sites=SITES)
+    for fmt in (None, *FORMATS):
+        text = (tmp_path / "marked" / (f"{fmt}/README.md" if fmt else "README.md")).read_text()
+        assert (
+            "| screenshot marks | every screenshot as dialect browser-use-0.5 sends it: its agent's" in text
+        )

@@ -90,4 +90,4 @@ def test_params_yaml_names_every_field_of_the_chains_and_the_run() -> None:
     assert set(params["chains"]) == {f.name for f in fields(ChainParams)} - {"phrasing_set"}
     run = {f.name for f in fields(RunParams)} - {"memory_url", "memory_model", "dialect"}
     assert set(params["run"]) == run
-    assert {"url", "model"} == set(params["memory"]) and set(params["prompt"]) == {"dialect"}
+    assert {"url", "model"} == set(params["memory"]) and set(params["prompt"]) == {"dialect", "marks"}

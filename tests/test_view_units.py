@@ -263,3 +263,18 @@ def test_a_chain_without_a_result_takes_its_site_from_its_key() -> None:
     assert site_of_key("plan-shop-0123456789") == "shop"
     assert site_of_key("plan-my-site-0123456789") == "my-site"
     assert site_of_key("results") == "?" and site_of_key("plan-0123") == "?"
+
+
+def test_a_chain_page_says_its_screenshots_carry_marks_only_when_they_do(tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    marked = make_chain(raw, "shop", ["a1", "c1"], answer="12")
+    plain = make_chain(raw, "shop", ["b1", "e1"], shade=3)
+    ep = read_json(raw / marked / "episode.json")
+    ep.update(dialect="browser-use-0.5", marks=True)
+    write_json(raw / marked / "episode.json", ep, sort_keys=False)
+    write_results(raw)
+    filter_rows(raw, tmp_path / "rows" / "v1", tmp_path / "metrics", val_share=0.5, image_size=SIZE)
+    make_view(tmp_path / "rows" / "v1", raw, tmp_path / "view")
+    page = (tmp_path / "view" / "chains" / f"{marked}.html").read_text()
+    assert '<dd id="marks">browser-use-0.5&#39;s set-of-marks drawn, as its agent sends it</dd>' in page
+    assert 'id="marks"' not in (tmp_path / "view" / "chains" / f"{plain}.html").read_text()

@@ -48,7 +48,8 @@ class Planner:
     """The planner of `version` asking `model` for each step of `request` on `session`, delegating to `team`.
 
     `today` is the site's date shown in `<step_info>`; `max_turns` defaults to the version's cap; `dialect`
-    (plandvc.agent.dialects) writes the user message's text, `plandvc-v1` the rows of dataset v1.
+    (plandvc.agent.dialects) writes the user message's text, `plandvc-v1` the rows of dataset v1, and takes
+    its screenshot (with `marks`, browser-use-0.5's set-of-marks drawn on it).
     """
 
     def __init__(
@@ -61,6 +62,7 @@ class Planner:
         today: str = "",
         max_turns: int | None = None,
         dialect: str = DEFAULT_DIALECT,
+        marks: bool = False,
     ) -> None:
         spec = prompt_version(version)
         self.session, self.request, self.model, self.team = session, request, model, team
@@ -68,19 +70,18 @@ class Planner:
         self.system: str = spec["system"]
         self.max_turns: int = spec["max_turns"] if max_turns is None else max_turns
         self.schema = schema_of(RESPONSE_FORMAT)
-        self.dialect = make_dialect(dialect)
+        self.dialect = make_dialect(dialect, marks)
 
     async def run(self) -> PlannerResult:
         res = PlannerResult()
         for turn in range(1, self.max_turns + 1):
             res.turns = turn
             snap = await self.session.snapshot()
-            view = await self.dialect.read(self.session)
-            shot = await self.session.screenshot()
+            look = await self.dialect.look(self.session)
             text = self.dialect.text(
-                TurnInput(self.request, res.history, snap, view, turn, self.max_turns, self.today)
+                TurnInput(self.request, res.history, snap, look.view, turn, self.max_turns, self.today)
             )
-            messages = planner_conversation(self.system, text, shot)
+            messages = planner_conversation(self.system, text, look.shot)
             reply = await self._reply(messages, turn, res)
             if reply is None:
                 res.reason = f"turn {turn}: no valid reply after a retry"

@@ -67,6 +67,7 @@ def _references(ctx: click.Context, param: click.Parameter, value: str) -> list[
 )
 @click.option("--reuse-specs", is_flag=True, help="keep an existing held-out folder (no walk, no run)")
 @options.dialect()
+@options.marks()
 @options.run_params("--budget", "--planner-turns")
 def eval_apps(**values: object) -> None:
     """Held-out chains on a real application, and the reference planners (and a served one) evaluated on them.

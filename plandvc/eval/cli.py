@@ -87,6 +87,7 @@ from plandvc.run.chain import RunParams
 )
 @options.run_params("--budget", "--planner-turns")
 @options.dialect()
+@options.marks()
 @workers_option(SpecsConfig.workers)
 @options.cache(
     ".plandvc/cache/eval_chains", "finished held-out chains, for resuming (apart from run-chains' own)"

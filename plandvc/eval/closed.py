@@ -143,6 +143,7 @@ async def run_episode(
         today=site.today,
         max_turns=planner_turns,
         dialect=chain.dialect,
+        marks=chain.marks,
     )
     ep = Episode(line["key"], "", False, 0, 0, len(steps))
 

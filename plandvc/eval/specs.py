@@ -82,6 +82,12 @@ class HeldOut:
         return str(io.read_json(self.dir / "episode.json").get("dialect", DEFAULT_DIALECT))
 
     @property
+    def marks(self) -> bool:
+        """Whether its rows' screenshots carry the dialect's set-of-marks (episode.json's `marks`; absent: no),
+        as the planner under test is sent them too."""
+        return bool(io.read_json(self.dir / "episode.json").get("marks", False))
+
+    @property
     def asks(self) -> bool:
         """Whether the chain asks a question (its done must carry the answer)."""
         return bool(answer_text(self.line["answer"]))

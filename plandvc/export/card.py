@@ -228,10 +228,29 @@ def _how_made(version: DatasetVersion, prov: Provenance) -> list[str]:
                 ("executor pool (tree sha256[:16])", (prov.pool_hash or "not given")[:16]),
                 ("held-out test sites (never in any split)", ", ".join(prov.test_sites) or "none"),
                 ("images", f"PNG screenshots, {'x'.join(map(str, m.image_size)) or 'any size'}"),
+                *_marks(version),
                 ("val_share / split seed", f"{m.split.val_share} / {m.split.fields.get('seed')}"),
             ],
         ),
         "",
+    ]
+
+
+def _marks(version: DatasetVersion) -> list[tuple[str, str]]:
+    """The screenshots' set-of-marks row, only when some chain's screenshots carry marks (episode `marks`): a
+    version without them keeps its card's bytes."""
+    marked = sorted(
+        {str(c.episode.get("dialect")) for c in version.contents.chains if c.episode.get("marks")}
+    )
+    if not marked:
+        return []
+    every = all(c.episode.get("marks") for c in version.contents.chains)
+    return [
+        (
+            "screenshot marks",
+            f"{'every' if every else 'some'} screenshot as dialect {', '.join(marked)} sends it: its agent's "
+            "highlight boxes and index labels drawn over the elements, the numbers the page text's [index]",
+        )
     ]
 
 

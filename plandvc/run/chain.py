@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from plandvc.agent.dialects import DEFAULT as DEFAULT_DIALECT
+from plandvc.agent.dialects import marks_of
 from plandvc.agent.planner import Planner
 from plandvc.agent.team import Report, Team
 from plandvc.browser.protocol import SessionProtocol
@@ -76,6 +77,7 @@ class RunParams:
     dialect: str = (
         DEFAULT_DIALECT  # the planner's input (plandvc.agent.dialects); plandvc-v1: dataset v1's rows
     )
+    marks: bool = False  # the screenshot with the dialect's set-of-marks (browser-use-0.5 draws them)
 
 
 @dataclass
@@ -330,6 +332,7 @@ async def play_turns(
         today=site.today,
         max_turns=params.planner_turns,
         dialect=params.dialect,
+        marks=params.marks,
     )
 
     async def play() -> BackendState:
@@ -431,7 +434,8 @@ def episode_of(
 ) -> Episode:
     """The chain's episode.json (key order is part of the bytes: written unsorted, `env` last); a composed
     chain's also has the executor's own instructions of its parts, beside the delegations; `dialect` is
-    written only when it is not plandvc-v1, so a v1 episode keeps its bytes."""
+    written only when it is not plandvc-v1, so a v1 episode keeps its bytes, and `marks` only when the
+    screenshots carry marks, so an episode without them keeps its bytes."""
     episode: Episode = {
         "task_id": chain["key"],
         "site": chain["site"],
@@ -450,6 +454,8 @@ def episode_of(
         "response_format": played.script.response_format,
     }
     episode["dialect"] = params.dialect  # every episode says its dialect (v3's, not plandvc-v1, always did)
+    if marks_of(params.dialect, params.marks):
+        episode["marks"] = True
     if "failure" in chain:
         episode["failure"] = chain["failure"]
     if "goal" in chain:

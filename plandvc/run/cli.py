@@ -51,6 +51,7 @@ def _shard(_ctx: click.Context, _param: click.Parameter, value: str | None) -> t
 )
 @options.run_params("--budget", "--planner-turns", "--timeout-base", "--timeout-per-turn")
 @options.dialect()
+@options.marks()
 @click.option("--memory-url", default="", help="OpenAI-compatible URL of the memory model (empty: none)")
 @click.option("--memory-model", default="", help="the memory model's name on that server")
 @click.option("--headful", is_flag=True, envvar="PLANDVC_HEADFUL", help="show the browser windows")

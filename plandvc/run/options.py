@@ -67,3 +67,15 @@ def dialect() -> Callable[[F], F]:
         show_default=True,
         help="how the planner's input writes the page, history and step info (params.yaml prompt.dialect)",
     )
+
+
+def marks() -> Callable[[F], F]:
+    """--marks: the screenshot with the dialect's set-of-marks, recorded in each episode that has them."""
+    return click.option(
+        "--marks",
+        type=click.BOOL,
+        default=DEFAULTS.marks,
+        show_default=True,
+        help="draw the agent's highlight boxes and indices on the planner's screenshot where the dialect's "
+        "agent draws them (browser-use-0.5; params.yaml prompt.marks)",
+    )

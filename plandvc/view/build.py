@@ -94,6 +94,9 @@ class ChainView:
     next: str | None
     # a recovery chain's failed step and its redo (not in a page's JSON unless set)
     recovery: Recovery | None = None
+    # how the screenshots were taken when they carry the dialect's set-of-marks (episode `marks`); None: plain,
+    # and the page is as before
+    marks: str | None = None
 
 
 @dataclass(frozen=True)
@@ -303,6 +306,7 @@ def chain_view(src: ChainSource, out: Path, prompts: dict[str, Prompt]) -> Chain
         prev=None,
         next=None,
         recovery=recovery,
+        marks=f"{ep.get('dialect')}'s set-of-marks drawn, as its agent sends it" if ep.get("marks") else None,
     )
 
 

@@ -1,4 +1,4 @@
-"""Run by browser-use 0.13.8's own venv (.venv-bu13): a BrowserSession attached to the test's Chromium over CDP
+"""Run by browser-use 0.13.14's own venv (.venv-bu13): a BrowserSession attached to the test's Chromium over CDP
 (cdp_url, its profile's defaults), then for each URL read on stdin print the element lines its agent would be
 shown of the page (get_browser_state_summary, no screenshot: dom_state.llm_representation()) as one JSON line.
 Each stage is logged on stderr, so the test names the stage a hang is in."""

@@ -1,12 +1,13 @@
-"""What a dialect of the planner's input is: it reads the page its way and writes the user message's text
-(the request, the history, the page, the step info) as one agent version writes it."""
+"""What a dialect of the planner's input is: it reads the page its way, takes the screenshot as that agent
+version sends it (browser-use 0.5 with its marks drawn, when asked), and writes the user message's text (the
+request, the history, the page, the step info) as one agent version writes it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Protocol
 
-from plandvc.agent.dialects.page import PageView, capture, mark
+from plandvc.agent.dialects.page import PageView, capture, mark, unmark
 from plandvc.agent.messages import Delegation, SnapshotLike
 
 
@@ -24,17 +25,34 @@ class TurnInput:
     today: str
 
 
+class Shoots(Protocol):
+    """A session as a dialect's `look` takes its screenshot."""
+
+    async def screenshot(self) -> bytes: ...
+
+
+@dataclass(frozen=True)
+class Look:
+    """One turn's look at the page: the dialect's view (None: the snapshot is enough) and the screenshot as
+    the model sees it."""
+
+    view: PageView | None
+    shot: bytes
+
+
 class Dialect(Protocol):
-    """One agent version's input: `read` the page once a turn (None: the snapshot is enough), then `text`.
+    """One agent version's input: `look` at the page once a turn (its view and its screenshot), then `text`.
 
     A dialect object lives for one planner run: it may keep what it saw last (browser-use marks elements new
-    since its last look at the same URL). `attributes` are the only attribute names its element lines show.
+    since its last look at the same URL). `attributes` are the only attribute names its element lines show;
+    `marks` is whether its screenshots carry the agent's set-of-marks (only a dialect whose agent draws them).
     """
 
     name: str
     attributes: tuple[str, ...]
+    marks: bool
 
-    async def read(self, session: object) -> PageView | None: ...
+    async def look(self, session: Shoots) -> Look: ...
 
     def text(self, t: TurnInput) -> str: ...
 
@@ -50,16 +68,27 @@ def page_of(session: object) -> object:
 
 
 class ReadsPage:
-    """A browser-use dialect's `read`: page.js in `mode`, elements within `expansion` px numbered from `first`,
-    those new since the last look at the same URL marked."""
+    """A browser-use dialect's `look`: page.js in `mode`, elements within `expansion` px numbered from `first`,
+    those new since the last look at the same URL starred; with `marks` (a dialect whose agent draws them:
+    `draws_marks`), the same evaluate draws the agent's highlight boxes and indices, the screenshot is taken
+    with them, and they are taken off the page again before anything acts on it (replays and gates never see
+    them). Without marks the page is read and shot as before, with no other page work."""
 
     mode, expansion, first = "", 0, 0
+    draws_marks = False
 
-    def __init__(self) -> None:
+    def __init__(self, marks: bool = False) -> None:
         self._last: tuple[str, set[str]] | None = None
+        self.marks = marks and self.draws_marks
 
-    async def read(self, session: object) -> PageView:
-        view = await capture(page_of(session), self.mode, self.expansion, self.first)  # type: ignore[arg-type]
+    async def look(self, session: Shoots) -> Look:
+        page = page_of(session)
+        view = await capture(page, self.mode, self.expansion, self.first, self.marks)  # type: ignore[arg-type]
+        try:
+            shot = await session.screenshot()
+        finally:
+            if self.marks:
+                await unmark(page)  # type: ignore[arg-type]
         mark(view, self._last)
         self._last = (view.url, {n.key for n in view.interactive})
-        return view
+        return Look(view, shot)

@@ -9,6 +9,11 @@ text outside interactive elements on its own lines), `agent/prompts.py` `AgentMe
 M max possible steps") and `message_manager` (`<sys>Agent initialized</sys>`, `<step_N>` with Evaluation of
 Previous Step / Memory / Next Goal / Action Results). Elements are read with 0.5.0's viewport expansion (500 px).
 
+The screenshot (params.yaml `prompt.marks`): 0.5.0's `BrowserProfile.highlight_elements` defaults to True, and
+each state step draws its highlights (its DOM script's `highlightElement`: a box per client rect, a colour per
+index, the index's label) before it takes the screenshot; with marks on, this dialect draws them with that same
+function (marks.js) over the indices of its text, and takes them off after the screenshot.
+
 Where plandvc differs, on purpose: the URL is path?query (a run's host and port are not part of a row); the
 date is the site's day without a clock time; there is no file system or todo block (the planner has none);
 the planner's reply has no evaluation or next goal, so a step shows its delegation as the next goal and the
@@ -161,6 +166,7 @@ class BrowserUse05(ReadsPage):
     attributes: tuple[str, ...] = INCLUDE
 
     mode, expansion, first = "bu05", EXPANSION, 0
+    draws_marks = True  # 0.5.0's highlight_elements defaults to True: its screenshot carries the marks
 
     def text(self, t: TurnInput) -> str:
         assert t.view is not None

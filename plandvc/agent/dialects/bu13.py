@@ -1,4 +1,5 @@
-"""`browser-use-0.13`: the planner's input as browser-use 0.13.8 writes its agent's user message.
+"""`browser-use-0.13`: the planner's input as browser-use 0.13.8 writes its agent's user message (the conformance
+test compares it with 0.13.14, the current release, since issue 47: the same 6,669 of 6,818 lines as 0.13.8).
 
 From browser-use 0.13.8's own code (read at its tag): `dom/views.py` `DEFAULT_INCLUDE_ATTRIBUTES`,
 `dom/serializer/serializer.py` `serialize_tree` and `_build_attributes_string` (`[i]<tag attrs />` with the
@@ -68,6 +69,25 @@ def attributes(node: Node, include: tuple[str, ...] = INCLUDE) -> str:
     return " ".join(f"{k}={cap(v, 100)}" if v else f"{k}=''" for k, v in attrs.items())
 
 
+# the inputs Chromium gives a user-agent shadow root (its text-field, range, date, color and file input types),
+# which 0.13's serializer, reading the DOM over CDP, shows as `|SHADOW(open)|` before the element; checkbox and
+# radio have none (seen on the conformance pages); a button-like input is left out: not seen there
+SHADOW_INPUTS = frozenset(
+    {"text", "search", "email", "password", "tel", "url", "number", "date", "datetime-local", "month", "week",
+     "time", "range", "color", "file"}
+)  # fmt: skip
+
+
+def shadow_prefix(node: Node) -> str:
+    """0.13's `|SHADOW(open)|` of an element that hosts a (user-agent) shadow root: a select, a textarea, a
+    text-like, range, date, color or file input."""
+    if node.tag in ("select", "textarea"):
+        return "|SHADOW(open)|"
+    if node.tag == "input" and (node.attrs.get("type") or "text").strip().lower() in SHADOW_INPUTS:
+        return "|SHADOW(open)|"
+    return ""
+
+
 def element_lines(root: Node) -> str:
     """`serialize_tree` of 0.13.8 over the tree."""
     out: list[str] = []
@@ -87,7 +107,8 @@ def element_lines(root: Node) -> str:
                 nxt += 1
                 attrs = attributes(n)
                 out.append(
-                    f"{chr(9) * depth}{'*' if n.new else ''}[{n.index}]<{n.tag}{' ' + attrs if attrs else ''} />"
+                    f"{chr(9) * depth}{shadow_prefix(n)}{'*' if n.new else ''}[{n.index}]<{n.tag}"
+                    f"{' ' + attrs if attrs else ''} />"
                 )
         else:
             p = n.parent

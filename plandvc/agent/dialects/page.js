@@ -1,9 +1,12 @@
 // The page as browser-use's serializers read it, in one evaluate (plandvc.agent.dialects.page): a tree of the
 // body's accepted elements and text nodes, with what browser-use 0.5.0's buildDomTree (dom_tree/index.js) and
 // 0.13.8's clickable-element detector decide of each: visible, top-most, interactive, highlighted. The
-// snapshot (plandvc/browser/snapshot.js) is untouched: this reads the page, it never marks it.
+// snapshot (plandvc/browser/snapshot.js) is untouched. It marks the page only when given `arg.draw` (marks.js,
+// browser-use 0.5.0's highlightElement): then, after the walk, the highlighted elements are drawn with the
+// indices the dialect gives them (document order from `arg.first`), and the caller takes them away again.
 (arg) => {
   const mode = arg.mode;                       // 'bu05' or 'bu13'
+  const marked = arg.draw ? [] : null;         // [element, its node] of each highlighted element, in order
   const exp = arg.expansion;                   // viewport expansion in px (0.5: 500; 0.13: 1000)
   const W = window.innerWidth, H = window.innerHeight;
   const styleOf = (el) => getComputedStyle(el);
@@ -144,19 +147,30 @@
       if (mode === 'bu05' && d.top && interactive05(el, tag) && (!lit || distinct(el, tag))) d.hi = true;
       if (mode === 'bu13' && d.view && interactive13(el, tag) && !excluded13(el, tag, r, bound)) d.hi = true;
     }
+    if (marked && d.hi) marked.push([el, d]);
     if (mode === 'bu13') d.live = live(el, tag);
     if (tag !== 'svg') for (const c of el.childNodes) {
       const k = walk(c, d.hi || lit, propagating(el, tag) ? r : bound);
       if (k) d.kids.push(k);
     }
-    if (tag === 'a' && !d.kids.length && !el.getAttribute('href') && !(r.width > 0 && r.height > 0)) return null;
+    if (tag === 'a' && !d.kids.length && !el.getAttribute('href') && !(r.width > 0 && r.height > 0)) {
+      d.dropped = true;                        // not in the tree, so not numbered
+      return null;
+    }
     return d;
   };
   const root = { tag: 'body', attrs: {}, vis: true, top: true, hi: false, kids: [], key: '', view: true };
   for (const c of document.body.childNodes) { const k = walk(c, false, null); if (k) root.kids.push(k); }
-  return {
+  const out = {
     url: location.href, title: document.title, root, counts,
     page: { vw: W, vh: H, pw: document.documentElement.scrollWidth, ph: document.documentElement.scrollHeight,
       sy: Math.round(window.scrollY) },
   };
+  if (marked) {                                // numbered as the dialect numbers the tree: preorder from `first`
+    let i = arg.first;
+    const order = marked.filter(([, d]) => !d.dropped).map(([el]) => [el, i++]);
+    arg.draw(order);
+    out.marks = order.length;
+  }
+  return out;
 }

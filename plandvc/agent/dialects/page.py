@@ -4,15 +4,33 @@ The snapshot (plandvc.browser.snapshot) stays what the replayer and the speciali
 dialects read this instead, so the planner never sees plandvc's own hooks (data-control-id, data-home, the
 href with its query). Its rules follow browser-use's own code (0.5.0's dom_tree/index.js, 0.13.8's
 ClickableElementDetector), written anew here; tests/test_dialect_conformance.py compares the lines.
+
+With marks (browser-use-0.5, `prompt.marks`), the same evaluate also draws browser-use 0.5.0's highlights
+(marks.js, its own highlightElement) over the elements it numbered; `unmark` takes them off again.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol, TypedDict
+from typing import NotRequired, Protocol, TypedDict
 
 PAGE_JS = Path(__file__).with_name("page.js").read_text()
+# browser-use 0.5.0's highlightElement (marks.js) handed to page.js, which draws the marks after its walk: the
+# one evaluate of a marked turn (a plain turn evaluates PAGE_JS alone, as before)
+MARKS_JS = Path(__file__).with_name("marks.js").read_text()
+MARKED_PAGE_JS = f"(arg) => (\n{PAGE_JS}\n)({{...arg, draw: (\n{MARKS_JS}\n)}})"
+# browser-use 0.5.0's remove_highlights (browser/session.py), and the cleanups its highlightElement stored
+# (0.5.0 leaves those scroll/resize listeners behind; plandvc takes them away so the page is as before)
+UNMARK_JS = """() => {
+  const container = document.getElementById('playwright-highlight-container');
+  if (container) container.remove();
+  document.querySelectorAll('[browser-user-highlight-id^="playwright-highlight-"]').forEach((el) => {
+    el.removeAttribute('browser-user-highlight-id');
+  });
+  for (const fn of window._highlightCleanupFunctions || []) fn();
+  delete window._highlightCleanupFunctions;
+}"""
 
 
 class _Evaluates(Protocol):
@@ -35,13 +53,14 @@ class NodeJS(TypedDict, total=False):
 
 
 class PageJS(TypedDict):
-    """page.js's result: the body's tree, the page's counts and sizes."""
+    """page.js's result: the body's tree, the page's counts and sizes, and how many marks it drew (if asked)."""
 
     url: str
     title: str
     root: NodeJS
     counts: dict[str, int]
     page: dict[str, int]
+    marks: NotRequired[int]
 
 
 @dataclass
@@ -104,15 +123,25 @@ class PageView:
         return [n for n in self.root.walk() if n.index is not None]
 
 
-async def capture(page: _Evaluates, mode: str, expansion: int, first: int) -> PageView:
-    """The page read by page.js in `mode` ("bu05", "bu13"), highlighted elements numbered from `first`."""
-    raw = await page.evaluate(PAGE_JS, {"mode": mode, "expansion": expansion})
+async def capture(page: _Evaluates, mode: str, expansion: int, first: int, marks: bool = False) -> PageView:
+    """The page read by page.js in `mode` ("bu05", "bu13"), highlighted elements numbered from `first`; with
+    `marks`, the same evaluate draws browser-use 0.5.0's marks over them (take them away with `unmark`)."""
+    if marks:
+        args = {"mode": mode, "expansion": expansion, "first": first}
+        raw = await page.evaluate(MARKED_PAGE_JS, args)
+    else:
+        raw = await page.evaluate(PAGE_JS, {"mode": mode, "expansion": expansion})
     d: PageJS = raw  # type: ignore[assignment]
     root = Node.of(d["root"])
     n = first
     for node in root.walk():
         if node.highlighted:
             node.index, n = n, n + 1
+    if marks and d.get("marks") != n - first:
+        await unmark(page)
+        raise RuntimeError(
+            f"page.js drew {d.get('marks')} marks on {d['url']} for {n - first} indexed elements"
+        )
     p = d["page"]
     return PageView(
         url=d["url"],
@@ -123,6 +152,11 @@ async def capture(page: _Evaluates, mode: str, expansion: int, first: int) -> Pa
         size=(p["pw"], p["ph"]),
         scroll_y=p["sy"],
     )
+
+
+async def unmark(page: _Evaluates) -> None:
+    """Take browser-use 0.5.0's marks off the page (the page as it was before `capture(..., marks=True)`)."""
+    await page.evaluate(UNMARK_JS)
 
 
 def cap(text: str, n: int) -> str:

@@ -3,20 +3,22 @@
 
 from __future__ import annotations
 
-from plandvc.agent.dialects.base import TurnInput
-from plandvc.agent.dialects.page import PageView
+from plandvc.agent.dialects.base import Look, Shoots, TurnInput
 from plandvc.agent.messages import planner_user_text
 from plandvc.browser.snapshot import ATTR_ORDER
 
 
 class PlandvcV1:
-    """The snapshot's own lines; nothing read besides the snapshot."""
+    """The snapshot's own lines and the plain screenshot; nothing read besides the snapshot."""
 
     name: str = "plandvc-v1"
     attributes: tuple[str, ...] = (*ATTR_ORDER, "label", "checked")
 
-    async def read(self, session: object) -> PageView | None:
-        return None
+    def __init__(self, marks: bool = False) -> None:
+        self.marks = False  # plandvc's own input has no marks
+
+    async def look(self, session: Shoots) -> Look:
+        return Look(None, await session.screenshot())
 
     def text(self, t: TurnInput) -> str:
         return planner_user_text(t.request, t.history, t.snap, t.step, t.max_turns, t.today)
