@@ -1,11 +1,16 @@
 """The shared fixtures of the test suite, each defined once: a real sites server on a free loopback port, one
-real Chromium per test module, and a fresh browser session per test. Every test's default log directory is a
-temporary one and hypothesis keeps no database, so no test writes into the checkout.
+real Chromium per test module, a fresh browser session per test, and the generated world with its pool items
+made once per session. Every test's default log directory is a temporary one and hypothesis keeps no database,
+so no test writes into the checkout.
+
+`make test` runs the suite on two pytest-xdist workers with `--dist loadfile`: each test file runs whole on one
+worker, so a module fixture is made once and a session fixture once per worker (each worker is its own process
+with its own temporary folders; servers take free ports).
 
 The plain helpers the tests import live in their own modules beside this one: `bundled` (the bundled sites
-and sample pool), `sites_http` (an HTTP client and page reader), `agent_doubles` (fakes for the agent tests),
-`chain_pools` (records and pools for the chains tests), `raw_chains` (run-chains output for the rows tests)
-and `openai_double` (an OpenAI-protocol server)."""
+and sample pool, whose items `pool_items_once` reads once per process), `sites_http` (an HTTP client and page
+reader), `agent_doubles` (fakes for the agent tests), `chain_pools` (records and pools for the chains tests),
+`raw_chains` (run-chains output for the rows tests) and `openai_double` (an OpenAI-protocol server)."""
 
 from __future__ import annotations
 
