@@ -14,9 +14,13 @@ reader), `agent_doubles` (fakes for the agent tests), `chain_pools` (records and
 
 from __future__ import annotations
 
+import fcntl
+import os
+import pickle
 import tempfile
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 import pytest_asyncio
@@ -45,6 +49,27 @@ from plandvc.records import ItemRecord  # noqa: E402
 from plandvc.sites.servers import Servers  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
+T = TypeVar("T")
+
+
+def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[], T]) -> T:
+    """`make()` made once for the whole run, however many xdist workers ask: the first to take the lock makes
+    it and pickles it into the run's temporary folder (shared by the workers), the others wait and read it.
+    For plain data only (no paths of one worker's folders)."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the run's folder, above each worker's own
+    done = root / f"{name}.pickle"
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or its process ends
+        if done.exists():
+            value: T = pickle.loads(done.read_bytes())
+            return value
+        value = make()
+        aside = done.with_suffix(".tmp")
+        aside.write_bytes(pickle.dumps(value))
+        aside.replace(done)
+        return value
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -101,11 +126,13 @@ def world0(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def world_items(world0: Path) -> list[ItemRecord]:
-    """pool-items of the committed world pool on `world0`: every record with its `ask` (read-only)."""
+def world_items(tmp_path_factory: pytest.TempPathFactory, world0: Path) -> list[ItemRecord]:
+    """pool-items of the committed world pool on `world0`: every record with its `ask` (read-only). Read once
+    for the run (`made_once`): it validates every part of the pool, tens of seconds."""
     from plandvc.chains.items import pool_items
 
-    records, _ = pool_items(
-        ROOT / "data" / "world-pool", world0, ROOT / "data" / "world-pool" / "pool_ids.txt"
-    )
-    return records
+    def read() -> list[ItemRecord]:
+        pool = ROOT / "data" / "world-pool"
+        return pool_items(pool, world0, pool / "pool_ids.txt")[0]
+
+    return made_once(tmp_path_factory, "world_items", read)
