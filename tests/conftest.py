@@ -18,6 +18,7 @@ import fcntl
 import os
 import pickle
 import tempfile
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
@@ -70,6 +71,17 @@ def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callabl
         aside.write_bytes(pickle.dumps(value))
         aside.replace(done)
         return value
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On an xdist worker, the files with the most end-to-end (`slow`) tests go first, each file's tests kept
+    together and in their order: `--dist loadfile` hands out files in this order, so the long ones start early
+    and do not leave one worker running the last of them alone. A plain run keeps pytest's order."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    slow = Counter(item.path for item in items if item.get_closest_marker("slow"))
+    items.sort(key=lambda item: -slow[item.path])  # a stable sort: a file's tests stay in their order
 
 
 @pytest.fixture(scope="session", autouse=True)
