@@ -12,6 +12,9 @@ CHROMIUM ?= $(or $(PLANDVC_CHROMIUM),/usr/bin/chromium-headless-shell /usr/bin/c
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DOCKER ?= docker
 PYTEST_ARGS ?=
+# make test's workers (pytest-xdist): each test file runs whole on one worker, so its module fixtures are made once
+TEST_WORKERS ?= 2
+TEST_OPTS = -n $(TEST_WORKERS) --dist loadfile --durations=25
 
 .PHONY: help setup chromium gen-upstream test test-ray test-fast lint format gen view bench bench-view bench-ray lock push pull docker-base docker-build docker-gen docker-test clean eval eval-llm lock-llm lock-apps browser-use
 
@@ -34,14 +37,14 @@ chromium: ## install Debian's chromium-headless-shell and chromium when missing 
 
 setup: $(STAMP) chromium ## venv from the lock file (with hashes) and Debian's chromium(-headless-shell); quick when done
 
-test: setup ## run the test suite (sets itself up first; the image tests are `make docker-test`)
-	$(BIN)/python -m pytest -m "not docker" $(PYTEST_ARGS)
+test: setup ## run the test suite on TEST_WORKERS=2 workers, printing the 25 slowest (sets itself up first; the image tests are `make docker-test`)
+	$(BIN)/python -m pytest -m "not docker" $(TEST_OPTS) $(PYTEST_ARGS)
 
 test-ray: setup ## only the Ray engine's cluster tests (also in make test): a cluster on this host, byte for byte against local
 	$(BIN)/python -m pytest -m ray_cluster tests/test_run_ray.py $(PYTEST_ARGS)
 
 test-fast: setup ## the suite without the end-to-end tests marked slow (the edit loop)
-	$(BIN)/python -m pytest -m "not slow and not docker" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m "not slow and not docker" $(TEST_OPTS) $(PYTEST_ARGS)
 
 lint: setup ## ruff lint and format check, and mypy on plandvc/ (config in pyproject.toml)
 	$(BIN)/ruff check plandvc tests bench

@@ -3,11 +3,15 @@ pool of data/pool, and small look-ups over them. A plain module (no fixtures): t
 
 from __future__ import annotations
 
+import copy
+import functools
 import hashlib
 from pathlib import Path
 from typing import Any
 
+from plandvc.chains.items import ItemsReport, pool_items
 from plandvc.io import read_jsonl
+from plandvc.records import ItemRecord
 from plandvc.sites.spec import Control, Page, Spec, load_sites, site_name
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,3 +55,17 @@ def sample(per_macro: int = 2) -> list[dict[str, Any]]:
         rows = sorted(by_macro[macro], key=lambda r: hashlib.sha1(r["id"].encode()).hexdigest())
         out += rows[:per_macro]
     return out
+
+
+@functools.cache
+def _pool_items_read(pool: Path, sites: Path, held_out: bool) -> tuple[list[ItemRecord], ItemsReport]:
+    return pool_items(pool, sites, held_out=held_out)
+
+
+def pool_items_once(
+    pool: Path = POOL_DIR, sites: Path = SITES_DIR, held_out: bool = False
+) -> tuple[list[ItemRecord], ItemsReport]:
+    """`pool_items(pool, sites)` (the bundled sample pool by default), read once per test process and a deep
+    copy per call: reading validates every part's files against the pool's schema (seconds), and a test may
+    change what it gets without touching another's."""
+    return copy.deepcopy(_pool_items_read(Path(pool), Path(sites), held_out))

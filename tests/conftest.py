@@ -1,17 +1,27 @@
 """The shared fixtures of the test suite, each defined once: a real sites server on a free loopback port, one
-real Chromium per test module, and a fresh browser session per test. Every test's default log directory is a
-temporary one and hypothesis keeps no database, so no test writes into the checkout.
+real Chromium per test module, a fresh browser session per test, and the generated world with its pool items
+made once per session. Every test's default log directory is a temporary one and hypothesis keeps no database,
+so no test writes into the checkout.
+
+`make test` runs the suite on two pytest-xdist workers with `--dist loadfile`: each test file runs whole on one
+worker, so a module fixture is made once and a session fixture once per worker (each worker is its own process
+with its own temporary folders; servers take free ports).
 
 The plain helpers the tests import live in their own modules beside this one: `bundled` (the bundled sites
-and sample pool), `sites_http` (an HTTP client and page reader), `agent_doubles` (fakes for the agent tests),
-`chain_pools` (records and pools for the chains tests), `raw_chains` (run-chains output for the rows tests)
-and `openai_double` (an OpenAI-protocol server)."""
+and sample pool, whose items `pool_items_once` reads once per process), `sites_http` (an HTTP client and page
+reader), `agent_doubles` (fakes for the agent tests), `chain_pools` (records and pools for the chains tests),
+`raw_chains` (run-chains output for the rows tests) and `openai_double` (an OpenAI-protocol server)."""
 
 from __future__ import annotations
 
+import fcntl
+import os
+import pickle
 import tempfile
-from collections.abc import AsyncIterator, Iterator
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 import pytest_asyncio
@@ -40,6 +50,38 @@ from plandvc.records import ItemRecord  # noqa: E402
 from plandvc.sites.servers import Servers  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
+T = TypeVar("T")
+
+
+def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[], T]) -> T:
+    """`make()` made once for the whole run, however many xdist workers ask: the first to take the lock makes
+    it and pickles it into the run's temporary folder (shared by the workers), the others wait and read it.
+    For plain data only (no paths of one worker's folders)."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the run's folder, above each worker's own
+    done = root / f"{name}.pickle"
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or its process ends
+        if done.exists():
+            value: T = pickle.loads(done.read_bytes())
+            return value
+        value = make()
+        aside = done.with_suffix(".tmp")
+        aside.write_bytes(pickle.dumps(value))
+        aside.replace(done)
+        return value
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On an xdist worker, the files with the most end-to-end (`slow`) tests go first, each file's tests kept
+    together and in their order: `--dist loadfile` hands out files in this order, so the long ones start early
+    and do not leave one worker running the last of them alone. A plain run keeps pytest's order."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    slow = Counter(item.path for item in items if item.get_closest_marker("slow"))
+    items.sort(key=lambda item: -slow[item.path])  # a stable sort: a file's tests stay in their order
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -96,11 +138,13 @@ def world0(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def world_items(world0: Path) -> list[ItemRecord]:
-    """pool-items of the committed world pool on `world0`: every record with its `ask` (read-only)."""
+def world_items(tmp_path_factory: pytest.TempPathFactory, world0: Path) -> list[ItemRecord]:
+    """pool-items of the committed world pool on `world0`: every record with its `ask` (read-only). Read once
+    for the run (`made_once`): it validates every part of the pool, tens of seconds."""
     from plandvc.chains.items import pool_items
 
-    records, _ = pool_items(
-        ROOT / "data" / "world-pool", world0, ROOT / "data" / "world-pool" / "pool_ids.txt"
-    )
-    return records
+    def read() -> list[ItemRecord]:
+        pool = ROOT / "data" / "world-pool"
+        return pool_items(pool, world0, pool / "pool_ids.txt")[0]
+
+    return made_once(tmp_path_factory, "world_items", read)

@@ -25,11 +25,12 @@ ROOT = Path(__file__).resolve().parents[1]
 def walk_chains(folder: Path, n: int, seed: int, **subsets: slice) -> Path:
     """`folder` with chains.jsonl, `n` chains walked (seed `seed`) from the sample pool, and `<name>.jsonl`
     for each of `subsets`, a slice of them (e.g. `few=slice(6)`)."""
+    from bundled import pool_items_once
+
     from plandvc import io
-    from plandvc.chains.items import pool_items
     from plandvc.chains.walk import chain_specs
 
-    records, _ = pool_items(ROOT / "data" / "pool", ROOT / "data" / "sites")
+    records, _ = pool_items_once()
     chains = chain_specs(records, n, seed=seed)
     io.write_jsonl(folder / "chains.jsonl", chains)
     for name, part in subsets.items():

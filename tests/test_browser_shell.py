@@ -15,12 +15,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from bundled import LIST_PAGES
+from bundled import LIST_PAGES, pool_items_once
 
 from plandvc import io
 from plandvc.browser import Browser, Session
 from plandvc.browser.chromium import DEFAULT_CHROMIUM, HEADLESS_SHELL
-from plandvc.chains.items import pool_items
 from plandvc.chains.walk import chain_specs
 from plandvc.rows.png import read_png_info
 
@@ -116,7 +115,7 @@ def run(chains: Path, out: Path, chromium: str | None) -> None:
 @BOTH
 @pytest.mark.slow
 def test_full_chromium_and_the_headless_shell_give_the_same_rows_and_pngs(tmp_path: Path) -> None:
-    records, _ = pool_items(POOL, SITES)
+    records, _ = pool_items_once(POOL, SITES)
     chains = tmp_path / "chains.jsonl"
     io.write_jsonl(chains, chain_specs(records, 3, seed=5))
     run(chains, tmp_path / "full", DEFAULT_CHROMIUM)

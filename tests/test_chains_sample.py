@@ -12,11 +12,12 @@ from pathlib import Path
 
 import orjson
 import pytest
+from bundled import pool_items_once
 from chain_pools import can_chain, check_rules, dump, home_after_url_state
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plandvc.chains.items import pool_items, read_site_split
+from plandvc.chains.items import read_site_split
 from plandvc.chains.walk import chain_specs
 from plandvc.io import read_jsonl
 
@@ -27,7 +28,7 @@ SITES = ROOT / "data" / "sites"
 
 @pytest.fixture(scope="module")
 def sample() -> tuple[list[dict], dict]:
-    return pool_items(POOL, SITES)
+    return pool_items_once(POOL, SITES)
 
 
 def test_sample_records(sample: tuple[list[dict], dict]) -> None:

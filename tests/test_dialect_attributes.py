@@ -14,9 +14,8 @@ from run_helpers import ROOT, plandvc
 
 from plandvc import io
 from plandvc.agent.dialects import dialect
-from plandvc.chains.items import pool_items
 from plandvc.chains.walk import chain_specs
-from plandvc.world.make import make_world
+from plandvc.records import ItemRecord
 
 pytestmark = pytest.mark.slow
 
@@ -53,16 +52,15 @@ def foreign(raw: Path, allowed: tuple[str, ...]) -> dict[str, int]:
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """4 chains of the generated world run in each dialect: <dir>/raw-<dialect>."""
+def runs(tmp_path_factory: pytest.TempPathFactory, world0: Path, world_items: list[ItemRecord]) -> Path:
+    """4 chains of the generated world (the session's `world0` and its pool items) run in each dialect:
+    <dir>/raw-<dialect>."""
     d = tmp_path_factory.mktemp("dialects")
-    make_world(d / "world", seed=0)
-    records, _ = pool_items(WORLD_POOL, d / "world")
-    io.write_jsonl(d / "chains.jsonl", chain_specs(records, 4, seed=3))
+    io.write_jsonl(d / "chains.jsonl", chain_specs(world_items, 4, seed=3))
     for name in ("plandvc-v1", "browser-use-0.5", "browser-use-0.13"):
         p = plandvc(
             "run-chains", "--dialect", name, "--chains", d / "chains.jsonl", "--pool", WORLD_POOL,
-            "--sites", d / "world", "--out", d / f"raw-{name}", "--cache", d / f"cache-{name}",
+            "--sites", world0, "--out", d / f"raw-{name}", "--cache", d / f"cache-{name}",
             "--workers", "2", "--no-progress", timeout=900,
         )  # fmt: skip
         assert p.returncode == 0, f"run-chains --dialect {name}: {p.stderr[-2000:]}"

@@ -22,10 +22,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from bundled import pool_items_once
 from run_helpers import browsers_of, one_line, plandvc
 
 from plandvc import io
-from plandvc.chains.items import pool_items
 from plandvc.chains.walk import chain_specs
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -119,7 +119,7 @@ def read_only_dir(tmp_path: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def chains_all() -> list[dict]:
-    records, _ = pool_items(POOL, SITES)
+    records, _ = pool_items_once(POOL, SITES)
     return chain_specs(records, 20, seed=11)
 
 
@@ -258,7 +258,7 @@ def test_a_port_in_use_is_one_line(tmp_path: Path, work: Path) -> None:
 def test_an_unwritable_out_is_one_line_before_any_work(tmp_path: Path, work: Path, command: str) -> None:
     out = read_only_dir(tmp_path) / "plandvc-fault-test" / "out"
     items = tmp_path / "items.jsonl"
-    io.write_jsonl(items, pool_items(POOL, SITES)[0])
+    io.write_jsonl(items, pool_items_once(POOL, SITES)[0])
     raw = tmp_path / "raw"
     raw.mkdir()
     io.write_jsonl(raw / "results.jsonl", [])

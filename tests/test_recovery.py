@@ -14,14 +14,13 @@ from typing import Any
 import orjson
 import pytest
 import pytest_asyncio
-from bundled import NAMES, POOL_DIR, SITES_DIR, SPECS
+from bundled import NAMES, POOL_DIR, SITES_DIR, SPECS, pool_items_once
 from chain_pools import rec
 from playwright.async_api import Page
 from view_pages import Watch, in_chromium, open_ready
 
 from plandvc import io
 from plandvc.browser import Browser
-from plandvc.chains.items import pool_items
 from plandvc.chains.recovery import KINDS, TOGGLES, assign_failures, candidates, siblings_of
 from plandvc.chains.walk import chain_specs
 from plandvc.pool.store import Pool
@@ -44,7 +43,7 @@ def plandvc(*args: str | Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="module")
 def items() -> list[ItemRecord]:
-    return pool_items(POOL_DIR, SITES_DIR)[0]
+    return pool_items_once(POOL_DIR, SITES_DIR)[0]
 
 
 # ── chain-specs: which chains, which part, which kind ─────────────────────────

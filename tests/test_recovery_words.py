@@ -193,13 +193,12 @@ def test_every_corrective_instruction_of_the_pool_keeps_the_tasks_values() -> No
     sibling: the corrective instruction keeps every value of the part's own instruction (so a specialist
     gets the whole task, and the evaluation's value check passes the oracle), and a wrong value's names the
     sibling's value as well."""
-    from bundled import SITES_DIR
+    from bundled import SITES_DIR, pool_items_once
 
-    from plandvc.chains.items import pool_items
     from plandvc.chains.recovery import candidates, siblings_of
     from plandvc.memory.text import missing_values
 
-    items = pool_items(POOL_DIR, SITES_DIR)[0] + pool_items(POOL_DIR, SITES_DIR, held_out=True)[0]
+    items = pool_items_once(POOL_DIR, SITES_DIR)[0] + pool_items_once(POOL_DIR, SITES_DIR, held_out=True)[0]
     sibs = siblings_of(items)
     seen = 0
     for r in items:

@@ -8,8 +8,8 @@ import random
 from pathlib import Path
 
 import pytest
+from bundled import pool_items_once
 
-from plandvc.chains.items import pool_items
 from plandvc.chains.walk import chain_specs
 from plandvc.rows.split import EXCLUDED, SplitChain, group_split, leak_check, prompt_fingerprint
 
@@ -43,7 +43,7 @@ def test_no_part_or_prompt_is_in_both_splits(seed):
 
 def test_on_the_default_chains_the_share_is_met_and_few_chains_are_excluded():
     """The 300 chains chain-specs makes from the sample pool with the default params."""
-    records, _ = pool_items(ROOT / "data" / "pool", ROOT / "data" / "sites")
+    records, _ = pool_items_once(ROOT / "data" / "pool", ROOT / "data" / "sites")
     chains = [
         SplitChain(c["key"], tuple(p["id"] for p in c["parts"])) for c in chain_specs(records, 300, seed=0)
     ]

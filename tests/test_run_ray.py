@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bundled import pool_items_once
 from openai_double import OpenAIDouble
 from run_helpers import browsers_of, differing, finished, processes, subset, tree, wait_for
 
 from plandvc import io
-from plandvc.chains.items import pool_items
 from plandvc.chains.walk import chain_specs
 from plandvc.run.actor import ActorInfo
 from plandvc.run.chain import RunParams
@@ -87,7 +87,7 @@ def free_port() -> int:
 @pytest.fixture(scope="module")
 def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
     d = tmp_path_factory.mktemp("ray")
-    records, _ = pool_items(POOL, SITES)
+    records, _ = pool_items_once(POOL, SITES)
     chains = chain_specs(records, 12, seed=5)
     io.write_jsonl(d / "chains.jsonl", chains)
     io.write_jsonl(d / "six.jsonl", chains[:6])

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bundled import pool_items_once
 from raw_chains import tree
 from view_pages import in_chromium, open_ready
 
 from plandvc import io
-from plandvc.chains.items import pool_items
 from plandvc.chains.walk import chain_specs
 from plandvc.macros import QA_MACROS
 from plandvc.rows.dataset import filter_rows
@@ -31,7 +31,7 @@ FAILING = "plan-hotel-0000000bad"  # its second part filters the same dropdown a
 
 
 def small_chains() -> list[dict[str, Any]]:
-    records, _ = pool_items(POOL, SITES)
+    records, _ = pool_items_once(POOL, SITES)
     macro = {r["id"]: r["macro"] for r in records}
     walked = next(
         c
