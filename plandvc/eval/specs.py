@@ -111,6 +111,9 @@ class SpecsConfig:
     goal_share: float = 0.0  # goal chains among the held-out ones (composed requests only)
     hygiene: bool = False  # refuse the chains with a hygiene problem (chain-specs' `chains.hygiene`)
     phrasing: str = "v3"  # as chains.phrasing; varied: the held-out chains draw the held-out phrasings
+    # the phrasing set a varied request draws from: the held-out one for the evaluation; "training" makes the
+    # same chains in the phrasings training rows use (the `template` reference's high mark)
+    phrasing_set: str = "held-out"
     params: RunParams = field(default_factory=RunParams)
     workers: int = 1
     cache: Path = Path(".plandvc/cache/eval_chains")
@@ -295,7 +298,7 @@ def _eval_specs(cfg: SpecsConfig) -> SpecsSummary:
         goal_share=cfg.goal_share,
         hygiene=cfg.hygiene,
         phrasing=cfg.phrasing,
-        phrasing_set="held-out",
+        phrasing_set=cfg.phrasing_set,
     )
     chains = make_chains(records, walk, site_specs(cfg.sites) if cfg.goal_share or cfg.hygiene else None)
     tmp = io.staging(cfg.out)
