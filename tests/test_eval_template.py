@@ -22,12 +22,13 @@ N = 6
 
 @pytest.fixture(scope="module")
 def chain_sets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The same six held-out chains in training and in held-out phrasings (composed, varied requests)."""
+    """The same six held-out chains (goal chains among them, as params.yaml's eval) in training and in held-out
+    phrasings (composed, varied requests)."""
     root = tmp_path_factory.mktemp("template")
     out = {}
     for which in SETS:
         cfg = SpecsConfig(POOL, SITES, root / which, n=N, seed=0, workers=2, cache=root / "cache",
-                          request="composed", phrasing="varied", phrasing_set=which)  # fmt: skip
+                          request="composed", goal_share=0.4, phrasing="varied", phrasing_set=which)  # fmt: skip
         assert eval_specs(cfg)["held_out"] == N
         out[which] = root / which
     return out
