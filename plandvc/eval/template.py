@@ -212,30 +212,24 @@ def body_runs(text: str, seed: int, first: bool = True, after_list: bool = False
 _LIST = frozenset({*CONSTRAINT_MACRO.values(), "sort_by_form"})
 
 
+def _said_forms(kind: str, seed: int) -> list[str]:
+    """A slotless kind's training phrasings (a greeting, a closing), longest first."""
+    return sorted(
+        (PHRASINGS[kind][i] for i in PhrasingSplit(seed).usable(kind, SETS[0])), key=len, reverse=True
+    )
+
+
 def _strip(text: str, seed: int) -> str:
-    """The request without its lead (greeting, voice sentence), hedge, aside and closing."""
+    """The request without its lead (a greeting, a domain's sentence), hedge, aside and closing."""
     text = text.strip()
-    for kind in ("greeting",):
-        for f in (PHRASINGS[kind][i] for i in PhrasingSplit(seed).usable(kind, SETS[0])):
-            if text.startswith(f + " "):
-                text = text[len(f) + 1 :]
-                break
-    for lead in voices()[0]:
+    for lead in [*_said_forms("greeting", seed), *voices()[0]]:
         if text.startswith(lead + " "):
             text = text[len(lead) + 1 :]
-            break
     for kind in ("closing", "aside"):
-        for f in sorted((PHRASINGS[kind][i] for i in PhrasingSplit(seed).usable(kind, SETS[0])), key=len)[
-            ::-1
-        ]:
-            if text.endswith(" " + f):
-                text = text[: -len(f) - 1]
-                break
-    for f in (PHRASINGS["hedge"][i] for i in PhrasingSplit(seed).usable("hedge", SETS[0])):
-        if text.casefold().startswith(f.casefold()):
-            text = text[len(f) :]
-            break
-    return text
+        end = next((f for f in _said_forms(kind, seed) if text.endswith(" " + f)), "")
+        text = text[: len(text) - len(end)].rstrip() if end else text
+    hedge = next((f for f in _said_forms("hedge", seed) if text.casefold().startswith(f.casefold())), "")
+    return text[len(hedge) :]
 
 
 def read_request(request: str, seed: int = 0) -> Plan | None:
@@ -315,9 +309,9 @@ def say(part: Part, page: str, site: str) -> str:
         return f'Search {the_p} for "{v}".'
     if part.macro in ("filter_by_dropdown", "filter_by_options"):
         vals = re.split(r", | or | and ", s.get("vor", s.get("vand", v)))
-        return (
-            f"Filter {the_p} to {' and '.join(f'{x!r}'.replace(chr(39), chr(34)) for x in vals)} under {big}."
-        )
+        under = f" under {big}" if big else ""
+        said = " and ".join(quote(x) for x in vals)
+        return f"Filter {the_p} to {said}{under}."
     if part.macro == "create_entry":
         fields = []
         for a, b in _field_items(s.get("f", "")):
@@ -343,6 +337,11 @@ def _field_items(text: str) -> list[tuple[str, str]]:
             return out
         out.append((lower_label(m[1].group("l")), m[1].group("qv").strip('"')))
     return out
+
+
+def quote(value: str) -> str:
+    """A value in double quotes, as the delegations name options."""
+    return '"' + value + '"'
 
 
 class _Blank(dict[str, str]):
