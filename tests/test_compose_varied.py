@@ -123,6 +123,14 @@ def test_varied_phrasing_needs_composed_requests(world_items: list[ItemRecord]) 
         make_chains(world_items[:50], ChainParams(n=5, phrasing="varied"))
 
 
+def test_an_unknown_phrasing_set_is_one_clear_error(world_items: list[ItemRecord]) -> None:
+    """eval-specs' phrasing_set reaches the walk as is: a set the split has not is refused, naming it."""
+    with pytest.raises(InputError, match="phrasing_set: expected one of training, held-out, got 'heldout'"):
+        make_chains(
+            world_items[:50], ChainParams(n=5, request="composed", phrasing="varied", phrasing_set="heldout")
+        )
+
+
 def test_the_variety_measure() -> None:
     """Values are masked, so the same request with other values is one phrasing's words; repeats lower the
     3-gram share; the most used phrasing's share counts recorded templates. WebVoyager's 300 (seed 0)."""

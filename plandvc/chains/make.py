@@ -86,6 +86,8 @@ def _make_chains(
         raise InputError(f"request: expected one of {', '.join(REQUESTS)}, got {p.request!r}")
     if not 0.0 <= p.goal_share <= 1.0:
         raise InputError(f"goal_share: must be in [0, 1], got {p.goal_share}")
+    if p.phrasing_set not in SETS:
+        raise InputError(f"phrasing_set: expected one of {', '.join(SETS)}, got {p.phrasing_set!r}")
     if p.phrasing != PHRASING[0] and p.request != "composed":
         raise InputError("phrasing: varied phrasing needs composed requests (request: composed)")
     mixed = parse_kinds(p.goal_kinds) is not None

@@ -16,6 +16,8 @@ them by exactly the path a served model takes (the `openai` client, `GET /v1/mod
   (`FAMILY_WORDS`, a table), then says done: with the last sentence as its text when that one asks, else
   "The task is done.". It knows nothing of trips home, recoveries or pages, and draws nothing at random: the
   score of copying the request one sentence a turn, which a planner must beat.
+- `template` (`plandvc.eval.template`): the inverse of the composer's training phrasings, derived from the
+  phrasing registry; high on requests worded in training phrasings, low on held-out ones.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from plandvc.io import InputError, read_jsonl
 from plandvc.macros import FAMILIES
 from plandvc.memory.text import DONE_TEXT
 
-REFERENCES = ("oracle", "copy", "always-done", "random-family")
+REFERENCES = ("oracle", "copy", "always-done", "random-family", "template")
 _REQUEST = re.compile(r"<user_request>\n(.*?)\n</user_request>", re.S)
 # every dialect's step info (plandvc.agent.dialects): "Step N of M" (plandvc-v1, browser-use-0.5 "... max
 # possible steps") and "StepN maximum:M" (browser-use-0.13)
@@ -64,7 +66,7 @@ def request_and_turn(messages: Messages) -> tuple[str, int]:
     return req.group(1), int(step.group(1)) - 1
 
 
-def _reply(memory: str, action: Mapping[str, Mapping[str, str | bool]]) -> str:
+def reply(memory: str, action: Mapping[str, Mapping[str, str | bool]]) -> str:
     return json.dumps({"memory": memory, "action": [action]})
 
 
@@ -83,12 +85,12 @@ class Oracle:
         request, turn = request_and_turn(messages)
         target = self.targets.get((request, turn))
         if target is None:  # off the chains it knows: a reply it cannot give
-            return _reply("I do not know this step.", {"done": {"text": DONE_TEXT, "success": False}})
+            return reply("I do not know this step.", {"done": {"text": DONE_TEXT, "success": False}})
         return target
 
 
 def always_done(messages: Messages) -> str:
-    return _reply("", {"done": {"text": DONE_TEXT, "success": True}})
+    return reply("", {"done": {"text": DONE_TEXT, "success": True}})
 
 
 class RandomFamily:
@@ -101,8 +103,8 @@ class RandomFamily:
         request, turn = request_and_turn(messages)
         pick = random.Random(f"{self.seed}|{request}|{turn}").choice([*FAMILIES, "done"])
         if pick == "done":
-            return _reply("", {"done": {"text": DONE_TEXT, "success": True}})
-        return _reply("", {"delegate": {"family": pick, "instruction": request}})
+            return reply("", {"done": {"text": DONE_TEXT, "success": True}})
+        return reply("", {"delegate": {"family": pick, "instruction": request}})
 
 
 # what a sentence's words say about its family: the keyword met first in the sentence wins (quoted values
@@ -169,9 +171,9 @@ def copy_planner(messages: Messages) -> str:
     request, turn = request_and_turn(messages)
     parts = [delegated(s) for s in sentences(request)]
     if turn < len(parts):
-        return _reply("", {"delegate": {"family": family_of(parts[turn]), "instruction": parts[turn]}})
+        return reply("", {"delegate": {"family": family_of(parts[turn]), "instruction": parts[turn]}})
     text = parts[-1] if parts and parts[-1].endswith("?") else DONE_TEXT
-    return _reply("", {"done": {"text": text, "success": True}})
+    return reply("", {"done": {"text": text, "success": True}})
 
 
 def reference_planner(name: str, chains: list[HeldOut], seed: int = 0) -> Planner:
@@ -183,6 +185,10 @@ def reference_planner(name: str, chains: list[HeldOut], seed: int = 0) -> Planne
         return always_done
     if name == "random-family":
         return RandomFamily(seed)
+    if name == "template":
+        from plandvc.eval.template import TemplatePlanner  # it reads requests as this module does
+
+        return TemplatePlanner(seed)
     raise InputError(f"--reference: unknown reference planner {name!r} (known: {', '.join(REFERENCES)})")
 
 

@@ -118,6 +118,9 @@ class SpecsConfig:
         ChainParams.phrasing
     )  # as chains.phrasing; varied: the held-out chains draw the held-out phrasings
     goal_kinds: str = ChainParams.goal_kinds  # their kinds (chains.goal_kinds; plandvc.chains.goal_kinds)
+    # the phrasing set a varied request draws from: the held-out one for the evaluation; "training" makes the
+    # same chains in the phrasings training rows use (the `template` reference's high mark)
+    phrasing_set: str = "held-out"
     params: RunParams = field(default_factory=RunParams)
     workers: int = 1
     cache: Path = Path(".plandvc/cache/eval_chains")
@@ -301,7 +304,7 @@ def _eval_specs(cfg: SpecsConfig) -> SpecsSummary:
         goal_share=cfg.goal_share,
         hygiene=cfg.hygiene,
         phrasing=cfg.phrasing,
-        phrasing_set="held-out",
+        phrasing_set=cfg.phrasing_set,
         goal_kinds=cfg.goal_kinds,
     )
     chains = make_chains(records, walk, site_specs(cfg.sites) if cfg.goal_share or cfg.hygiene else None)

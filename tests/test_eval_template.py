@@ -1,0 +1,102 @@
+"""The `template` reference planner: its parsers come from the phrasing registry's training forms, so it reads
+requests worded in training phrasings and not those worded in held-out ones. End to end: the same six held-out
+chains of the school test site made twice by eval-specs (training phrasings, held-out phrasings), run in real
+Chromium, and the template planner served over real HTTP and scored teacher-forced by the strict rule."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from plandvc.chains.phrasing import PHRASINGS, SETS, PhrasingSplit
+from plandvc.eval.closed import LoopConfig
+from plandvc.eval.run import EvalConfig, evaluate
+from plandvc.eval.specs import SpecsConfig, eval_specs, load_held_out
+from plandvc.eval.template import form_regex, read_request, training_forms
+
+ROOT = Path(__file__).resolve().parents[1]
+POOL, SITES = ROOT / "data" / "pool", ROOT / "data" / "sites"
+N = 6
+
+
+@pytest.fixture(scope="module")
+def chain_sets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The same six held-out chains (goal chains among them, as params.yaml's eval) in training and in held-out
+    phrasings (composed, varied requests)."""
+    root = tmp_path_factory.mktemp("template")
+    out = {}
+    for which in SETS:
+        cfg = SpecsConfig(POOL, SITES, root / which, n=N, seed=0, workers=2, cache=root / "cache",
+                          request="composed", goal_share=0.4, phrasing="varied", phrasing_set=which)  # fmt: skip
+        assert eval_specs(cfg)["held_out"] == N
+        out[which] = root / which
+    return out
+
+
+def teacher_forced(specs: Path, out: Path) -> dict[str, float]:
+    cfg = EvalConfig(specs=specs, out=out / "run", metrics=out / "eval.json", loop=LoopConfig(POOL, SITES),
+                     mode="teacher-forced", reference="template")  # fmt: skip
+    return evaluate(cfg)["teacher_forced"]
+
+
+def test_the_two_sets_ask_the_same_steps_in_other_words(chain_sets: dict[str, Path]) -> None:
+    train, held = (load_held_out(chain_sets[w]) for w in SETS)
+    assert [c.line["key"] for c in train] == [c.line["key"] for c in held]
+    assert [[t.instruction for t in c.turns] for c in train] == [
+        [t.instruction for t in c.turns] for c in held
+    ]
+    assert all(a.line["request"] != b.line["request"] for a, b in zip(train, held, strict=True))
+
+
+def test_template_is_high_on_training_phrasings_and_low_on_held_out_ones(
+    chain_sets: dict[str, Path], tmp_path: Path
+) -> None:
+    train = teacher_forced(chain_sets["training"], tmp_path / "training")
+    held = teacher_forced(chain_sets["held-out"], tmp_path / "held-out")
+    assert train["turns"] == held["turns"] > 0
+    assert train["step_accuracy"] >= 0.8, train
+    assert held["step_accuracy"] <= 0.45, held
+    assert all(read_request(c.line["request"]) is not None for c in load_held_out(chain_sets["training"]))
+
+
+def test_parsers_are_the_training_forms_and_no_held_out_one() -> None:
+    split = PhrasingSplit(0)
+    for kind in ("open", "max", "sort.number.desc", "search", "open_entry"):
+        forms = PHRASINGS[kind]
+        regexes = training_forms(kind)
+        assert len(regexes) == len(split.usable(kind, "training"))
+        for i in split.usable(kind, "held-out"):  # a held-out form's own words are not read as that kind
+            said = forms[i].format(np="courses", l="credits", v="3", e="Algebra", s="course", p="courses")
+            assert not any(r.fullmatch(said) for r in regexes), forms[i]
+
+
+def test_a_form_added_to_the_registry_is_read_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Derived, not copied: new phrasings of a constraint are parsed with no code changed when the split draws
+    them for training, and stay unread when it holds them out."""
+    new = ("that weigh at most {v} {l}", "that run to at most {v} {l}", "that reach at most {v} {l}")
+    opening = PHRASINGS["open"][PhrasingSplit(0).usable("open", "training")[0]]
+    requests = [opening.format(np="courses " + f.format(v="3", l="credits")) for f in new]
+    training_forms.cache_clear()
+    assert all(read_request(r) is None for r in requests)
+    monkeypatch.setitem(PHRASINGS, "max", (*PHRASINGS["max"], *new))
+    training_forms.cache_clear()
+    try:
+        first = len(PHRASINGS["max"]) - len(new)
+        usable = PhrasingSplit(0).usable("max", "training")
+        read = [read_request(r) for r in requests]
+        assert [p is not None for p in read] == [first + i in usable for i in range(len(new))]
+        assert any(p is not None for p in read)  # the split drew one of them for training
+        for plan in (p for p in read if p is not None):
+            (part,) = plan.runs[0]
+            assert (part.macro, part.slots["v"], part.slots["l"]) == ("filter_by_slider", "3", "credits")
+    finally:
+        monkeypatch.undo()
+        training_forms.cache_clear()
+
+
+def test_form_regex_slots_and_words() -> None:
+    rx = form_regex('open the {s} "{e}"')
+    m = rx.fullmatch('Open the course "Algebra, part 2".')
+    assert m is not None and m.group("e") == "Algebra, part 2"
+    assert rx.fullmatch('open the course "Algebra" now') is None
