@@ -64,6 +64,7 @@ EVAL_CODE: tuple[str, ...] = tuple(
             "plandvc/eval/metrics.py",
             "plandvc/eval/reference.py",
             "plandvc/eval/run.py",
+            "plandvc/eval/template.py",
             "plandvc/eval/score.py",
             "plandvc/eval/specs.py",
             "plandvc/eval/teacher.py",
