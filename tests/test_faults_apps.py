@@ -299,7 +299,7 @@ def test_a_foreign_server_on_the_apps_port_is_never_taken_for_it(monkeypatch: py
     """Another server answering on the port Trac was given was taken for Trac (its 404 for "ready"); now the
     session moves to another port, and Trac's own database answers there."""
     from plandvc.apps import app as apps_app
-    from plandvc.apps import trac
+    from plandvc.apps.trac import adapter as trac
 
     real = apps_app.free_ports
     with foreign_server() as taken:
@@ -313,7 +313,7 @@ def test_a_foreign_server_on_the_apps_port_is_never_taken_for_it(monkeypatch: py
 
 def test_a_port_another_server_keeps_is_exit_75_naming_it(monkeypatch: pytest.MonkeyPatch) -> None:
     from plandvc.apps import app as apps_app
-    from plandvc.apps import trac
+    from plandvc.apps.trac import adapter as trac
     from plandvc.errors import EXIT_INFRA
 
     with foreign_server() as taken:

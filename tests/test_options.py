@@ -88,6 +88,6 @@ def test_params_yaml_names_every_field_of_the_chains_and_the_run() -> None:
     params = yaml.safe_load((Path(__file__).resolve().parents[1] / "params.yaml").read_text())
     # the phrasing set is the stage's, never a param: chain-specs draws the training set, eval-specs the held-out
     assert set(params["chains"]) == {f.name for f in fields(ChainParams)} - {"phrasing_set"}
-    run = {f.name for f in fields(RunParams)} - {"memory_url", "memory_model", "dialect"}
+    run = {f.name for f in fields(RunParams)} - {"memory_url", "memory_model", "dialect", "marks"}
     assert set(params["run"]) == run
     assert {"url", "model"} == set(params["memory"]) and set(params["prompt"]) == {"dialect", "marks"}
