@@ -287,6 +287,51 @@ register("hedge", (
 ))  # fmt: skip
 
 
+# ── more forms (issue 45's measure: the goal kinds' requests beside these) ──
+register("goal.count", (
+    "Tally {np} for me.", "What number of {np} does the site have?", "Roughly how many {np} are there? I need the exact count.",
+    "Count how many {np} exist.", "I need a headcount of {np}.", "How many {np} are listed right now?",
+))  # fmt: skip
+register("goal.top", (
+    "Which {s} leads when I look at {np}?", "Name the {s} that heads {np}.", "What comes first among {np}?",
+    "Among {np}, what is the first {s}?", "Which {s} is listed first among {np}?", "Tell me the top entry of {np}.",
+))  # fmt: skip
+register("aside", (
+    "I'm comparing options for later.", "I keep forgetting where to find this.", "It's for a report due soon.",
+    "I checked once before but want to be sure.", "Just the answer will do.", "I'll double-check it myself later.",
+    "A short reply is fine.", "This is for a friend.", "I'm sorting out my notes.", "I only have a minute.",
+    "The exact value matters here.", "I'm on a tight schedule today.", "My team asked me to find out.",
+    "It's for a spreadsheet I'm filling in.", "Don't change anything else.",
+))  # fmt: skip
+register("hedge", (
+    "Quickly, ", "If you can, ", "When you have a moment, ", "Please, ", "Just so I know, ", "For my notes, ",
+    "Out of curiosity, ", "Before I forget, ", "If that's okay, ", "No pressure, but ",
+))  # fmt: skip
+register(
+    "greeting",
+    ("Hey, quick question.", "Hello there!", "Hi, I need some help.", "Evening!", "Hi folks.", "Yo."),
+)
+register("closing", (
+    "Thanks a lot.", "Cheers, mate.", "I owe you one.", "Thanks for checking.", "That's everything.", "Appreciated!",
+))  # fmt: skip
+register("one", (
+    "set to {v} for {l}", "where {l} says {v}", "whose {l} shows {v}", "with a {l} value of {v}", "sorted under {v} for {l}",
+    "where {v} is the {l}", "that list {v} as {l}", "having {l} {v}",
+))  # fmt: skip
+register("max", (
+    "with at most {v} {l}", "whose {l} stays under or at {v}", "where {l} is {v} at the most", "with {l} below or equal to {v}",
+))  # fmt: skip
+register("range", (
+    "{lead} sometime between {a} and {b}", "{lead} from {a} until {b}", "{lead} between {a} and {b}, both included",
+    "{lead} in the range {a} to {b}",
+))  # fmt: skip
+register(
+    "search",
+    ('that show up for "{v}"', 'dealing with "{v}"', 'with "{v}" as a keyword', 'found by searching "{v}"'),
+)
+register("many", ("whose {l} is one of {vand}", "with {l} being {vor}", "where the {l} is {vor}"))
+
+
 @dataclass(frozen=True)
 class Voice:
     """A domain's words (its file's `[voice]`): other nouns for a list's plural, lead sentences a user opens
