@@ -376,7 +376,7 @@ def goal_words(
 register("find.sorted", (
     "the {s} ranked first by {sup} among {np}", "of {np}, the one with the {sup}", "the {s} boasting the {sup} of {np}",
     "among {np}, whichever shows the {sup}", "the {s} carrying the {sup} within {np}", "the top {s} for {sup} among {np}",
-    "the {s} out of {np} whose {sup} beats the rest", "the leader on {sup} among {np}", "the {s} from {np} that leads on {sup}",
+    "the leader on {sup} among {np}", "the {s} from {np} that leads on {sup}",
     "the {s} with the {sup} I can find among {np}", "the {s} that wins on {sup} among {np}",
     "the {s} sitting at the {sup} among {np}",
 ))  # fmt: skip
@@ -420,4 +420,78 @@ register("goal.act.copy", (
 register("goal.act.delete", (
     "Please remove {x}.", "Find {x}; it needs deleting.", "Wipe {x} from {the_p}.", "Would you delete {x} for me?",
     "I want {x} deleted from {the_p}.", "Go ahead and delete {x}.",
+))  # fmt: skip
+register("goal.detail", (
+    "Hunt down {x} and tell me what its {f} is.", "Could you see what {f} {x} has?", "Is there a way to learn the {f} of {x}?",
+    "Have a look at {x}. What {f} does it list?", "I've been wondering about the {f} of {x}.",
+    "Your task: find {x}, then report its {f}.", "Point me to the {f} of {x}.", "Dig out the {f} of {x} for me.",
+    "Who knows, maybe you can tell me the {f} of {x}?", "Search out {x} and read me its {f}.",
+    "Show me the {f} of {x}.", "What does {x} give as its {f}?", "Please report the {f} of {x}.",
+    "I must know the {f} of {x}.", "Locate {x} and say what its {f} is.", "Fetch the {f} of {x}.",
+    "Any chance you could tell me the {f} of {x}?", "Spot {x} and tell me its {f}.", "Mind telling me the {f} of {x}?",
+    "I'd love to hear the {f} of {x}.", "Gather the {f} of {x}.", "Open up {x} and pass on its {f}.",
+    "Can you work out which {f} {x} has?", "Track the {f} of {x} down for me.",
+))  # fmt: skip
+register("goal.lookup", (
+    'Open up "{e}" and pass on its {f}.', 'Would you read me the {f} of "{e}"?', 'Spot the {s} "{e}" and note its {f}.',
+    '"{e}" is the one I care about. Its {f}?', 'Fetch the {f} of "{e}".', 'Mind checking the {f} of "{e}"?',
+    'Dig up the {f} of the {s} "{e}".', 'So, the {s} "{e}": what is its {f}?', 'Check on "{e}" and report its {f}.',
+    'Is the {f} of "{e}" listed anywhere? I need it.', 'Have a look at the {s} "{e}" and tell me the {f}.',
+    'Give me the {f} of the {s} "{e}".', 'I\'ve been meaning to check the {f} of "{e}".', 'Search for "{e}" and read off its {f}.',
+    'Point me to the {f} of "{e}".', 'Hunt down "{e}" and say what its {f} is.',
+))  # fmt: skip
+register("find.sorted", (
+    "whatever {s} has the {sup} among {np}", "the {s} of {np} that ranks top for {sup}", "the one among {np} holding the {sup}",
+    "that {s} among {np} with the {sup}", "the number one {s} by {sup} among {np}", "of all {np}, the one with the {sup}",
+    "the {s} with the {sup}, looking only at {np}", "the best-placed {s} by {sup} among {np}",
+    "the {s} among {np} where the {sup} is found", "whichever entry of {np} shows the {sup}",
+))  # fmt: skip
+register("find.only", (
+    "the {s} that {np} narrows down to", "the sole {s} that fits {np}", "that one {s} among {np}",
+    "the single match for {np}", "the only {s} I'd expect among {np}", "the lone result for {np}",
+))  # fmt: skip
+register("goal.compare", (
+    'Say which of "{a}" and "{b}" has the {hi} {f}, and give both.', 'Line up "{a}" and "{b}" by {f}. Which is {hi}?',
+    'I need both {f} values for "{a}" and "{b}", and which is {hi}.', 'Tell me if "{a}" beats "{b}" on {f}, with the values.',
+    'Check "{a}" versus "{b}": which has the {hi} {f}?', 'Which of the two {p}, "{a}" or "{b}", has the {hi} {f}? Both values, please.',
+))  # fmt: skip
+register("goal.act.copy", (
+    "Pop the {f} of {x} onto my clipboard.", "Fetch the {f} of {x} and copy it.", "Copy down the {f} of {x} for me.",
+    "Track down {x} and copy its {f}.", "Copy the {f} of {x}; I'll paste it later.", "Make a copy of the {f} of {x}.",
+))  # fmt: skip
+register("goal.act.delete", (
+    "Take {x} off {the_p}.", "Delete {x}; I don't need it.", "Hunt down {x} and remove it.", "Please get rid of {x}.",
+    "Have {x} deleted, please.", "Scrap {x}.",
+))  # fmt: skip
+register("find.sorted", (
+    "the {s} that comes out on top for {sup} among {np}", "among {np}, the {s} whose {sup} nobody else matches",
+    "the {s} posting the {sup} out of {np}", "the first {s} by {sup} when you look at {np}", "the winner for {sup} among {np}",
+    "the {s} that edges out the rest of {np} on {sup}", "the strongest {s} for {sup} among {np}",
+    "the {s} on top by {sup} among {np}", "the one among {np} that claims the {sup}", "the {s} reaching the {sup} among {np}",
+    "the pick with the {sup} among {np}", "the {s} I'd find first by {sup} among {np}", "the {s} which has the {sup} among {np}",
+    "the {s} having the {sup} out of all {np}", "from {np}, the one with the {sup}", "the standout by {sup} among {np}",
+))  # fmt: skip
+register("find.only", (
+    "the single entry showing for {np}", "the only {s} on the list of {np}", "the {s} that alone fits {np}",
+    "the sole match among {np}", "the one {s} left over among {np}", "the only candidate among {np}",
+    "the {s} that's the only one among {np}", "the one {s} you'll find among {np}", "just the one {s} among {np}",
+    "the one survivor among {np}",
+))  # fmt: skip
+register("goal.detail", (
+    "I'd like you to find {x}; its {f} is what I'm after.", "Name the {f} of {x}.", "Could I get the {f} of {x}?",
+    "Read me the {f} of {x}, would you?", "Tell me straight: what is the {f} of {x}?", "Need to know: the {f} of {x}.",
+    "Go find {x} and come back with its {f}.", "Which {f} goes with {x}?", "Find {x} for me and check its {f}.",
+    "What about {x}? Its {f} is what I need.", "I'm hoping you can tell me the {f} of {x}.", "Please look at {x} and give its {f}.",
+    "Pass on the {f} of {x}.", "Bring me the {f} of {x}.", "Look into {x} and say its {f}.", "Grab the {f} of {x} for me.",
+))  # fmt: skip
+register("goal.lookup", (
+    'Bring me the {f} of "{e}".', 'Which {f} goes with the {s} "{e}"?', 'Name the {f} of "{e}".',
+    'Could I get the {f} of the {s} "{e}"?', 'Look into "{e}" and say its {f}.', 'Grab the {f} of "{e}" for me.',
+    'Pass on the {f} of the {s} "{e}".', 'Go to "{e}" and come back with its {f}.', 'What about "{e}"? I need its {f}.',
+    'Read me the {f} of "{e}", would you?', "I'm hoping you can tell me the {f} of \"{e}\".", 'Need to know: the {f} of "{e}".',
+))  # fmt: skip
+register("goal.compare", (
+    'Of "{a}" and "{b}", whose {f} is {hi}? Tell me both.', 'Which comes out {hi} on {f}: "{a}" or "{b}"? Give each value.',
+    'Read the {f} of "{a}" and of "{b}" and say which is {hi}.', 'Is "{a}" or "{b}" {hi} in {f}? I want both numbers.',
+    'Settle it for me: "{a}" or "{b}", which has the {hi} {f}? Include both.', 'Go through "{a}" and "{b}" and tell me which {f} is {hi}.',
 ))  # fmt: skip

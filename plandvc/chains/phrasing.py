@@ -331,6 +331,64 @@ register(
 )
 register("many", ("whose {l} is one of {vand}", "with {l} being {vor}", "where the {l} is {vor}"))
 
+register("aside", (
+    "I lost the link I had.", "It's for a class project.", "I'm new to this.", "My notes are a mess right now.",
+    "I only trust what the site says.", "Nothing else needs changing.", "The numbers have to be exact.",
+    "I'll be offline soon.", "This is the last thing on my list.", "Let's keep this between us.", "I'm double-checking a hunch.",
+    "It settles a bet with a friend.", "My boss likes the details.", "I'm filling in a form.", "Something quick, please.",
+    "I'd rather not scroll myself.", "My eyes are tired from screens.", "It's for the newsletter.",
+    "I'll paste it into a message.", "That's the only thing I need.",
+))  # fmt: skip
+register("hedge", ("Actually, ", "Real quick, ", "So, ", "Now, ", "Anyway, ", "Also, "))
+register("greeting", ("Hi, me again.", "Hello, friend.", "Hey!", "Hi, a quick one."))
+register("closing", ("Thanks again.", "Cheers!", "Speak soon.", "Thank you, that's all."))
+
+register("one", (
+    "coded {v} for {l}", "whose {l} comes out as {v}", "with {l} given as {v}", "where the {l} equals {v}",
+    "showing {l} {v}", "with {l} marked as {v}", "that carry the {l} {v}", "whose {l} field says {v}",
+    "that are {v} in {l}", "with the {l} set at {v}",
+))  # fmt: skip
+register("max", (
+    "with {l} topping out at {v}", "with {l} of {v} at most", "whose {l} isn't over {v}", "with {l} kept to {v}",
+    "whose {l} is no more than {v}", "without going past {v} {l}",
+))  # fmt: skip
+register("range", (
+    "{lead} from {a} up until {b}", "{lead} across {a} to {b}", "{lead} spanning {a} to {b}", "{lead} on or after {a} and by {b}",
+))  # fmt: skip
+register("search", (
+    'that bring up the word "{v}"', 'linked to "{v}"', 'in which "{v}" appears', 'with "{v}" mentioned',
+    'for the search "{v}"', 'picked up by the term "{v}"',
+))  # fmt: skip
+register("aside", (
+    "I'm trying to settle something.", "It's for my own records.", "I'll decide once I see it.", "Nothing urgent.",
+    "I've got a meeting in ten minutes.", "Please don't open anything else.", "It saves me a lot of clicking.",
+    "I'm asking for my partner.", "The page is slow on my laptop.", "I'll write it down straight away.",
+    "It's been on my to-do list all week.", "It matters for a decision today.", "I'm working from a train.",
+    "My memory of it is fuzzy.", "I want to be sure before I commit.",
+))  # fmt: skip
+register("goal.count", (
+    "How many {np} are on the site?", "Could you count {np}?", "I'd like the count of {np}.", "Count {np} and tell me.",
+    "Tell me how many {np} you see.", "How large is the list of {np}?",
+))  # fmt: skip
+register("goal.top", (
+    "Which {s} is at the head of {np}?", "What's the top {s} among {np}?", "Find the leading one of {np}.",
+    "Among {np}, name the {s} on top.", "I want the first {s} of {np}.", "Which is number one among {np}?",
+))  # fmt: skip
+
+register("aside", (
+    "I'm sorting this out for my family.", "It's just for my own curiosity.", "I'll share it with the group.",
+    "We're deciding this evening.", "It's a small thing but it matters.", "I've been putting this off.",
+    "I'd check myself but I'm driving.", "This came up in a conversation.", "I need it for an email.",
+    "I'm trying to get organised.", "The site confuses me a bit.", "It's for a quick comparison.",
+    "Please stick to exactly that.", "The answer goes in my planner.", "I'm helping a neighbour with this.",
+    "It should only take a moment.", "I've got two tabs open already.", "My laptop battery is low.",
+    "I'm preparing for tomorrow.", "It's a one-off question.",
+))  # fmt: skip
+register("hedge", (
+    "Whenever it suits you, ", "If you don't mind, ", "By the way, ", "While you're at it, ", "Once you're free, ",
+    "To be clear, ", "Just quickly, ", "If you have time, ",
+))  # fmt: skip
+
 
 @dataclass(frozen=True)
 class Voice:
