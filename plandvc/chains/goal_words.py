@@ -251,8 +251,8 @@ register("final.act.delete", (
 
 
 def _found_varied(group: Sequence[Ask], d: Drawer) -> tuple[str, str]:
-    """(the entry the constraints leave as the request names it, as the final message names it), drawn: the
-    list and its other constraints in their varied phrasings (in the parts' order), a sort as its superlative."""
+    """(the entry the constraints leave as the request names it, the superlative it said: "" when no sort), drawn:
+    the list and its other constraints in their varied phrasings (in the parts' order), a sort as its superlative."""
     s = group[0]["singular"]
     sort = next((a for a in group if a["macro"] == "sort_by_form"), None)
     rest = [a for a in group if a is not sort]
@@ -260,9 +260,9 @@ def _found_varied(group: Sequence[Ask], d: Drawer) -> tuple[str, str]:
     if sort is None:
         if d.voice.purposes and d.chance(0.3):
             np += " " + d.rng.choice(d.voice.purposes)
-        return d.form("find.only").format(np=np, s=s), d.form("named.only").format(s=s)
+        return d.form("find.only").format(np=np, s=s), ""
     sup = varied_superlative(sort, d)
-    return d.form("find.sorted").format(np=np, s=s, sup=sup), d.form("named.sorted").format(s=s, sup=sup)
+    return d.form("find.sorted").format(np=np, s=s, sup=sup), sup
 
 
 def varied_superlative(sort: Ask, d: Drawer) -> str:
@@ -289,12 +289,12 @@ def _up(text: str) -> str:
 
 
 def varied_goal_request(goal: ChainGoal, group: Sequence[Ask], d: Drawer) -> tuple[str, str]:
-    """(the request drawn through `d`, how the final message names the entry found); framed as varied_request
+    """(the request drawn through `d`, the superlative that found the entry: "" when none); framed as varied_request
     frames a request (a greeting, the domain's lead, a hedge, an aside, a closing)."""
     lead, hedge, close = frame(d)
     steps, kind = goal["steps"], goal["kind"]
     s, p = group[0]["singular"], group[0]["plural"]
-    named = ""
+    sup = ""
     if kind == "lookup":
         e = next(st["name"] for st in steps if st["do"] == "open")
         body = d.form("goal.lookup").format(s=s, a=article(s), e=e, **_reads(steps))
@@ -309,7 +309,7 @@ def varied_goal_request(goal: ChainGoal, group: Sequence[Ask], d: Drawer) -> tup
             hi=_higher(steps),
         )
     else:
-        x, named = _found_varied(group, d)
+        x, sup = _found_varied(group, d)
         last = steps[-1]
         if kind == "detail":
             body = d.form("goal.detail").format(x=x, X=_up(x), **_reads(steps))
@@ -317,7 +317,7 @@ def varied_goal_request(goal: ChainGoal, group: Sequence[Ask], d: Drawer) -> tup
             body = d.form("goal.act.copy").format(x=x, X=_up(x), f=_copied(last, s))
         else:
             body = d.form("goal.act.delete").format(x=x, X=_up(x), the_p=the(p))
-    return assemble(lead, hedge, body, close), named
+    return assemble(lead, hedge, body, close), sup
 
 
 def _higher(steps: Sequence[GoalStep]) -> str:
@@ -325,8 +325,9 @@ def _higher(steps: Sequence[GoalStep]) -> str:
     return "higher" if steps[1]["check"].get("number") else "later"
 
 
-def varied_goal_final(goal: ChainGoal, group: Sequence[Ask], named: str, d: Drawer) -> str:
-    """The final message drawn through `d`: every value read, the entry's name verbatim."""
+def varied_goal_final(goal: ChainGoal, group: Sequence[Ask], sup: str, d: Drawer) -> str:
+    """The final message drawn through `d`: every value read, the entry's name verbatim (the entry found named as
+    the one with the superlative `sup` the request said, or the only one)."""
     steps, kind, s = goal["steps"], goal["kind"], group[0]["singular"]
     if kind == "lookup":
         return _up(d.form("final.lookup").format(s=s, e=steps[0]["name"], **_reads(steps)))
@@ -341,6 +342,7 @@ def varied_goal_final(goal: ChainGoal, group: Sequence[Ask], named: str, d: Draw
             )
         )  # fmt: skip
     name, last = steps[0]["name"], steps[-1]
+    named = d.form("named.sorted").format(s=s, sup=sup) if sup else d.form("named.only").format(s=s)
     x = {"x": named, "X": _up(named), "e": name}
     if kind == "detail":
         return _up(d.form("final.detail").format(**x, **_reads(steps)))
@@ -494,4 +496,34 @@ register("goal.compare", (
     'Of "{a}" and "{b}", whose {f} is {hi}? Tell me both.', 'Which comes out {hi} on {f}: "{a}" or "{b}"? Give each value.',
     'Read the {f} of "{a}" and of "{b}" and say which is {hi}.', 'Is "{a}" or "{b}" {hi} in {f}? I want both numbers.',
     'Settle it for me: "{a}" or "{b}", which has the {hi} {f}? Include both.', 'Go through "{a}" and "{b}" and tell me which {f} is {hi}.',
+))  # fmt: skip
+register("find.sorted", (
+    "the {s} ahead of every other of {np} on {sup}", "the {s} that outdoes {np} on {sup}", "the champion of {np} for {sup}",
+    "the {s} scoring the {sup} among {np}", "whichever is highest-placed by {sup} among {np}", "the {s} among {np} with the {sup} of all",
+    "the {s} that shows the {sup} in {np}", "the front-runner by {sup} among {np}",
+))  # fmt: skip
+register("find.only", (
+    "the one {s} fitting {np}", "the only thing listed among {np}", "the {s} that is all that's left of {np}",
+    "the solitary {s} among {np}", "the one {s} to show up among {np}", "the lonely match among {np}",
+))  # fmt: skip
+register("goal.lookup", (
+    'Take a look at "{e}" and let me have its {f}.', 'Where does "{e}" stand on {f}?', 'Jot down the {f} of "{e}" for me.',
+    'I want the {s} "{e}" checked for its {f}.', 'Tell me, what is the {f} of "{e}"?', 'What\'s on record as the {f} of "{e}"?',
+    'Peek at "{e}" and report its {f}.', 'The {s} "{e}": could you find its {f}?',
+))  # fmt: skip
+register("goal.act.copy", (
+    "Snag the {f} of {x} for my clipboard.", "I'd like the {f} of {x} copied.", "Copy the {f} from {x}.",
+    "Find me {x} and copy its {f}.", "Put {x}'s {f} on the clipboard.", "Copy out the {f} of {x}, please.",
+))  # fmt: skip
+register("goal.act.delete", (
+    "Knock {x} off {the_p}.", "Remove {x}, it's not needed.", "I'm done with {x}; delete it.", "Delete {x} right away.",
+    "Get {x} removed from {the_p}.", "Dispose of {x}.",
+))  # fmt: skip
+register("find.sorted", (
+    "the {s} that beats every other one of {np} on {sup}", "the {s} in {np} with nothing above it on {sup}",
+    "the {s} heading {np} by {sup}", "the one {s} with the {sup} of everything in {np}", "the {s} that takes the {sup} among {np}",
+    "the {s} of {np} that holds the record for {sup}", "the {s} I'd land on first by {sup} in {np}",
+    "the frontmost {s} by {sup} among {np}", "whichever {s} in {np} sits highest on {sup}",
+    "the {s} you'd pick for the {sup} among {np}", "the {s} ranked number one for {sup} in {np}",
+    "the {s} with the {sup}, out of {np}", "the {s} of {np} that wins on {sup}", "the {s} at the very top by {sup} in {np}",
 ))  # fmt: skip

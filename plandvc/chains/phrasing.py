@@ -389,6 +389,52 @@ register("hedge", (
     "To be clear, ", "Just quickly, ", "If you have time, ",
 ))  # fmt: skip
 
+register("goal.top", (
+    "Who's leading among {np}?", "Which {s} ranks highest among {np}?", "Tell me the leading {s} of {np}.",
+    "Name the winner among {np}.", "Which {s} is the first one in {np}?", "What's in first place among {np}?",
+    "Give me the first {s} of {np}.", "Which {s} takes first place among {np}?",
+))  # fmt: skip
+register("goal.count", (
+    "Find out how many {np} exist.", "How many {np} are listed?", "Get me a count of {np}, please.",
+    "I'm curious how many {np} there are.",
+))  # fmt: skip
+register("range", (
+    "{lead} no sooner than {a} and by {b} at the latest", "{lead} starting {a} and ending {b}", "{lead} within {a} and {b}",
+    "{lead} from {a} onward until {b}", "{lead} beginning {a}, ending {b}", "{lead} for {a} through {b}",
+))  # fmt: skip
+register("many", ("matching {l} {vor}", "having {l} {vor}", "with any of {vand} as {l}", "in the {l} {vor}"))
+register("one.bare", ("among the {v} ones", "classed as {v}", "flagged {v}", "in {v}"))
+register(
+    "max",
+    (
+        "with {l} under {v} or equal",
+        "whose {l} peaks at {v}",
+        "with {l} capped at {v}",
+        "with {l} at {v} or under",
+    ),
+)
+
+register("closing", (
+    "Thanks, that helps.", "Talk later.", "Bye for now.", "I appreciate your help.", "Much love.", "That's all, ta.",
+    "Super, thanks.", "Grateful as always.", "Thanks so much!", "Brilliant, thank you.", "Have a good one.", "Cheers, that's it.",
+))  # fmt: skip
+register("greeting", (
+    "Hi, hope all is well.", "Hello, could you help?", "Hey, got a moment?", "Hi, small ask.", "Hello again, friend.",
+    "Hey, need a hand here.", "Good day.", "Hi, it's me.", "Hey, one thing.", "Hello, quick one for you.",
+))  # fmt: skip
+register("search", (
+    'where "{v}" comes up', 'that talk about "{v}"', 'with a mention of "{v}"', 'under the keyword "{v}"',
+    'on the topic of "{v}"', 'returned for "{v}"', 'that list "{v}"', 'containing the text "{v}"',
+))  # fmt: skip
+register("max", (
+    "whose {l} won't pass {v}", "with {l} up to and including {v}", "with {l} of no more than {v}",
+    "whose {l} maxes at {v}", "with {l} staying at or under {v}", "with {l} {v} or below",
+))  # fmt: skip
+register("one", (
+    "whose {l} turns out to be {v}", "where {l} is exactly {v}", "with {l} as {v}", "that use {v} for {l}",
+    "whose {l} matches {v}", "that are listed with {l} {v}",
+))  # fmt: skip
+
 
 @dataclass(frozen=True)
 class Voice:
