@@ -185,7 +185,7 @@ register("goal.lookup", (
     'What is the {f} of the {s} "{e}"?', 'Look up the {s} "{e}" and tell me its {f}.', 'I need the {f} of the {s} "{e}".',
     'Can you check what {f} the {s} "{e}" has?', "I'm looking for the {f} of \"{e}\".", "For the {s} \"{e}\", what's the {f}?",
     'Open "{e}" and read me its {f}.', 'Tell me the {f} listed for the {s} "{e}".', 'Quick check on "{e}": what is its {f}?',
-    "There's {a} {s} called \"{e}\". What's its {f}?", 'Find the {s} "{e}" and let me know its {f}.',
+    "There is {a} {s} called \"{e}\". What's its {f}?", 'Find the {s} "{e}" and let me know its {f}.',
     'Do you know the {f} of "{e}"?', '"{e}": what {f} does it have?', "I'd like to know the {f} of the {s} \"{e}\".",
     'Please get me the {f} of "{e}".', 'Which {f} does the {s} "{e}" have?', 'Could you pull up "{e}" and give me its {f}?',
     'What {f} is given for "{e}"?', 'I want to check the {f} of "{e}".', 'Go to the {s} "{e}" and tell me the {f}.',

@@ -64,7 +64,7 @@ register("link", (
     ", followed by a second thing: ", ". Next, ", " — and afterwards, ", ". Once you have that, ", "; also, ",
 ))  # fmt: skip
 register("one", (
-    "whose {l} is {v}", "with {l} {v}", "where the {l} is {v}", "that have {l} set to {v}", "with a {l} of {v}",
+    "whose {l} is {v}", "with {l} {v}", "where the {l} is {v}", "that have {l} set to {v}", "with {al} of {v}",
     "whose {l} is listed as {v}", "with {v} as their {l}", "with {v} as the {l}", "marked {v} for {l}",
     "that show {v} under {l}", "having {v} for {l}", "filed as {v} by {l}",
 ))  # fmt: skip
@@ -309,13 +309,13 @@ register("hedge", (
 ))  # fmt: skip
 register(
     "greeting",
-    ("Hey, quick question.", "Hello there!", "Hi, I need some help.", "Evening!", "Hi folks.", "Yo."),
+    ("Hey, quick question.", "Hello, hello!", "Hi, I need some help.", "Evening!", "Hi folks.", "Yo."),
 )
 register("closing", (
     "Thanks a lot.", "Cheers, mate.", "I owe you one.", "Thanks for checking.", "That's everything.", "Appreciated!",
 ))  # fmt: skip
 register("one", (
-    "set to {v} for {l}", "where {l} says {v}", "whose {l} shows {v}", "with a {l} value of {v}", "sorted under {v} for {l}",
+    "set to {v} for {l}", "where {l} says {v}", "whose {l} shows {v}", "with the {l} value {v}", "sorted under {v} for {l}",
     "where {v} is the {l}", "that list {v} as {l}", "having {l} {v}",
 ))  # fmt: skip
 register("max", (
