@@ -527,3 +527,22 @@ register("find.sorted", (
     "the {s} you'd pick for the {sup} among {np}", "the {s} ranked number one for {sup} in {np}",
     "the {s} with the {sup}, out of {np}", "the {s} of {np} that wins on {sup}", "the {s} at the very top by {sup} in {np}",
 ))  # fmt: skip
+register("goal.detail", (
+    "Sort something out for me: the {f} of {x}.", "On {x}, what does the page give for {f}?",
+    "Chase up the {f} of {x}.", "Could you read out the {f} of {x}?", "My question concerns {x}; what's its {f}?",
+    "Confirm the {f} of {x} for me.", "Head over to {x} and jot down its {f}.", "Which value for {f} does {x} carry?",
+    "Kindly find the {f} of {x}.", "Share the {f} of {x} with me.", "Note the {f} of {x} and tell me.",
+    "Do me a favour and look up the {f} of {x}.",
+))  # fmt: skip
+register("find.only", (
+    "the only {s} answering to {np}", "the single {s} you get from {np}", "the {s} that remains of {np}",
+    "the only entry that meets {np}", "the one {s} showing up for {np}", "the odd one out: the only one of {np}",
+))  # fmt: skip
+register("goal.lookup", (
+    'Chase up the {f} of "{e}".', 'Confirm the {f} of the {s} "{e}" for me.', 'Share the {f} of "{e}" with me.',
+    'Head over to "{e}" and jot down its {f}.', 'Kindly find the {f} of "{e}".', 'Do me a favour and look up the {f} of "{e}".',
+))  # fmt: skip
+register("sup.number.desc", ("highest-ranked {l}", "record {l}", "peak {l}", "uppermost {l}"))
+register("sup.number.asc", ("least {l}", "lowest possible {l}", "tiniest {l}", "minimal {l}"))
+register("sup.date.desc", ("most up-to-date {l}", "last {l}", "most current {l}"))
+register("sup.date.asc", ("earliest-ever {l}", "most distant {l}", "first-ever {l}"))

@@ -382,7 +382,7 @@ register("aside", (
     "I'm trying to get organised.", "The site confuses me a bit.", "It's for a quick comparison.",
     "Please stick to exactly that.", "The answer goes in my planner.", "I'm helping a neighbour with this.",
     "It should only take a moment.", "I've got two tabs open already.", "My laptop battery is low.",
-    "I'm preparing for tomorrow.", "It's a one-off question.",
+    "I'm preparing for tomorrow.", "It's a single question.",
 ))  # fmt: skip
 register("hedge", (
     "Whenever it suits you, ", "If you don't mind, ", "By the way, ", "While you're at it, ", "Once you're free, ",
@@ -434,6 +434,41 @@ register("one", (
     "whose {l} turns out to be {v}", "where {l} is exactly {v}", "with {l} as {v}", "that use {v} for {l}",
     "whose {l} matches {v}", "that are listed with {l} {v}",
 ))  # fmt: skip
+
+register("aside", (
+    "Please keep the answer brief.", "I'm putting together a summary.", "It's for a quick chat later.",
+    "I've asked around but nobody knew.", "We need it for planning.", "I'd like to get this right first time.",
+    "It's a detail I keep forgetting.", "I'll take it from here myself.", "No deadline on this.",
+    "I'd rather hear it from the site than guess.",
+))  # fmt: skip
+register("hedge", ("Whenever convenient, ", "Without rushing, ", "Given a minute, ", "If it's no bother, "))
+
+register("closing", (
+    "Thanks, I owe you.", "You're a lifesaver.", "Thanks, that'll do.", "Looking forward to it.", "Thank you very much.",
+    "Great, thanks!", "Much obliged, friend.", "Thanks, have a nice day.", "Okay, over to you.", "Shout if anything's unclear.",
+    "Nice one, thanks.", "Thanks for sorting this.", "Ever so grateful.", "I'll wait for your answer.", "Thanks, bye.",
+))  # fmt: skip
+register("greeting", (
+    "Hi, could you do something for me?", "Hello, one question.", "Hey, how are you?", "Hi, hope your day is going well.",
+    "Morning, quick favour.", "Howdy.", "Hi, a question for you.", "Hello, I've got a task.", "Heya.", "Hi, sorry, one more.",
+))  # fmt: skip
+register("range", (
+    "{lead} running from {a} to {b}", "{lead} any time from {a} to {b}", "{lead} not before {a} and not after {b}",
+    "{lead} in the stretch from {a} up to {b}", "{lead} dated {a} to {b}", "{lead} limited to {a} – {b}",
+    "{lead} covering {a} through {b}", "{lead} from {a} as far as {b}", "{lead} bounded by {a} and {b}",
+    "{lead} between {a} and {b} at the outside",
+))  # fmt: skip
+register("search", (
+    'that fit the search "{v}"', 'in connection with "{v}"', 'where "{v}" is mentioned', 'with the phrase "{v}"',
+    'answering to "{v}"', 'showing for "{v}"', 'to do with "{v}"', 'that "{v}" pulls up',
+))  # fmt: skip
+register("max", (
+    "whose {l} stops at {v}", "with {l} {v} tops", "with no {l} beyond {v}", "with {l} under a ceiling of {v}",
+    "whose {l} is {v} or lower", "with {l} held to {v}", "with {l} reaching {v} at most", "whose {l} never exceeds {v}",
+))  # fmt: skip
+register(
+    "many", ("whose {l} is either {vor}", "where {l} can be {vor}", "with {l} among {vand}", "of {l} {vor}")
+)
 
 
 @dataclass(frozen=True)
