@@ -9,6 +9,7 @@ import pytest
 from run_helpers import composed_twice, plandvc
 
 from plandvc.chains.compose import grammar_problems, widget_words
+from plandvc.chains.hygiene import chain_problems
 from plandvc.chains.items import site_specs
 from plandvc.chains.make import ChainParams, make_chains
 from plandvc.chains.phrasing import PHRASINGS, PhrasingSplit, register
@@ -145,3 +146,71 @@ def test_the_variety_measure() -> None:
     )
     web = webvoyager_variety()
     assert web.requests == 300 and web.words > 1200 and web.trigram_share >= 0.8
+
+
+MIX = "detail:0.42,lookup:0.22,compare:0.08,act:0.1,count:0.08,top:0.1"  # v4's goal kinds
+
+
+def test_goal_kinds_speak_in_varied_phrasing_in_both_sets(
+    world_items: list[ItemRecord], world0: Path
+) -> None:
+    """The goal kinds that use what is found (detail, lookup, compare, act) draw their request and final
+    message through the drawer: ids recorded from the chain's set, values and names verbatim, no widget word,
+    no broken article, no hygiene problem beyond v3's chain's; the delegations and live steps are v3's."""
+    specs = site_specs(world0)
+    by_id = {r["id"]: r for r in world_items}
+
+    def made(phrasing: str, which: str = "training") -> list[ChainSpec]:
+        params = ChainParams(
+            n=120, recovery_share=0.2, request="composed", goal_share=0.95, goal_kinds=MIX,
+            phrasing=phrasing, phrasing_set=which,
+        )  # fmt: skip
+        return [c for c in make_chains(world_items, params, specs) if "steps" in c.get("goal", {})]
+
+    v3, train, held = made("v3"), made("varied"), made("varied", "held-out")
+    assert [c["key"] for c in v3] == [c["key"] for c in train] == [c["key"] for c in held]
+    assert {c["goal"]["kind"] for c in train} == {"detail", "lookup", "compare", "act"}
+    split = PhrasingSplit(0)
+    for chains, which in ((train, "training"), (held, "held-out")):
+        for c, old in zip(chains, v3, strict=True):
+            assert c["goal"]["steps"] == old["goal"]["steps"]  # the targets are v3's
+            assert [p["say"] for p in c["parts"]] == [p["say"] for p in old["parts"]]
+            request, final, steps = c["request"], c["final"], c["goal"]["steps"]
+            assert not widget_words(request) and not grammar_problems(request + " " + final), (request, final)
+            asks = [by_id[p["id"]]["ask"] for p in c["parts"]]
+            for a in asks:
+                for v in a.get("values", []):
+                    assert keeps(request, v), (v, request)
+            if steps[0]["do"] == "find":  # the found entry is not named before it is found
+                assert steps[0]["name"] not in request, request
+            else:
+                assert all(s["name"] in request for s in steps if s["do"] == "open"), request
+            assert all(s["name"] in final for s in steps), final
+            for s in steps:
+                for v in (s["check"].get("expected"), s["check"].get("value")):
+                    assert v is None or str(v) in final, (v, final)
+            ph = c["phrasing"]
+            kinds = {pid.rsplit("#", 1)[0] for pid in ph["request"]}
+            assert (
+                ph["set"] == which
+                and f"goal.{c['goal']['kind']}" in {k.rsplit(".", 1)[0] for k in kinds} | kinds
+            )
+            assert any(pid.startswith("final.") for pid in ph["final"]), ph
+            for pid in ph["request"] + ph["final"]:
+                kind, n = pid.rsplit("#", 1)
+                assert int(n) in split.usable(kind, which), pid
+            # no problem the words bring (a site's own data may have one: v3's chain has it too)
+            new = set(chain_problems(c, by_id, specs)) - set(chain_problems(old, by_id, specs))
+            assert not new, new
+    assert sum(a["request"] != b["request"] for a, b in zip(train, held, strict=True)) > 0.9 * len(train)
+    assert sum(a["request"] != b["request"] for a, b in zip(train, v3, strict=True)) > 0.9 * len(train)
+
+
+def test_the_checks_catch_broken_goal_words() -> None:
+    """The invariants above fail on words that break them: a widget word, a broken article, a found entry's
+    recorded id from the other set."""
+    assert widget_words("Find the one with the highest rating using the slider.") == ["slider"]
+    assert grammar_problems('There\'s a entry called "X".')
+    split = PhrasingSplit(0)
+    held = sorted(split.held("goal.detail"))
+    assert held and held[0] not in split.usable("goal.detail", "training")

@@ -215,3 +215,12 @@ def test_the_structure_table_of_v3s_chains_agrees_with_the_issues_reading(
     assert [t.shares[k] for k in ("detail", "lookup", "compare", "act", "carried")] == [0.0] * 5
     assert abs(t.mean_steps - 2.7) <= 0.1 and t.max_steps == 4
     assert len(t.misses()) == 7
+
+
+def test_a_greeting_there_is_no_link_but_a_lone_there_is() -> None:
+    """ "Hey there." greets (the varied phrasing's greetings); "open the one there" with nothing opened from
+    that list is still a false link."""
+    search = ask("search_by_text", "recipes", values=["Lemon"], query=[["q", "Lemon"]])
+    assert problems_of(text('Hey there. Find recipes about "Lemon".', (search,))) == {}
+    assert problems_of(text('Hi there, quick task. Find recipes about "Lemon".', (search,))) == {}
+    assert list(problems_of(text('Find recipes about "Lemon" and look there.', (search,)))) == ["false_link"]

@@ -446,8 +446,9 @@ def final_text(
     return "Done: " + listing(said) + "."
 
 
-# the words of a goal with live steps (`plandvc.chains.goal_words.goal_words`): (request, steps, final message)
-GoalWords = Callable[[Goal, Sequence[Ask], random.Random], tuple[str, list[GoalStep], str]]
+# the words of a goal with live steps (`plandvc.chains.goal_words.goal_words`): (request, steps, final message),
+# drawn through the drawer when one is given (varied phrasing; it then records the request's ids)
+GoalWords = Callable[[Goal, Sequence[Ask], random.Random, Drawer | None], tuple[str, list[GoalStep], str]]
 
 
 def compose(
@@ -468,7 +469,7 @@ def compose(
             raise InputError(
                 f"chain {key}: a goal with live steps needs its words (plandvc.chains.goal_words)"
             )
-        request, steps, final = goal_words(goal, asks, rng)
+        request, steps, final = goal_words(goal, asks, rng, drawer)
         return Composed(request, [delegation(a) for a in asks], final, None, steps)
     if drawer is None:
         request = request_text(asks, vias, rng, goal)
@@ -536,14 +537,10 @@ def varied_request(asks: Sequence[Ask], vias: Sequence[str | None], d: Drawer, g
     """The user's request in drawn phrasings: an optional lead sentence, the runs joined by drawn links, a
     question last; a goal chain's one run is its goal question."""
     runs = _groups(asks, vias)
-    lead = d.form("greeting") + " " if d.chance(0.25) else ""
-    lead += d.rng.choice(d.voice.leads) + " " if d.voice.leads and d.chance(0.6) else ""
-    close = " " + d.form("aside") if d.chance(0.35) else ""
-    close += " " + d.form("closing") if d.chance(0.25) else ""
-    hedge = d.form("hedge") if d.chance(0.2) else ""
+    lead, hedge, close = frame(d)
     if goal is not None and len(runs) == 1:
         ask = d.form(f"goal.{goal['kind']}").format(np=varied_np(runs[0], d), s=runs[0][0]["singular"])
-        return _assemble(lead, hedge, ask, close)
+        return assemble(lead, hedge, ask, close)
     phrases: list[str] = []
     question: str | None = None
     end = "."
@@ -577,7 +574,18 @@ def varied_request(asks: Sequence[Ask], vias: Sequence[str | None], d: Drawer, g
     out = (out + end) if out else ""
     if question is not None:
         out = (out + " " + question).strip()
-    return _assemble(lead, hedge, out, close)
+    return assemble(lead, hedge, out, close)
+
+
+def frame(d: Drawer) -> tuple[str, str, str]:
+    """A request's frame, each piece drawn or not: (the lead: a greeting, the domain's lead sentence; a hedge;
+    the close: an aside, a closing), for `assemble` around the body."""
+    lead = d.form("greeting") + " " if d.chance(0.25) else ""
+    lead += d.rng.choice(d.voice.leads) + " " if d.voice.leads and d.chance(0.6) else ""
+    close = " " + d.form("aside") if d.chance(0.35) else ""
+    close += " " + d.form("closing") if d.chance(0.25) else ""
+    hedge = d.form("hedge") if d.chance(0.2) else ""
+    return lead, hedge, close
 
 
 _OWNED = re.compile(r"\b[Tt]he (?=(?:my|your|our) )")
@@ -590,7 +598,7 @@ def _after(head: str, text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-def _assemble(lead: str, hedge: str, body: str, close: str) -> str:
+def assemble(lead: str, hedge: str, body: str, close: str) -> str:
     """The request from its pieces: a lead (greeting, the domain's sentence), a hedge, the body, a closing;
     "the my bookings" said "my bookings"."""
     body = hedge + _after(hedge, body) if hedge else body

@@ -40,7 +40,9 @@ _VERSUS = re.compile(r"^(.+?)\s+(?:vs\.?|v\.?|versus|against)\s+(.+)$", re.I)
 _GARBLED = re.compile(r"\b(?:Best|Top|Worst|Greatest|How to)\s+(?:the|a|an|this|that|these|those)\b")
 # a word that points back at what an earlier part left ("among them", "of them", "in it", "there")
 _LINK = re.compile(r"\b(?:among them|of them|from them|in it|on it|open it|there)\b", re.I)
-_NOT_LINK = re.compile(r"\b(?:are there|is there|there (?:are|is))\b", re.I)
+_NOT_LINK = re.compile(
+    r"\b(?:are there|is there|there (?:are|is)|(?:hey|hi|hello) there)\b", re.I
+)  # greetings too
 NAVIGATE = "navigate_to_page"
 OPEN = "open_entry"
 LIST_MACROS = frozenset(

@@ -64,7 +64,7 @@ register("link", (
     ", followed by a second thing: ", ". Next, ", " — and afterwards, ", ". Once you have that, ", "; also, ",
 ))  # fmt: skip
 register("one", (
-    "whose {l} is {v}", "with {l} {v}", "where the {l} is {v}", "that have {l} set to {v}", "with a {l} of {v}",
+    "whose {l} is {v}", "with {l} {v}", "where the {l} is {v}", "that have {l} set to {v}", "with {al} of {v}",
     "whose {l} is listed as {v}", "with {v} as their {l}", "with {v} as the {l}", "marked {v} for {l}",
     "that show {v} under {l}", "having {v} for {l}", "filed as {v} by {l}",
 ))  # fmt: skip
@@ -285,6 +285,190 @@ register("hedge", (
     "As soon as you can, ", "If you would, ", "At your convenience, ", "For starters, ", "First of all, ",
     "To begin with, ", "Basically, ", "In short, ", "Honestly, ", "Right now, ",
 ))  # fmt: skip
+
+
+# ── more forms (issue 45's measure: the goal kinds' requests beside these) ──
+register("goal.count", (
+    "Tally {np} for me.", "What number of {np} does the site have?", "Roughly how many {np} are there? I need the exact count.",
+    "Count how many {np} exist.", "I need a headcount of {np}.", "How many {np} are listed right now?",
+))  # fmt: skip
+register("goal.top", (
+    "Which {s} leads when I look at {np}?", "Name the {s} that heads {np}.", "What comes first among {np}?",
+    "Among {np}, what is the first {s}?", "Which {s} is listed first among {np}?", "Tell me the top entry of {np}.",
+))  # fmt: skip
+register("aside", (
+    "I'm comparing options for later.", "I keep forgetting where to find this.", "It's for a report due soon.",
+    "I checked once before but want to be sure.", "Just the answer will do.", "I'll double-check it myself later.",
+    "A short reply is fine.", "This is for a friend.", "I'm sorting out my notes.", "I only have a minute.",
+    "The exact value matters here.", "I'm on a tight schedule today.", "My team asked me to find out.",
+    "It's for a spreadsheet I'm filling in.", "Don't change anything else.",
+))  # fmt: skip
+register("hedge", (
+    "Quickly, ", "If you can, ", "When you have a moment, ", "Please, ", "Just so I know, ", "For my notes, ",
+    "Out of curiosity, ", "Before I forget, ", "If that's okay, ", "No pressure, but ",
+))  # fmt: skip
+register(
+    "greeting",
+    ("Hey, quick question.", "Hello, hello!", "Hi, I need some help.", "Evening!", "Hi folks.", "Yo."),
+)
+register("closing", (
+    "Thanks a lot.", "Cheers, mate.", "I owe you one.", "Thanks for checking.", "That's everything.", "Appreciated!",
+))  # fmt: skip
+register("one", (
+    "set to {v} for {l}", "where {l} says {v}", "whose {l} shows {v}", "with the {l} value {v}", "sorted under {v} for {l}",
+    "where {v} is the {l}", "that list {v} as {l}", "having {l} {v}",
+))  # fmt: skip
+register("max", (
+    "with at most {v} {l}", "whose {l} stays under or at {v}", "where {l} is {v} at the most", "with {l} below or equal to {v}",
+))  # fmt: skip
+register("range", (
+    "{lead} sometime between {a} and {b}", "{lead} from {a} until {b}", "{lead} between {a} and {b}, both included",
+    "{lead} in the range {a} to {b}",
+))  # fmt: skip
+register(
+    "search",
+    ('that show up for "{v}"', 'dealing with "{v}"', 'with "{v}" as a keyword', 'found by searching "{v}"'),
+)
+register("many", ("whose {l} is one of {vand}", "with {l} being {vor}", "where the {l} is {vor}"))
+
+register("aside", (
+    "I lost the link I had.", "It's for a class project.", "I'm new to this.", "My notes are a mess right now.",
+    "I only trust what the site says.", "Nothing else needs changing.", "The numbers have to be exact.",
+    "I'll be offline soon.", "This is the last thing on my list.", "Let's keep this between us.", "I'm double-checking a hunch.",
+    "It settles a bet with a friend.", "My boss likes the details.", "I'm filling in a form.", "Something quick, please.",
+    "I'd rather not scroll myself.", "My eyes are tired from screens.", "It's for the newsletter.",
+    "I'll paste it into a message.", "That's the only thing I need.",
+))  # fmt: skip
+register("hedge", ("Actually, ", "Real quick, ", "So, ", "Now, ", "Anyway, ", "Also, "))
+register("greeting", ("Hi, me again.", "Hello, friend.", "Hey!", "Hi, a quick one."))
+register("closing", ("Thanks again.", "Cheers!", "Speak soon.", "Thank you, that's all."))
+
+register("one", (
+    "coded {v} for {l}", "whose {l} comes out as {v}", "with {l} given as {v}", "where the {l} equals {v}",
+    "showing {l} {v}", "with {l} marked as {v}", "that carry the {l} {v}", "whose {l} field says {v}",
+    "that are {v} in {l}", "with the {l} set at {v}",
+))  # fmt: skip
+register("max", (
+    "with {l} topping out at {v}", "with {l} of {v} at most", "whose {l} isn't over {v}", "with {l} kept to {v}",
+    "whose {l} is no more than {v}", "without going past {v} {l}",
+))  # fmt: skip
+register("range", (
+    "{lead} from {a} up until {b}", "{lead} across {a} to {b}", "{lead} spanning {a} to {b}", "{lead} on or after {a} and by {b}",
+))  # fmt: skip
+register("search", (
+    'that bring up the word "{v}"', 'linked to "{v}"', 'in which "{v}" appears', 'with "{v}" mentioned',
+    'for the search "{v}"', 'picked up by the term "{v}"',
+))  # fmt: skip
+register("aside", (
+    "I'm trying to settle something.", "It's for my own records.", "I'll decide once I see it.", "Nothing urgent.",
+    "I've got a meeting in ten minutes.", "Please don't open anything else.", "It saves me a lot of clicking.",
+    "I'm asking for my partner.", "The page is slow on my laptop.", "I'll write it down straight away.",
+    "It's been on my to-do list all week.", "It matters for a decision today.", "I'm working from a train.",
+    "My memory of it is fuzzy.", "I want to be sure before I commit.",
+))  # fmt: skip
+register("goal.count", (
+    "How many {np} are on the site?", "Could you count {np}?", "I'd like the count of {np}.", "Count {np} and tell me.",
+    "Tell me how many {np} you see.", "How large is the list of {np}?",
+))  # fmt: skip
+register("goal.top", (
+    "Which {s} is at the head of {np}?", "What's the top {s} among {np}?", "Find the leading one of {np}.",
+    "Among {np}, name the {s} on top.", "I want the first {s} of {np}.", "Which is number one among {np}?",
+))  # fmt: skip
+
+register("aside", (
+    "I'm sorting this out for my family.", "It's just for my own curiosity.", "I'll share it with the group.",
+    "We're deciding this evening.", "It's a small thing but it matters.", "I've been putting this off.",
+    "I'd check myself but I'm driving.", "This came up in a conversation.", "I need it for an email.",
+    "I'm trying to get organised.", "The site confuses me a bit.", "It's for a quick comparison.",
+    "Please stick to exactly that.", "The answer goes in my planner.", "I'm helping a neighbour with this.",
+    "It should only take a moment.", "I've got two tabs open already.", "My laptop battery is low.",
+    "I'm preparing for tomorrow.", "It's a single question.",
+))  # fmt: skip
+register("hedge", (
+    "Whenever it suits you, ", "If you don't mind, ", "By the way, ", "While you're at it, ", "Once you're free, ",
+    "To be clear, ", "Just quickly, ", "If you have time, ",
+))  # fmt: skip
+
+register("goal.top", (
+    "Who's leading among {np}?", "Which {s} ranks highest among {np}?", "Tell me the leading {s} of {np}.",
+    "Name the winner among {np}.", "Which {s} is the first one in {np}?", "What's in first place among {np}?",
+    "Give me the first {s} of {np}.", "Which {s} takes first place among {np}?",
+))  # fmt: skip
+register("goal.count", (
+    "Find out how many {np} exist.", "How many {np} are listed?", "Get me a count of {np}, please.",
+    "I'm curious how many {np} there are.",
+))  # fmt: skip
+register("range", (
+    "{lead} no sooner than {a} and by {b} at the latest", "{lead} starting {a} and ending {b}", "{lead} within {a} and {b}",
+    "{lead} from {a} onward until {b}", "{lead} beginning {a}, ending {b}", "{lead} for {a} through {b}",
+))  # fmt: skip
+register("many", ("matching {l} {vor}", "having {l} {vor}", "with any of {vand} as {l}", "in the {l} {vor}"))
+register("one.bare", ("among the {v} ones", "classed as {v}", "flagged {v}", "in {v}"))
+register(
+    "max",
+    (
+        "with {l} under {v} or equal",
+        "whose {l} peaks at {v}",
+        "with {l} capped at {v}",
+        "with {l} at {v} or under",
+    ),
+)
+
+register("closing", (
+    "Thanks, that helps.", "Talk later.", "Bye for now.", "I appreciate your help.", "Much love.", "That's all, ta.",
+    "Super, thanks.", "Grateful as always.", "Thanks so much!", "Brilliant, thank you.", "Have a good one.", "Cheers, that's it.",
+))  # fmt: skip
+register("greeting", (
+    "Hi, hope all is well.", "Hello, could you help?", "Hey, got a moment?", "Hi, small ask.", "Hello again, friend.",
+    "Hey, need a hand here.", "Good day.", "Hi, it's me.", "Hey, one thing.", "Hello, quick one for you.",
+))  # fmt: skip
+register("search", (
+    'where "{v}" comes up', 'that talk about "{v}"', 'with a mention of "{v}"', 'under the keyword "{v}"',
+    'on the topic of "{v}"', 'returned for "{v}"', 'that list "{v}"', 'containing the text "{v}"',
+))  # fmt: skip
+register("max", (
+    "whose {l} won't pass {v}", "with {l} up to and including {v}", "with {l} of no more than {v}",
+    "whose {l} maxes at {v}", "with {l} staying at or under {v}", "with {l} {v} or below",
+))  # fmt: skip
+register("one", (
+    "whose {l} turns out to be {v}", "where {l} is exactly {v}", "with {l} as {v}", "that use {v} for {l}",
+    "whose {l} matches {v}", "that are listed with {l} {v}",
+))  # fmt: skip
+
+register("aside", (
+    "Please keep the answer brief.", "I'm putting together a summary.", "It's for a quick chat later.",
+    "I've asked around but nobody knew.", "We need it for planning.", "I'd like to get this right first time.",
+    "It's a detail I keep forgetting.", "I'll take it from here myself.", "No deadline on this.",
+    "I'd rather hear it from the site than guess.",
+))  # fmt: skip
+register("hedge", ("Whenever convenient, ", "Without rushing, ", "Given a minute, ", "If it's no bother, "))
+
+register("closing", (
+    "Thanks, I owe you.", "You're a lifesaver.", "Thanks, that'll do.", "Looking forward to it.", "Thank you very much.",
+    "Great, thanks!", "Much obliged, friend.", "Thanks, have a nice day.", "Okay, over to you.", "Shout if anything's unclear.",
+    "Nice one, thanks.", "Thanks for sorting this.", "Ever so grateful.", "I'll wait for your answer.", "Thanks, bye.",
+))  # fmt: skip
+register("greeting", (
+    "Hi, could you do something for me?", "Hello, one question.", "Hey, how are you?", "Hi, hope your day is going well.",
+    "Morning, quick favour.", "Howdy.", "Hi, a question for you.", "Hello, I've got a task.", "Heya.", "Hi, sorry, one more.",
+))  # fmt: skip
+register("range", (
+    "{lead} running from {a} to {b}", "{lead} any time from {a} to {b}", "{lead} not before {a} and not after {b}",
+    "{lead} in the stretch from {a} up to {b}", "{lead} dated {a} to {b}", "{lead} limited to {a} – {b}",
+    "{lead} covering {a} through {b}", "{lead} from {a} as far as {b}", "{lead} bounded by {a} and {b}",
+    "{lead} between {a} and {b} at the outside",
+))  # fmt: skip
+register("search", (
+    'that fit the search "{v}"', 'in connection with "{v}"', 'where "{v}" is mentioned', 'with the phrase "{v}"',
+    'answering to "{v}"', 'showing for "{v}"', 'to do with "{v}"', 'that "{v}" pulls up',
+))  # fmt: skip
+register("max", (
+    "whose {l} stops at {v}", "with {l} {v} tops", "with no {l} beyond {v}", "with {l} under a ceiling of {v}",
+    "whose {l} is {v} or lower", "with {l} held to {v}", "with {l} reaching {v} at most", "whose {l} never exceeds {v}",
+))  # fmt: skip
+register(
+    "many", ("whose {l} is either {vor}", "where {l} can be {vor}", "with {l} among {vand}", "of {l} {vor}")
+)
 
 
 @dataclass(frozen=True)
