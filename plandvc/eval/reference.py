@@ -22,11 +22,10 @@ them by exactly the path a served model takes (the `openai` client, `GET /v1/mod
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 
 from plandvc.eval.specs import HeldOut
 from plandvc.eval.wire import (
@@ -34,40 +33,18 @@ from plandvc.eval.wire import (
     ChatHandler,
     ErrorReply,
     LoopbackServer,
+    Messages,
     completion,
     error,
-    user_text,
+    reply,
+    request_and_turn,
 )
 from plandvc.io import InputError, read_jsonl
 from plandvc.macros import FAMILIES
 from plandvc.memory.text import DONE_TEXT
 
 REFERENCES = ("oracle", "copy", "always-done", "random-family", "template")
-_REQUEST = re.compile(r"<user_request>\n(.*?)\n</user_request>", re.S)
-# every dialect's step info (plandvc.agent.dialects): "Step N of M" (plandvc-v1, browser-use-0.5 "... max
-# possible steps") and "StepN maximum:M" (browser-use-0.13)
-_STEP = re.compile(r"<step_info>\n?Step ?(\d+)(?: of | maximum:)\d+")
-
-Messages = Sequence[Mapping[str, object]]  # a chat request's messages, as the wire carries them
 Planner = Callable[[Messages], str]
-
-
-def first_user_text(messages: Messages) -> str:
-    """The text of the first user message (the turn's input; a retry appends feedback after it)."""
-    return user_text(messages)
-
-
-def request_and_turn(messages: Messages) -> tuple[str, int]:
-    """(the user request, the turn counted from 0) the planner's messages are about."""
-    text = first_user_text(messages)
-    req, step = _REQUEST.search(text), _STEP.search(text)
-    if req is None or step is None:
-        raise ValueError("not a planner turn: no <user_request> or <step_info>")
-    return req.group(1), int(step.group(1)) - 1
-
-
-def reply(memory: str, action: Mapping[str, Mapping[str, str | bool]]) -> str:
-    return json.dumps({"memory": memory, "action": [action]})
 
 
 class Oracle:

@@ -21,7 +21,7 @@ from functools import cache
 
 from plandvc.chains.compose import ENTRY_WORDS, GOAL_DELEGATION, article, lower_label
 from plandvc.chains.phrasing import PHRASINGS, SETS, PhrasingSplit
-from plandvc.eval.reference import Messages, first_user_text, reply, request_and_turn
+from plandvc.eval.wire import Messages, first_user_text, reply, request_and_turn
 from plandvc.macros import FAMILY_OF
 from plandvc.macros.home import HOME_STEP
 from plandvc.memory.text import DONE_TEXT

@@ -10,6 +10,7 @@ a 404, each an error object as OpenAI sends it (`{"error": {message, type, param
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Mapping, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -183,3 +184,31 @@ class LoopbackServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+# ── a planner turn's messages, as the reference planners read them ──
+
+_REQUEST = re.compile(r"<user_request>\n(.*?)\n</user_request>", re.S)
+# every dialect's step info (plandvc.agent.dialects): "Step N of M" (plandvc-v1, browser-use-0.5 "... max
+# possible steps") and "StepN maximum:M" (browser-use-0.13)
+_STEP = re.compile(r"<step_info>\n?Step ?(\d+)(?: of | maximum:)\d+")
+
+Messages = Sequence[Mapping[str, object]]  # a chat request's messages, as the wire carries them
+
+
+def first_user_text(messages: Messages) -> str:
+    """The text of the first user message (the turn's input; a retry appends feedback after it)."""
+    return user_text(messages)
+
+
+def request_and_turn(messages: Messages) -> tuple[str, int]:
+    """(the user request, the turn counted from 0) the planner's messages are about."""
+    text = first_user_text(messages)
+    req, step = _REQUEST.search(text), _STEP.search(text)
+    if req is None or step is None:
+        raise ValueError("not a planner turn: no <user_request> or <step_info>")
+    return req.group(1), int(step.group(1)) - 1
+
+
+def reply(memory: str, action: Mapping[str, Mapping[str, str | bool]]) -> str:
+    return json.dumps({"memory": memory, "action": [action]})

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -140,6 +140,15 @@ def _fingerprint(chain: Chain) -> str:
     return h.hexdigest()
 
 
+def _identity(parts: Sequence[object], chain: Chain) -> tuple[str, ...]:
+    """What makes two chains the same chain: their recorded parts, and for a goal with live steps (issue 45's
+    kinds) the goal too: two lookups of other entries share their one part (the trip to the list) but ask
+    different things. v3's goals (count, top) have no steps, so their identity is the parts alone as before."""
+    goal = chain.episode.get("goal")
+    steps = goal.get("steps") if isinstance(goal, dict) else None
+    return (*map(str, parts), dumps(goal, sort_keys=True).decode()) if steps else tuple(map(str, parts))
+
+
 def _workers() -> int:
     """Threads for the checks (zlib releases the GIL while it inflates); never changes the output."""
     try:
@@ -177,7 +186,7 @@ def select(
         if isinstance(got, Reason):
             dropped.append(Dropped(key, got.kind, got.detail))
             continue
-        parts, content = tuple(map(str, r["parts"])), _fingerprint(got)
+        parts, content = _identity(r["parts"], got), _fingerprint(got)
         first = by_parts.get(parts) or by_content.get(content)
         if first is not None:
             how = "the same parts" if parts in by_parts else "the same rows and images"

@@ -17,11 +17,13 @@ from typing import Any, TypedDict, cast, get_args
 from jsonschema import Draft202012Validator
 
 from plandvc.io import InputError
-from plandvc.records import FailureKind, TurnRole
+from plandvc.records import FailureKind, GoalKind, TurnRole
 from plandvc.rows.recovery import RecoveryRecord
 from plandvc.rows.shape import check_shape
 from plandvc.rows.split import SPLITS
 from plandvc.rows.validate import KEY_CHARS
+
+GOAL_KINDS: tuple[str, ...] = get_args(GoalKind)  # a goal chain's kinds, as its manifest entry names them
 
 MANIFEST = "manifest.json"
 FILE_CHARS = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*")  # a file of a chain folder: no slash, no leading dot
@@ -47,7 +49,7 @@ class ChainRecord(TypedDict, total=False):
     failure: FailureKind  # only a recovery chain's record has it
     request_by: str  # only a composed chain's record has these three: how its request was made,
     request: str  # the request itself,
-    goal: str  # and a goal chain's kind (count, top)
+    goal: str  # and a goal chain's kind (records.GoalKind: count, top, detail, lookup, compare, act)
 
 
 class DroppedRecord(TypedDict, total=False):
@@ -142,7 +144,10 @@ CHAIN = {
         },
         "request_by": {"type": "string"},
         "request": {"type": "string"},
-        "goal": {"enum": ["count", "top"], "x-error": "goal {value} is not one of count, top"},
+        "goal": {
+            "enum": list(GOAL_KINDS),
+            "x-error": f"goal {{value}} is not one of {', '.join(GOAL_KINDS)}",
+        },
     },
 }
 COUNT = {"type": "integer", "minimum": 0}
