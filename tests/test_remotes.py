@@ -34,7 +34,7 @@ COPY = [
 ]  # fmt: skip
 FIXTURE_WORLD = (  # the copied hand-written sites and pool stand in for the generated world
     ("\nsites: data/world", "\nsites: data/sites"),
-    ("\nversion: v3", "\nversion: v1"),  # the README's trainer lines name v1's folder
+    ("\nversion: v4", "\nversion: v1"),  # the README's trainer lines name v1's folder
     ("  dir: data/world-pool", "  dir: data/pool"),
     ("  ids: data/world-pool/pool_ids.txt", "  ids: data/pool/pool_ids.txt"),
 )
