@@ -12,7 +12,6 @@ from run_helpers import composed_twice, plandvc
 
 from plandvc import io
 from plandvc.chains.compose import (
-    UI_ONLY_MACROS,
     compose,
     delegation,
     grammar_problems,
@@ -24,6 +23,7 @@ from plandvc.chains.items import site_specs
 from plandvc.chains.make import ChainParams, make_chains
 from plandvc.chains.recovery import assign_failures
 from plandvc.chains.walk import chain_specs
+from plandvc.macros import UI_ONLY_MACROS
 from plandvc.memory.text import keeps, values
 from plandvc.records import ItemRecord
 from plandvc.sites.query import select_rows

@@ -21,8 +21,9 @@ from view_pages import Watch, in_chromium, open_ready
 
 from plandvc import io
 from plandvc.browser import Browser
-from plandvc.chains.recovery import KINDS, TOGGLES, assign_failures, candidates, siblings_of
+from plandvc.chains.recovery import KINDS, assign_failures, candidates, siblings_of
 from plandvc.chains.walk import chain_specs
+from plandvc.macros import TOGGLES
 from plandvc.pool.store import Pool
 from plandvc.records import ChainSpec, ItemRecord, Part
 from plandvc.rows.manifest import VersionError, parse_manifest

@@ -17,11 +17,11 @@ from plandvc.cli import cli
 from plandvc.io import write_json
 from plandvc.macros import MACROS
 from plandvc.memory.text import missing_values
+from plandvc.pool.coverage import covering_sample, pool_coverage, site_pieces
 from plandvc.pool.store import Pool
 from plandvc.ports import free_ports
 from plandvc.run.recovery import plan_failure
 from plandvc.sites.spec import load_sites
-from plandvc.world.coverage import covering_sample, pool_coverage, site_pieces
 from plandvc.world.make import make_world
 
 

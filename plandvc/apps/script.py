@@ -19,6 +19,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Generic, TypedDict, TypeVar
 
 from plandvc.checks import Check, gate
+from plandvc.macros import APP_DRAW_ORDER
 from plandvc.macros.script import Pick, Recording, ScriptError
 from plandvc.records import ElementDescriptor, ParamValue, Trajectory
 
@@ -97,20 +98,7 @@ Generator = Callable[[Offer, random.Random], Iterator[Draft]]
 
 # the order every app draws its macros' tasks in, from one `random.Random(seed)`: an app registers the macros its
 # UI supports (`Macros.draws` and `Macros.solves` where the functions are defined) and draws them in this order
-DRAW_ORDER: tuple[str, ...] = (
-    "search_by_text",
-    "filter_by_dropdown",
-    "sort_by_form",
-    "go_to_page",
-    "open_entry",
-    "report_information",
-    "count_entries",
-    "create_entry",
-    "edit_entry",
-    "delete_entry",
-    "filter_by_options",
-    "navigate_to_page",
-)
+DRAW_ORDER: tuple[str, ...] = APP_DRAW_ORDER  # each macro's `app_order` (plandvc.macros)
 
 
 class Macros(Generic[Offer]):

@@ -9,6 +9,7 @@ it is pure (a task and a spec in, an `Ask` out), so it is tested without a brows
 
 from __future__ import annotations
 
+from plandvc.macros import REGISTRY
 from plandvc.records import Ask, Task
 from plandvc.sites.model import FACET_KINDS, Control, Page, Spec, Table
 
@@ -90,7 +91,8 @@ def ask_of(task: Task, spec: Spec) -> Ask:
         ask["tab"] = str(target["tab"])
     if "typed" in target:
         ask["typed"] = str(target["typed"])
-    if task["macro"] == "copy_value" and table.copy:
+    m = REGISTRY.get(task["macro"])
+    if m is not None and m.check == "clipboard" and table.copy:  # a copy: the column it copies
         ask["label"] = table.column(table.copy).label
     check = task["check"]
     params = check.get("params") if check.get("kind") in ("query", "visited") else None

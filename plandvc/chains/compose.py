@@ -25,23 +25,9 @@ from dataclasses import dataclass
 
 from plandvc.chains.phrasing import PHRASING, Drawer, PhrasingSplit, either, sort_kind, voice_of
 from plandvc.io import InputError
+from plandvc.macros import LIST_MACROS, delegation_template
 from plandvc.records import Ask, ChainPhrasing, ChainSpec, GoalStep, ItemRecord
 from plandvc.records import ChainGoal as Goal
-
-# the macros whose parts narrow one list page: consecutive ones on one page merge into one noun phrase
-LIST_MACROS = frozenset(
-    {
-        "filter_by_dropdown",
-        "filter_by_options",
-        "filter_by_slider",
-        "filter_by_date_range",
-        "sort_by_form",
-        "search_by_text",
-        "choose_suggestion",
-    }
-)
-# what a user never asks for: the planner decides on pages and tabs (the composed walk leaves them out)
-UI_ONLY_MACROS = frozenset({"go_to_page", "switch_tab", "navigate_home"})
 
 
 @dataclass(frozen=True)
@@ -255,33 +241,6 @@ def request_text(
 
 # ── the delegations ──────────────────────────────────────────────────────────
 
-# a list control's delegation by its implementation: the widget words this site's control has, and no other
-DELEGATION = {
-    ("filter_by_dropdown", "select"): 'Choose "{v}" in the {L} dropdown of {the_p}.',
-    ("filter_by_dropdown", "listbox"): 'Pick "{v}" in the {L} list of {the_p}.',
-    ("filter_by_options", "checkboxes"): "Tick {vs} under {L} and apply the filter.",
-    ("filter_by_options", "chips"): "Select the {vs} chip under {L}.",
-    ("filter_by_options", "radios"): "Select the {vs} option under {L}.",
-    ("filter_by_dropdown", "facets"): 'Click "{v}" under {L} in the sidebar of {the_p}.',
-    ("filter_by_options", "facets"): "Click {vs} under {L} in the sidebar of {the_p}.",
-    ("filter_by_slider", "range"): "Set the {L} slider to {v}.",
-    ("filter_by_slider", "numbers"): "Enter {v} as the highest {L} and apply it.",
-    ("filter_by_date_range", "inputs"): 'Set {L} from "{a}" to "{b}" and apply it.',
-    ("filter_by_date_range", "calendar"): 'Pick "{a}" to "{b}" for {L} in its calendar.',
-    ("sort_by_form", "select"): 'Sort {the_p} by "{L}", {dir}.',
-    ("sort_by_form", "headers"): 'Sort {the_p} by the "{L}" column header, {dir}.',
-    ("search_by_text", "form"): 'Search {the_p} for "{v}".',
-    ("search_by_text", "autocomplete"): 'Search {the_p} for "{v}".',
-    (
-        "choose_suggestion",
-        "autocomplete",
-    ): 'Type "{typed}" in the search of {the_p} and choose "{v}" among the suggestions.',
-    (
-        "choose_suggestion",
-        "form",
-    ): 'Type "{typed}" in the search of {the_p} and choose "{v}" among the suggestions.',
-}
-
 
 @dataclass(frozen=True)
 class EntryWords:
@@ -387,7 +346,7 @@ def delegation(ask: Ask) -> str:
         fields = ", ".join(f'{k} "{v}"' for k, v in ask.get("fields", []))
         return f"Add {article(ask['singular'])} {ask['singular']} with {fields} and save it."
     said = ENTRY_WORDS.get(m)
-    template = DELEGATION.get((m, ask.get("impl", ""))) or (said.delegates if said is not None else None)
+    template = delegation_template(m, ask.get("impl", "")) or (said.delegates if said is not None else None)
     if template is None:
         raise KeyError(f"no delegation for macro {m!r} drawn as {ask.get('impl', '')!r}")
     return template.format(**words(ask))

@@ -22,21 +22,11 @@ from functools import partial
 from typing import Any
 
 from plandvc.chains.walk import chain_key
+from plandvc.macros import GOAL_MACROS
 from plandvc.records import ChainGoal, ChainPart, ChainSpec, ItemRecord
 from plandvc.sites.model import Page, Spec, Table
 from plandvc.sites.query import BadValue, select_rows
 
-# the constraints a goal chain is made of: they stay on their list page and narrow or order it
-GOAL_MACROS = frozenset(
-    {
-        "filter_by_dropdown",
-        "filter_by_options",
-        "filter_by_slider",
-        "filter_by_date_range",
-        "sort_by_form",
-        "search_by_text",
-    }
-)
 CONSTRAINTS = (1, 2, 3)
 # a site's goal: (the constraints, the kind) -> the goal with its expected answer, or None (no single right one)
 Answer = Callable[[Sequence[ItemRecord], str], ChainGoal | None]

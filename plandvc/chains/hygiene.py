@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NotRequired, TypedDict, cast
 
+from plandvc.macros import LIST_MACROS
 from plandvc.records import Ask, ChainGoal, ChainSpec, ItemRecord, Via
 from plandvc.sites.model import Spec
 from plandvc.sites.query import BadValue, select_rows
@@ -45,17 +46,6 @@ _NOT_LINK = re.compile(
 )  # greetings too
 NAVIGATE = "navigate_to_page"
 OPEN = "open_entry"
-LIST_MACROS = frozenset(
-    {
-        "filter_by_dropdown",
-        "filter_by_options",
-        "filter_by_slider",
-        "filter_by_date_range",
-        "sort_by_form",
-        "search_by_text",
-        "choose_suggestion",
-    }
-)
 
 
 @dataclass(frozen=True)

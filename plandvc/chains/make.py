@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from plandvc.chains.compose import REQUESTS, UI_ONLY_MACROS, compose_chains
+from plandvc.chains.compose import REQUESTS, compose_chains
 from plandvc.chains.goal_kinds import V3_KINDS, kind_chains, parse_kinds
 from plandvc.chains.goal_words import goal_words
 from plandvc.chains.goals import Answer, goal_chains, site_answers
@@ -22,6 +22,7 @@ from plandvc.chains.recovery import assign_failures
 from plandvc.chains.values import check_item
 from plandvc.chains.walk import HOME_RULES, chain_specs
 from plandvc.io import InputError
+from plandvc.macros import UI_ONLY_MACROS
 from plandvc.records import ChainSpec, ItemRecord
 from plandvc.sites.model import Spec
 

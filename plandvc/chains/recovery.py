@@ -36,12 +36,10 @@ from collections.abc import Iterable, Sequence
 from typing import get_args
 
 from plandvc.io import InputError
-from plandvc.macros import REGISTRY
+from plandvc.macros import REGISTRY, TOGGLES
 from plandvc.records import ChainFailure, ChainSpec, FailureKind, ItemRecord
 
 KINDS: tuple[FailureKind, ...] = get_args(FailureKind)
-# option checkboxes toggle: doing the step again with the right value keeps the wrong one ticked
-TOGGLES = frozenset({"filter_by_options"})
 
 SiblingKey = tuple[str, str, str | None, str]  # site, macro, control, start page
 

@@ -29,9 +29,10 @@ from typing import cast
 
 import click
 
-from plandvc.chains.hygiene import LIST_MACROS, chain_text, false_link, goal_steps
+from plandvc.chains.hygiene import chain_text, false_link, goal_steps
 from plandvc.errors import InputError
 from plandvc.io import read_jsonl
+from plandvc.macros import LIST_MACROS
 from plandvc.records import ChainSpec, ItemRecord
 
 # the rows, in the order: (key, what the row counts)

@@ -4,7 +4,9 @@ A macro is one kind of single-primitive task (filter by a dropdown, open an entr
 specialist that does it. Its record (`plandvc.macros.macro.Macro`) holds its family, check kind, scope kinds,
 chain roles, instruction phrases, task generator and scripted solution, so make-pool generates and records it,
 pool-items and the chain walk join it into chains, the planner delegates it and filter-rows counts it, all from
-this one table. The sets the stages read (`FAMILY_OF`, `MACROS`, `QA_MACROS`) are views computed from it.
+this one table. The sets the stages read (`FAMILY_OF`, `MACROS`, `QA_MACROS`, and the composer's, the goals', recovery's
+and the applications' `LIST_MACROS`, `UI_ONLY_MACROS`, `GOAL_MACROS`, `TOGGLES`, `APP_DRAW_ORDER`) are views
+computed from it; no module outside this package names a macro to know a fact of it (tests/test_macro_names.py).
 
 Adding a macro is one new module (its `MACRO` record) and its line in `_TABLE` (docs/POOL.md, "Adding a
 macro"); `registered()` adds macros for the length of a `with` block (tests).
@@ -46,17 +48,24 @@ from plandvc.macros.home import (
 from plandvc.macros.macro import FAMILIES, Family, Macro
 
 __all__ = [
+    "APP_DRAW_ORDER",
     "CHAIN_HOME_DONE",
     "FAMILIES",
     "FAMILY_OF",
     "FLAGGED_ROLES",
+    "GOAL_MACROS",
     "HOME_MEMORY",
     "HOME_STEP",
+    "LIST_MACROS",
     "MACROS",
     "QA_MACROS",
     "REGISTRY",
+    "TOGGLES",
+    "UI_ONLY_MACROS",
     "Family",
     "Macro",
+    "delegation_template",
+    "goal_step_macro",
     "home_path",
     "home_trajectory",
     "macro",
@@ -155,3 +164,35 @@ FAMILY_OF: Mapping[str, str] = _FamilyOf()
 MACROS: Set[str] = _Names(lambda m: True)
 # the answer-only macros: pool_ids.txt leaves them out and pool-items adds them back (they only end a chain)
 QA_MACROS: Set[str] = _Names(lambda m: m.question)
+# the macros whose parts narrow or order one list page: consecutive ones on one page merge into one noun phrase
+LIST_MACROS: Set[str] = _Names(lambda m: m.narrows_list)
+# the constraints a goal chain is made of: they stay on their list page and narrow or order it
+GOAL_MACROS: Set[str] = _Names(lambda m: m.goal_constraint)
+# what a user never asks for: the planner decides on pages and tabs (the composed walk leaves them out)
+UI_ONLY_MACROS: Set[str] = _Names(lambda m: not m.asked)
+# doing them again with the right value keeps the wrong one (option checkboxes): never a `wrong_value` failure
+TOGGLES: Set[str] = _Names(lambda m: m.toggles)
+
+
+def delegation_template(name: str, implementation: str) -> str | None:
+    """The delegation's template of macro `name` on a control drawn as `implementation`; None: it has none (or
+    `name` is no registered macro)."""
+    m = REGISTRY.get(name)
+    return m.delegation(implementation) if m is not None else None
+
+
+def goal_step_macro(step: str) -> str:
+    """The macro a goal step's turn is counted as (`count`, `top`, `find`, `open`, `read`, `copy`, `delete`)."""
+    for m in REGISTRY.values():
+        if step in m.goal_steps:
+            return m.name
+    raise KeyError(f"no macro counts the goal step {step!r}")
+
+
+def _app_draw_order() -> tuple[str, ...]:
+    """The order every application draws its macros' tasks in (`Macro.app_order`)."""
+    offered = sorted((m.app_order, m.name) for m in REGISTRY.values() if m.app_order is not None)
+    return tuple(name for _, name in offered)
+
+
+APP_DRAW_ORDER: tuple[str, ...] = _app_draw_order()

@@ -11,6 +11,7 @@ list, and when another suggestion is chosen. A trip home after it does not undo 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from plandvc.macros.macro import list_search
 from plandvc.macros.make import Choice, control_tasks, count
@@ -66,4 +67,11 @@ async def solve(run: Executor) -> None:
 
 
 # like a search: its check is `visited`, it stays on its list page and can start on a page left filtered
-MACRO = list_search("choose_suggestion", PHRASES, control_tasks("search", choices, "visited"), solve)
+MACRO = replace(
+    list_search("choose_suggestion", PHRASES, control_tasks("search", choices, "visited"), solve),
+    narrows_list=True,
+    delegations=(
+        ("autocomplete", 'Type "{typed}" in the search of {the_p} and choose "{v}" among the suggestions.'),
+        ("form", 'Type "{typed}" in the search of {the_p} and choose "{v}" among the suggestions.'),
+    ),
+)

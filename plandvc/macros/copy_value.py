@@ -68,4 +68,6 @@ MACRO = Macro(
     continues_page=True,
     keeps_state=True,
     mid_chain_after="open_entry",
+    goal_steps=frozenset({"copy"}),
+    pieces=frozenset({"pagination"}),
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 
 from plandvc.macros.macro import question
 from plandvc.macros.make import TaskMaker, count, page_params
@@ -49,4 +50,8 @@ async def solve(run: Executor) -> None:
     run.rec.answer = str(n)
 
 
-MACRO = question("count_entries", frozenset({"query", "table"}), PHRASES, tasks, solve)
+MACRO = replace(
+    question("count_entries", frozenset({"query", "table"}), PHRASES, tasks, solve),
+    goal_steps=frozenset({"count"}),
+    app_order=6,
+)

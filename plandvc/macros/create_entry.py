@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 
 from plandvc.checks import Row
 from plandvc.macros import widgets
@@ -54,4 +55,8 @@ async def solve(run: Executor) -> None:
     run.rec.done = f"I created a new {singular} with {said}; it is now in the list."
 
 
-MACRO = form("create_entry", "entry_created", frozenset({"table"}), PHRASES, tasks, solve)
+MACRO = replace(
+    form("create_entry", "entry_created", frozenset({"table"}), PHRASES, tasks, solve),
+    pieces=frozenset({"form"}),
+    app_order=7,
+)

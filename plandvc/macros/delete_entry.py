@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 
 from plandvc.macros.macro import form
 from plandvc.macros.make import TaskMaker, page_params
@@ -76,4 +77,8 @@ async def solve(run: Executor) -> None:
 
 
 # it changes the backend (its check reads the entries, not the page), so it neither stays on nor continues a page
-MACRO = form("delete_entry", "entry_deleted", frozenset({"table", "entry", "query"}), PHRASES, tasks, solve)
+MACRO = replace(
+    form("delete_entry", "entry_deleted", frozenset({"table", "entry", "query"}), PHRASES, tasks, solve),
+    goal_steps=frozenset({"delete"}),
+    app_order=9,
+)

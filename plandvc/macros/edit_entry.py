@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 
 from plandvc.checks import Row, Value
 from plandvc.macros import widgets
@@ -93,4 +94,8 @@ async def solve(run: Executor) -> None:
     )
 
 
-MACRO = form("edit_entry", "entry_updated", frozenset({"table", "entry"}), PHRASES, tasks, solve)
+MACRO = replace(
+    form("edit_entry", "entry_updated", frozenset({"table", "entry"}), PHRASES, tasks, solve),
+    pieces=frozenset({"form", "pagination"}),
+    app_order=8,
+)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from plandvc.macros import widgets
 from plandvc.macros.macro import url_state
@@ -43,4 +44,12 @@ async def solve(run: Executor) -> None:
     run.rec.done = run.filtered(f'{c.label} from "{a}" to "{b}"', await run.applied(c))
 
 
-MACRO = url_state("filter_by_date_range", "Filter", PHRASES, control_tasks("date_range", choices), solve)
+MACRO = replace(
+    url_state("filter_by_date_range", "Filter", PHRASES, control_tasks("date_range", choices), solve),
+    narrows_list=True,
+    goal_constraint=True,
+    delegations=(
+        ("inputs", 'Set {L} from "{a}" to "{b}" and apply it.'),
+        ("calendar", 'Pick "{a}" to "{b}" for {L} in its calendar.'),
+    ),
+)

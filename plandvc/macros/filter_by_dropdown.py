@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from plandvc.macros.macro import url_state
 from plandvc.macros.make import Choice, control_tasks, count
@@ -30,11 +31,21 @@ async def solve(run: Executor) -> None:
     run.rec.done = run.filtered(f'{c.label} "{v}"', await run.applied(c))
 
 
-MACRO = url_state(
-    "filter_by_dropdown",
-    "Filter",
-    PHRASES,
-    control_tasks("dropdown", choices),
-    solve,
-    mid_chain_after="navigate_to_page",
+MACRO = replace(
+    url_state(
+        "filter_by_dropdown",
+        "Filter",
+        PHRASES,
+        control_tasks("dropdown", choices),
+        solve,
+        mid_chain_after="navigate_to_page",
+    ),
+    narrows_list=True,
+    goal_constraint=True,
+    app_order=1,
+    delegations=(
+        ("select", 'Choose "{v}" in the {L} dropdown of {the_p}.'),
+        ("listbox", 'Pick "{v}" in the {L} list of {the_p}.'),
+        ("facets", 'Click "{v}" under {L} in the sidebar of {the_p}.'),
+    ),
 )

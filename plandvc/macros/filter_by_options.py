@@ -4,6 +4,7 @@ radios) and apply it."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from plandvc.macros.macro import url_state
 from plandvc.macros.make import Choice, control_tasks, count
@@ -36,4 +37,16 @@ async def solve(run: Executor) -> None:
     run.rec.done = run.filtered(f"{c.label} {said}", await run.applied(c))
 
 
-MACRO = url_state("filter_by_options", "Filter", PHRASES, control_tasks("options", choices), solve)
+MACRO = replace(
+    url_state("filter_by_options", "Filter", PHRASES, control_tasks("options", choices), solve),
+    narrows_list=True,
+    goal_constraint=True,
+    toggles=True,
+    app_order=10,
+    delegations=(
+        ("checkboxes", "Tick {vs} under {L} and apply the filter."),
+        ("chips", "Select the {vs} chip under {L}."),
+        ("radios", "Select the {vs} option under {L}."),
+        ("facets", "Click {vs} under {L} in the sidebar of {the_p}."),
+    ),
+)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from plandvc.macros import widgets
 from plandvc.macros.macro import url_state
@@ -50,4 +51,12 @@ async def solve(run: Executor) -> None:
     run.rec.done = f"I set {what} to {raw}; {n} {run.noun(n)} shown with {c.label} up to {raw}."
 
 
-MACRO = url_state("filter_by_slider", "Filter", PHRASES, control_tasks("slider", choices), solve)
+MACRO = replace(
+    url_state("filter_by_slider", "Filter", PHRASES, control_tasks("slider", choices), solve),
+    narrows_list=True,
+    goal_constraint=True,
+    delegations=(
+        ("range", "Set the {L} slider to {v}."),
+        ("numbers", "Enter {v} as the highest {L} and apply it."),
+    ),
+)

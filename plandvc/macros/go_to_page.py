@@ -11,6 +11,7 @@ import math
 import random
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from plandvc.macros.macro import url_state
 from plandvc.macros.make import TaskMaker, page_params
@@ -68,4 +69,8 @@ async def solve(run: Executor) -> None:
 
 
 # its check reads the last page's query (a trip home undoes it); it stays on its page for the next part
-MACRO = url_state("go_to_page", "Navigation", PHRASES, tasks, solve)
+MACRO = replace(
+    url_state("go_to_page", "Navigation", PHRASES, tasks, solve),
+    asked=False,
+    app_order=3,
+)

@@ -22,6 +22,8 @@ Family = Literal["Navigation", "Filter", "Form", "Information"]
 FAMILIES: tuple[str, ...] = ("Navigation", "Filter", "Form", "Information")
 # what a scope token is about: `query:<list path>:<param>`, `table:<table>`, `entry:<table>/<id>`
 ScopeKind = Literal["query", "table", "entry"]
+# the theme's pieces a macro's tasks drive besides their control (world coverage)
+Piece = Literal["form", "nav", "pagination"]
 
 TaskGenerator = Callable[[TaskMaker, random.Random], Iterable[TaskDraft]]
 Solution = Callable[[Executor], Awaitable[None]]
@@ -40,7 +42,23 @@ class Macro:
       pool-items adds it back, because it can only end a chain.
 
     And for make-pool: `keeps_state` (a share of its tasks keep the state of an earlier task, `start.keep`) and
-    `mid_chain_after` (a share of its tasks start mid-chain, after a task of this macro)."""
+    `mid_chain_after` (a share of its tasks start mid-chain, after a task of this macro).
+
+    What the composer, the goals, recovery, coverage and the applications know of it:
+
+    - `narrows_list`: its parts narrow or order one list page (consecutive ones on one page merge into one noun
+      phrase of the request); `goal_constraint`: a goal chain's constraints are made of it.
+    - `asked`: a user asks for it (False: pages, tabs and trips home are the planner's to decide, and the
+      composed walk leaves them out).
+    - `delegations`: how the planner delegates it, per widget implementation of its control (the words this
+      site's widget has, and no other), `(implementation, template)` pairs.
+    - `goal_steps`: the goal steps (`count`, `top`, and the live steps `find`, `open`, `read`, `copy`, `delete`)
+      whose turns are counted as this macro's.
+    - `toggles`: doing it again with the right value keeps a wrong one (option checkboxes), so recovery never
+      makes it fail with a wrong value.
+    - `pieces`: the kinds of the theme's pieces its tasks drive besides their control (`form`, `nav`,
+      `pagination`; world coverage).
+    - `app_order`: its place in the order every application draws its tasks in (None: no application offers it)."""
 
     name: str
     family: Family
@@ -55,6 +73,18 @@ class Macro:
     question: bool = False
     keeps_state: bool = False
     mid_chain_after: str | None = None
+    narrows_list: bool = False
+    goal_constraint: bool = False
+    asked: bool = True
+    delegations: tuple[tuple[str, str], ...] = ()
+    goal_steps: frozenset[str] = frozenset()
+    toggles: bool = False
+    pieces: frozenset[Piece] = frozenset()
+    app_order: int | None = None
+
+    def delegation(self, implementation: str) -> str | None:
+        """Its delegation's template for a control drawn as `implementation`; None: it has none."""
+        return dict(self.delegations).get(implementation)
 
     def __post_init__(self) -> None:
         if self.url_state and not (self.leaves_page and self.continues_page):
@@ -65,6 +95,10 @@ class Macro:
             raise ValueError(f"macro {self.name}: a question macro is exactly one whose check is 'answer'")
         if not self.phrases:
             raise ValueError(f"macro {self.name}: no phrases")
+        if self.goal_constraint and not self.narrows_list:
+            raise ValueError(
+                f"macro {self.name}: a goal's constraint narrows or orders its list (narrows_list)"
+            )
 
 
 Scope = frozenset[ScopeKind]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 
 from plandvc.macros.home import HOME_MEMORY, recorded_home_done
 from plandvc.macros.macro import navigation
@@ -38,4 +39,7 @@ async def solve(run: Executor) -> None:
     run.rec.done = recorded_home_done(run.spec.name)
 
 
-MACRO = navigation("navigate_home", PHRASES, tasks, solve)
+MACRO = replace(
+    navigation("navigate_home", PHRASES, tasks, solve),
+    asked=False,
+)

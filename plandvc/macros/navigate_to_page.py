@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 
 from plandvc.macros.macro import navigation
 from plandvc.macros.make import TaskMaker
@@ -37,4 +38,8 @@ async def solve(run: Executor) -> None:
     run.rec.done = f'I opened the "{run.list_page.title}" page.'
 
 
-MACRO = navigation("navigate_to_page", PHRASES, tasks, solve)
+MACRO = replace(
+    navigation("navigate_to_page", PHRASES, tasks, solve),
+    pieces=frozenset({"nav"}),
+    app_order=11,
+)

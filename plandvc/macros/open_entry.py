@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 
 from plandvc.macros.macro import navigation
 from plandvc.macros.make import TaskMaker, page_params
@@ -41,6 +42,11 @@ async def solve(run: Executor) -> None:
     run.rec.done = f'I opened the {run.table.singular} "{label}"; its detail page is shown.'
 
 
-MACRO = navigation(
-    "open_entry", PHRASES, tasks, solve, scope=frozenset({"query"}), mid_chain_after="filter_by_dropdown"
+MACRO = replace(
+    navigation(
+        "open_entry", PHRASES, tasks, solve, scope=frozenset({"query"}), mid_chain_after="filter_by_dropdown"
+    ),
+    goal_steps=frozenset({"open"}),
+    pieces=frozenset({"pagination"}),
+    app_order=4,
 )

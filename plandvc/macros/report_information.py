@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 
 from plandvc.macros.macro import question
 from plandvc.macros.make import TaskMaker, fmt
@@ -51,4 +52,9 @@ async def solve(run: Executor) -> None:
     run.rec.answer = answer
 
 
-MACRO = question("report_information", frozenset({"query", "entry"}), PHRASES, tasks, solve, keeps_state=True)
+MACRO = replace(
+    question("report_information", frozenset({"query", "entry"}), PHRASES, tasks, solve, keeps_state=True),
+    goal_steps=frozenset({"top", "find", "read"}),
+    pieces=frozenset({"pagination"}),
+    app_order=5,
+)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from plandvc.macros import widgets
 from plandvc.macros.macro import list_search
@@ -50,4 +51,13 @@ async def solve(run: Executor) -> None:
 
 
 # its check is `visited` (any page seen with the query), so a trip home after it does not undo it
-MACRO = list_search("search_by_text", PHRASES, control_tasks("search", choices, "visited"), solve)
+MACRO = replace(
+    list_search("search_by_text", PHRASES, control_tasks("search", choices, "visited"), solve),
+    narrows_list=True,
+    goal_constraint=True,
+    app_order=0,
+    delegations=(
+        ("form", 'Search {the_p} for "{v}".'),
+        ("autocomplete", 'Search {the_p} for "{v}".'),
+    ),
+)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from plandvc.macros import widgets
 from plandvc.macros.macro import url_state
@@ -43,11 +44,20 @@ async def solve(run: Executor) -> None:
     run.rec.done = f'I sorted the {run.table.title.lower()} by "{label}" in {word.lower()} order.'
 
 
-MACRO = url_state(
-    "sort_by_form",
-    "Filter",
-    PHRASES,
-    control_tasks("sort", choices),
-    solve,
-    mid_chain_after="navigate_to_page",
+MACRO = replace(
+    url_state(
+        "sort_by_form",
+        "Filter",
+        PHRASES,
+        control_tasks("sort", choices),
+        solve,
+        mid_chain_after="navigate_to_page",
+    ),
+    narrows_list=True,
+    goal_constraint=True,
+    app_order=2,
+    delegations=(
+        ("select", 'Sort {the_p} by "{L}", {dir}.'),
+        ("headers", 'Sort {the_p} by the "{L}" column header, {dir}.'),
+    ),
 )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 
 from plandvc.macros.macro import url_state
 from plandvc.macros.make import HOME_START_SHARE, TaskMaker, page_params
@@ -77,4 +78,7 @@ async def solve(run: Executor) -> None:
 
 
 # its check reads the last page's query (a trip home undoes it); it stays on the entry's page
-MACRO = url_state("switch_tab", "Navigation", PHRASES, tasks, solve, scope=frozenset({"query", "entry"}))
+MACRO = replace(
+    url_state("switch_tab", "Navigation", PHRASES, tasks, solve, scope=frozenset({"query", "entry"})),
+    asked=False,
+)

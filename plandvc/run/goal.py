@@ -17,12 +17,11 @@ from urllib.parse import urlsplit
 
 from plandvc.browser.protocol import SessionProtocol, SessionRecord
 from plandvc.checks import Check
-from plandvc.macros import FAMILY_OF
+from plandvc.macros import FAMILY_OF, goal_step_macro
 from plandvc.records import ChainGoal, ElementDescriptor, GoalStep, ReplyRecord, Trajectory
 from plandvc.replay import LivePage, Replayer
 
 _SHOWING = re.compile(r"Showing\s+([\d,]+)")
-MACRO = {"count": "count_entries", "top": "report_information"}  # the macro a goal step's turn is counted as
 
 
 class GoalUnread(Exception):
@@ -44,7 +43,7 @@ def unread_goal(
     goal: ChainGoal, site: str, answer: str | None = None, done: str = "", end: str = ""
 ) -> Trajectory:
     """A goal step's trajectory: before the reading, none read (`answer` None); after it, what was read."""
-    return _unread(MACRO[goal["kind"]], f"goal-{goal['kind']}", site, answer, done, end)
+    return _unread(goal_step_macro(goal["kind"]), f"goal-{goal['kind']}", site, answer, done, end)
 
 
 def _unread(
@@ -87,26 +86,19 @@ async def read_goal(session: SessionProtocol, goal: ChainGoal, site: str) -> Tra
 
 # ── the live steps of a goal that uses what is found (plandvc.chains.goal_kinds) ──────────────────────────
 
-# the macro a live step's turn is counted as, and the family it is delegated to
-STEP_MACRO = {
-    "find": "report_information",
-    "open": "open_entry",
-    "read": "report_information",
-    "copy": "copy_value",
-    "delete": "delete_entry",
-}
+# the family a live step is delegated to (a delete: the family of the macro it is counted as)
 STEP_FAMILY = {"find": "Information", "open": "Navigation", "read": "Information", "copy": "Information"}
 _NUMBER = re.compile(r"-?[\d,]*\.?\d+")
 
 
 def step_family(st: GoalStep) -> str:
     """The specialist a live step is delegated to (a delete: the one that deletes entries)."""
-    return STEP_FAMILY.get(st["do"]) or FAMILY_OF[STEP_MACRO[st["do"]]]
+    return STEP_FAMILY.get(st["do"]) or FAMILY_OF[goal_step_macro(st["do"])]
 
 
 def unread_step(st: GoalStep, site: str) -> Trajectory:
     """A live step's trajectory before it is done: no step, no answer (`LiveSteps` and `read_step` fill it)."""
-    return _unread(STEP_MACRO[st["do"]], f"goal-{st['do']}", site)
+    return _unread(goal_step_macro(st["do"]), f"goal-{st['do']}", site)
 
 
 async def read_step(session: SessionProtocol, st: GoalStep, site: str) -> Trajectory:

@@ -1,7 +1,7 @@
 """What a recorded pool exercised of the world: kept and rejected tasks per macro and per piece of the page
 (control implementation, form style, navigation, pagination, layout family, banner).
 
-    python -m plandvc.world.coverage --pool /tmp/world-pool --sites data/world
+    python -m plandvc.pool.coverage --pool /tmp/world-pool --sites data/world
 
 Reads `<pool>/runs/<run>/{accepted,rejected}/<task_id>/task.json` and the sites' specs; prints two markdown
 tables. A task counts for the pieces its macro drives: a list control's implementation (`dropdown:listbox`), the
@@ -19,6 +19,7 @@ from pathlib import Path
 
 from plandvc.errors import script_main
 from plandvc.io import InputError, read_json
+from plandvc.macros import REGISTRY
 from plandvc.sites.model import Spec
 from plandvc.sites.spec import load_sites
 
@@ -52,11 +53,12 @@ def pieces(spec: Spec, macro: str, target: dict[str, object]) -> list[str]:
     if page is not None and isinstance(cid, str):
         c = page.control(cid)
         out.append(f"{c.kind}:{c.implementation}")
-    if page is not None and macro in ("create_entry", "edit_entry"):
+    drives = REGISTRY[macro].pieces if macro in REGISTRY else frozenset()
+    if page is not None and "form" in drives:
         out.append(f"form:{spec.table_of(page).form}")
-    if macro == "navigate_to_page":
+    if "nav" in drives:
         out.append(f"nav:{spec.theme.nav}")
-    if macro in ("open_entry", "edit_entry", "report_information", "copy_value"):
+    if "pagination" in drives:
         out.append(f"pagination:{spec.theme.pagination}")
     return out
 
@@ -111,7 +113,7 @@ def pool_coverage(pool: Path, sites: Path, run: str = "r1") -> Coverage:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m plandvc.world.coverage", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m plandvc.pool.coverage", description=__doc__.split("\n")[0])
     ap.add_argument("--pool", type=Path, required=True)
     ap.add_argument("--sites", type=Path, required=True)
     ap.add_argument("--run", default="r1")
@@ -125,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
             print("rejected by reason: " + ", ".join(f"{k} {n}" for k, n in sorted(cov.reasons.items())))
         return 0
 
-    return script_main("plandvc.world.coverage", body)
+    return script_main("plandvc.pool.coverage", body)
 
 
 if __name__ == "__main__":
