@@ -9,12 +9,11 @@ from typing import cast
 
 import click
 
-from plandvc.chains.compose import REQUESTS
 from plandvc.chains.goal_kinds import V3_KINDS, parse_kinds
 from plandvc.chains.items import check_pages, read_site_split, site_specs
 from plandvc.chains.items import pool_items as load_pool_items
 from plandvc.chains.make import ChainParams, make_chains
-from plandvc.chains.phrasing import PHRASING
+from plandvc.chains.options import check_walk_options, walk_options
 from plandvc.chains.recovery import count_failures
 from plandvc.chains.values import check_item
 from plandvc.chains.walk import HOME_RULES, summarise
@@ -52,21 +51,21 @@ def is_chain(record: Mapping[str, object]) -> bool:
     return {"key", "site", "parts"} <= set(record)
 
 
-def check_ids(ids_path: Path, pool: Path) -> None:
+def check_ids(ids: Path | None, pool: Path) -> None:
     """Every id of the ids file names a kept trajectory of the pool; else one line per unknown id. The index is
-    read as pool-items reads it: a bad line is pool-items' to count, but no index at all is an error."""
-    read_ids(ids_path)  # a missing or unreadable file: one line
+    read as pool-items reads it: a bad line is pool-items' to count, but no index at all is an error. `ids`
+    None: the pool's own ids (`Pool.ids_file`)."""
     kept = Pool.scan(pool)
+    ids_path = kept.ids_file if ids is None else ids
+    read_ids(ids_path)  # a missing or unreadable file: one line
     if not kept.index.is_file():
         raise InputError(f"{kept.index}: file not found")
-    problems = []
-    for n, line in enumerate(ids_path.read_text(encoding="utf-8").splitlines(), 1):
-        problems += [
+    raise_problems(
+        [
             f"{ids_path}:{n}: id {tid!r} is not a kept trajectory of {kept.index}"
-            for tid in line.split()
-            if tid not in kept
+            for n, tid in kept.unknown_ids(ids_path)
         ]
-    raise_problems(problems)
+    )
 
 
 @click.command("pool-items")
@@ -96,7 +95,7 @@ def pool_items(pool: Path, sites: Path, out: Path, ids: Path | None, qa: bool, a
     with exclusive(out, "pool-items"):
         check_output_file(out, is_item, "pool-items")
         read_site_split(sites)
-        check_ids(ids if ids is not None else pool / "pool_ids.txt", pool)
+        check_ids(ids, pool)
         records, report = load_pool_items(pool, sites, ids=ids, qa=qa)
         if not records and not allow_empty:
             raise InputError(
@@ -149,24 +148,13 @@ def parse_sizes(text: str) -> tuple[int, ...]:
     return sizes
 
 
-def _check_walk_options(n: int, tries: int, answer_share: float, recovery_share: float) -> None:
-    """The walk's numbers, each in its range, or one line naming the option."""
-    if n < 1:
-        raise InputError(f"--n: must be at least 1, got {n}")
-    if tries < 1:
-        raise InputError(f"--tries: must be at least 1, got {tries}")
-    for option, share in (("--answer-share", answer_share), ("--recovery-share", recovery_share)):
-        if not 0.0 <= share <= 1.0:
-            raise InputError(f"{option}: must be in [0, 1], got {share}")
-
-
 def write_chain_specs(
     items_path: Path, out: Path, sites: Path | None, allow_empty: bool, params: ChainParams
 ) -> tuple[list[ChainSpec], list[ItemRecord]]:
     """chain-specs' work: the items read, the chains made and written to `out` (holding its lock); the chains
     and the items."""
     p = params
-    _check_walk_options(p.n, p.tries, p.answer_share, p.recovery_share)
+    check_walk_options(p.n, p.tries, p.answer_share, p.recovery_share)
     parse_kinds(p.goal_kinds)  # a bad mix is one line before anything is read or written
     with exclusive(out, "chain-specs"):
         check_output_file(out, is_chain, "chain-specs")
@@ -189,28 +177,11 @@ def write_chain_specs(
     return chains, items
 
 
-SIZES = ",".join(map(str, ChainParams.sizes))  # --sizes' default, as the option takes it
-
-
 @feeds(ChainParams, write_chain_specs)
 @click.command("chain-specs")
 @click.option("--items", "items_path", type=click.Path(path_type=Path), required=True, help="items.jsonl.")
 @click.option("--out", type=click.Path(path_type=Path), required=True, help="chains.jsonl to write.")
-@click.option(
-    "--n", "n", type=int, default=ChainParams.n, show_default=True, help="How many chains (at most)."
-)
-@click.option("--sizes", default=SIZES, show_default=True, help="Chain sizes to draw from, each 2–4.")
-@click.option("--seed", type=int, default=ChainParams.seed, show_default=True, help="The walk's RNG seed.")
-@click.option(
-    "--tries", type=int, default=ChainParams.tries, show_default=True, help="Attempts per site per round."
-)
-@click.option(
-    "--answer-share",
-    type=float,
-    default=ChainParams.answer_share,
-    show_default=True,
-    help="P(end on a question when one can).",
-)
+@walk_options(ChainParams)
 @click.option(
     "--home-rule",
     type=click.Choice(HOME_RULES),
@@ -220,55 +191,7 @@ SIZES = ",".join(map(str, ChainParams.sizes))  # --sizes' default, as the option
     "only looks at the part just before (neighbour).",
 )
 @click.option(
-    "--recovery-share",
-    type=float,
-    default=ChainParams.recovery_share,
-    show_default=True,
-    help="Share of chains whose one part fails at its first attempt and is re-delegated (0: none).",
-)
-@click.option(
-    "--request",
-    type=click.Choice(REQUESTS),
-    default=ChainParams.request,
-    show_default=True,
-    help="The user's request: the parts' instructions joined at run time, or composed here as a user states "
-    "the goal (with the planner's delegations and the final message).",
-)
-@click.option(
-    "--goal-share",
-    type=float,
-    default=ChainParams.goal_share,
-    show_default=True,
-    help="Share of goal chains: constraints on one list, then a question answered from the state they leave "
-    "(needs --request composed and --sites).",
-)
-@click.option(
-    "--phrasing",
-    type=click.Choice(PHRASING),
-    default=PHRASING[0],
-    show_default=True,
-    help="The composed request's words: v3's, or varied (many phrasings drawn by the seed, the training set "
-    "of the seeded split; needs --request composed).",
-)
-@click.option(
-    "--goal-kinds",
-    default=V3_KINDS,
-    show_default=True,
-    help="The goal chains' kinds: count,top (v3: a sort asks for the first entry, else a count) or a mix "
-    "with shares of count, top, detail, lookup, compare, act (e.g. detail:0.5,lookup:0.2,compare:0.1,"
-    "act:0.1,count:0.05,top:0.05).",
-)
-@click.option(
     "--sites", type=click.Path(path_type=Path), default=None, help="Sites directory (goal chains' answers)."
-)
-@click.option(
-    "--hygiene",
-    type=click.BOOL,
-    default=False,
-    show_default=True,
-    help="Refuse the chains whose words have a hygiene problem (plandvc.chains.hygiene: float noise, a "
-    "non-integer count, a self-contradicting entry, a garbled title, a false link, an undone step, an idle "
-    "hop); needs --request composed.",
 )
 @click.option("--allow-empty", is_flag=True, help="Write an empty chains file when no chain can be made.")
 def chain_specs(**values: object) -> None:

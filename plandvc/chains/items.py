@@ -233,10 +233,10 @@ def pool_items(
     split = (test, train) if held_out else (train, test)
     specs = site_specs(sites)
     stateful = stateful_controls(specs)
-    chosen_ids = set(read_ids(ids if ids is not None else pool / "pool_ids.txt"))
-    if not (pool / "kept.jsonl").is_file():
-        raise InputError(f"{pool / 'kept.jsonl'}: file not found")
     store = Pool.scan(pool)
+    chosen_ids = set(read_ids(ids) if ids is not None else store.ids())
+    if not store.index.is_file():
+        raise InputError(f"{store.index}: file not found")
     kept, bad_lines = store.kept, store.problems
     by_line: dict[str, list[str]] = {}
     for p in bad_lines:  # the contract's problems of kept.jsonl, one entry per line

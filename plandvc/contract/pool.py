@@ -242,16 +242,13 @@ def check_pool(pool: Path, sites: Path | None) -> PoolReport:
             on_site = Sites(sites, specs, in_split, App(specs), {})
     report.problems += [Problem(f"{pool}/{p.file}", p.key, p.reason) for p in store.problems]
     report.kept = len(store.kept)
-    ids_file = pool / "pool_ids.txt"
-    if ids_file.is_file():
-        for n, line in enumerate(ids_file.read_text(encoding="utf-8").splitlines(), 1):
-            tid = line.strip()
-            if tid and tid not in store:
-                report.problems.append(
-                    Problem(f"{pool}/pool_ids.txt:{n}", "", f"{tid!r} is not in kept.jsonl")
-                )
+    if store.ids_file.is_file():
+        report.problems += [
+            Problem(f"{pool}/{store.ids_file.name}:{n}", "", f"{tid!r} is not in kept.jsonl")
+            for n, tid in store.unknown_ids()
+        ]
     else:
-        report.problems.append(Problem(f"{pool}/pool_ids.txt", "", "file not found"))
+        report.problems.append(Problem(f"{pool}/{store.ids_file.name}", "", "file not found"))
     for row in store.kept:
         checked = store.check(row["id"])
         found = [Problem(f"{pool}/{p.file}", p.key, p.reason) for p in checked.problems]

@@ -7,8 +7,7 @@ import sys
 import click
 
 from plandvc.chains.cli import parse_sizes
-from plandvc.chains.compose import REQUESTS
-from plandvc.chains.phrasing import PHRASING
+from plandvc.chains.options import check_walk_options, walk_options
 from plandvc.eval.client import Asking
 from plandvc.eval.closed import LoopConfig
 from plandvc.eval.metrics import table
@@ -28,63 +27,7 @@ from plandvc.run.chain import RunParams
     "--sites", type=options.DIR, required=True, help="the sites folder (site_split.json names the test sites)"
 )
 @click.option("--out", type=options.DIR, required=True, help="the held-out folder to write")
-@click.option(
-    "--n",
-    "n",
-    type=click.IntRange(1),
-    default=SpecsConfig.n,
-    show_default=True,
-    help="chains to walk (at most)",
-)
-@click.option("--seed", type=int, default=SpecsConfig.seed, show_default=True, help="the walk's seed")
-@click.option(
-    "--sizes", default=",".join(map(str, SpecsConfig.sizes)), show_default=True, help="chain sizes, each 2-4"
-)
-@click.option(
-    "--tries",
-    type=click.IntRange(1),
-    default=SpecsConfig.tries,
-    show_default=True,
-    help="attempts per site per round",
-)
-@options.share("--answer-share", SpecsConfig.answer_share, "P(end on a question when one can)")
-@options.share(
-    "--recovery-share",
-    SpecsConfig.recovery_share,
-    "share of held-out chains whose one part fails at its first attempt (recovery turns are scored apart)",
-)
-@click.option(
-    "--request",
-    type=click.Choice(REQUESTS),
-    default=SpecsConfig.request,
-    show_default=True,
-    help="the requests, as the training chains' (chain-specs --request)",
-)
-@options.share(
-    "--goal-share",
-    SpecsConfig.goal_share,
-    "share of goal chains (chain-specs --goal-share; composed requests only)",
-)
-@click.option(
-    "--hygiene",
-    type=click.BOOL,
-    default=SpecsConfig.hygiene,
-    show_default=True,
-    help="refuse the held-out chains whose words fail a hygiene check (chain-specs --hygiene)",
-)
-@click.option(
-    "--phrasing",
-    type=click.Choice(PHRASING),
-    default=SpecsConfig.phrasing,
-    show_default=True,
-    help="the requests' words, as the training chains' (chain-specs --phrasing); varied: the held-out phrasings",
-)
-@click.option(
-    "--goal-kinds",
-    default=SpecsConfig.goal_kinds,
-    show_default=True,
-    help="the goal chains' kinds, as the training chains' (chain-specs --goal-kinds)",
-)
+@walk_options(SpecsConfig)
 @options.run_params("--budget", "--planner-turns")
 @options.dialect()
 @options.marks()
@@ -105,6 +48,7 @@ def eval_specs_cmd(**values: object) -> None:
     """
     params = fill(RunParams, values)
     cfg = fill(SpecsConfig, values, sizes=parse_sizes(str(values["sizes"])), params=params)
+    check_walk_options(cfg.n, cfg.tries, cfg.answer_share, cfg.recovery_share)
     s = eval_specs(cfg)
     click.echo(
         f"eval-specs: {s['held_out']} held-out chains of {s['chains']} walked from {s['records']} test-site "

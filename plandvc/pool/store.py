@@ -239,9 +239,22 @@ class Pool:
             raise InputError(f"{self.index}: {task_id!r} is not a kept trajectory")
         return self._run[task_id]
 
+    @property
+    def ids_file(self) -> Path:
+        """The pool ids' file (`pool_ids.txt`)."""
+        return self.root / IDS
+
     def ids(self) -> list[str]:
         """The pool ids (`pool_ids.txt`): the kept trajectories the chains are made of."""
-        return read_ids(self.root / IDS)
+        return read_ids(self.ids_file)
+
+    def unknown_ids(self, ids_file: Path | None = None) -> list[tuple[int, str]]:
+        """(line number, id) of each id in `ids_file` (the pool's own `pool_ids.txt` by default) that is not a
+        kept trajectory of this pool, in file order; an InputError when the file cannot be read."""
+        path = self.ids_file if ids_file is None else ids_file
+        read_ids(path)  # a missing or unreadable file: one line
+        lines = path.read_text(encoding="utf-8").splitlines()
+        return [(n, tid) for n, line in enumerate(lines, 1) for tid in line.split() if tid not in self]
 
     def dir_of(self, task_id: str) -> str:
         """A kept part's folder, relative to the pool."""
