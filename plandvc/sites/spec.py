@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import NoReturn
 
 from plandvc.io import InputError, read_json
 from plandvc.sites.model import (
@@ -54,27 +54,58 @@ _COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
 
 
 class _Check:
-    """Raises InputError `<file>: <key>: <message>`."""
+    """Raises InputError `<file>: <key>: <message>`; its getters return a key's value as the type they check."""
 
     def __init__(self, path: Path):
         self.path = path
 
-    def fail(self, key: str, msg: str) -> None:
+    def fail(self, key: str, msg: str) -> NoReturn:
         raise InputError(f"{self.path}: {key}: {msg}")
 
-    def get(self, obj: Any, key: str, name: str, kind: type | tuple[type, ...], required: bool = True) -> Any:
+    def get(
+        self, obj: object, key: str, name: str, kind: type | tuple[type, ...], required: bool = True
+    ) -> object:
+        """`obj[name]` checked to be of `kind` (a bool only where `kind` names bool); None when it is absent and
+        not `required`."""
         if not isinstance(obj, dict):
             self.fail(key, "expected an object")
         if name not in obj:
             if required:
                 self.fail(f"{key}.{name}" if key else name, "missing")
             return None
-        v = obj[name]
+        v: object = obj[name]
         if not isinstance(v, kind) or (isinstance(v, bool) and bool not in _as_tuple(kind)):
             self.fail(
                 f"{key}.{name}" if key else name, f"expected {_kind_name(kind)}, got {type(v).__name__}"
             )
         return v
+
+    def text(self, obj: object, key: str, name: str) -> str:
+        return str(self.get(obj, key, name, str))
+
+    def opt_text(self, obj: object, key: str, name: str, required: bool = False) -> str | None:
+        v = self.get(obj, key, name, str, required=required)
+        return v if isinstance(v, str) else None
+
+    def opt_int(self, obj: object, key: str, name: str, required: bool = False) -> int | None:
+        v = self.get(obj, key, name, int, required=required)
+        return v if isinstance(v, int) else None
+
+    def number(self, obj: object, key: str, name: str) -> int | float:
+        v = self.get(obj, key, name, (int, float))
+        return v if isinstance(v, int | float) else 0
+
+    def flag(self, obj: object, key: str, name: str) -> bool:
+        """An optional bool, False when absent."""
+        return bool(self.get(obj, key, name, bool, required=False))
+
+    def items(self, obj: object, key: str, name: str, required: bool = True) -> list[object]:
+        v = self.get(obj, key, name, list, required=required)
+        return list(v) if isinstance(v, list) else []
+
+    def mapping(self, obj: object, key: str, name: str) -> dict[str, object]:
+        v = self.get(obj, key, name, dict)
+        return dict(v) if isinstance(v, dict) else {}
 
 
 def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
@@ -85,97 +116,97 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
     return " or ".join(k.__name__ for k in _as_tuple(kind))
 
 
-def _column(ck: _Check, key: str, c: Any) -> Column:
-    name = ck.get(c, key, "name", str)
+def _column(ck: _Check, key: str, c: object) -> Column:
+    name = ck.text(c, key, "name")
     if not _NAME.match(name):
         ck.fail(f"{key}.name", f"{name!r} is not a lower-case identifier")
-    ctype = ck.get(c, key, "type", str)
+    ctype = ck.text(c, key, "type")
     if ctype not in COLUMN_TYPES:
         ck.fail(f"{key}.type", f"unknown column type {ctype!r} (one of {', '.join(COLUMN_TYPES)})")
-    values = ck.get(c, key, "values", list, required=ctype == "enum") or []
+    values = ck.items(c, key, "values", required=ctype == "enum")
     if ctype == "enum" and (
         len(values) < 2
         or not all(isinstance(v, str) and v for v in values)
         or len(set(values)) != len(values)
     ):
         ck.fail(f"{key}.values", "an enum needs at least 2 distinct non-empty strings")
-    decimals = ck.get(c, key, "decimals", int, required=False) or 0
+    decimals = ck.opt_int(c, key, "decimals") or 0
     if not 0 <= decimals <= 4:
         ck.fail(f"{key}.decimals", "must be 0..4")
     return Column(
         name=name,
-        label=ck.get(c, key, "label", str),
+        label=ck.text(c, key, "label"),
         type=ctype,
-        values=tuple(values),
-        prefix=ck.get(c, key, "prefix", str, required=False) or "",
-        suffix=ck.get(c, key, "suffix", str, required=False) or "",
+        values=tuple(str(v) for v in values),
+        prefix=ck.opt_text(c, key, "prefix") or "",
+        suffix=ck.opt_text(c, key, "suffix") or "",
         decimals=decimals,
         display=_choice(ck, c, key, "display", DISPLAYS),
     )
 
 
-def _choice(ck: _Check, obj: Any, key: str, name: str, allowed: tuple[str, ...]) -> str:
+def _choice(ck: _Check, obj: object, key: str, name: str, allowed: tuple[str, ...]) -> str:
     """An optional key whose value is one of `allowed` (the first is the default)."""
-    v = ck.get(obj, key, name, str, required=False)
+    v = ck.opt_text(obj, key, name)
     if v is None:
         return allowed[0]
     if v not in allowed:
         where = f"{key}.{name}" if key else name
         ck.fail(where, f"unknown {name} {v!r} (one of {', '.join(allowed)})")
-    return str(v)
+    return v
 
 
-def _table(ck: _Check, tname: str, t: Any) -> Table:
+def _table(ck: _Check, tname: str, t: object) -> Table:
     key = f"tables.{tname}"
     if not _NAME.match(tname):
         ck.fail(key, "table names are lower-case identifiers")
-    cols = ck.get(t, key, "columns", list)
+    cols = ck.items(t, key, "columns")
     columns = tuple(_column(ck, f"{key}.columns[{i}]", c) for i, c in enumerate(cols))
     names = [c.name for c in columns]
     if len(set(names)) != len(names):
         ck.fail(f"{key}.columns", "duplicate column name")
     by_name = {c.name: c for c in columns}
 
-    def col_ref(sub: str, name: Any) -> str:
-        if name not in by_name:
+    def col_ref(sub: str, name: object) -> str:
+        if not isinstance(name, str) or name not in by_name:
             ck.fail(f"{key}.{sub}", f"column {name!r} is missing from {key}.columns")
         return name
 
-    tkey = col_ref("key", ck.get(t, key, "key", str))
+    tkey = col_ref("key", ck.text(t, key, "key"))
     if by_name[tkey].type != "id":
         ck.fail(f"{key}.key", f"column {tkey!r} must have type 'id'")
-    label = col_ref("label", ck.get(t, key, "label", str))
-    rows = ck.get(t, key, "rows", list)
+    label = col_ref("label", ck.text(t, key, "label"))
+    rows = ck.items(t, key, "rows")
     _check_rows(ck, key, rows, columns, tkey, label)
-    create = ck.get(t, key, "create", list, required=False) or []
-    edit = ck.get(t, key, "edit", list, required=False) or []
+    create = ck.items(t, key, "create", required=False)
+    edit = ck.items(t, key, "edit", required=False)
     for sub, fields in (("create", create), ("edit", edit)):
         for f in fields:
             if col_ref(sub, f) == tkey:
                 ck.fail(f"{key}.{sub}", "the id column is assigned by the server")
-    copy = ck.get(t, key, "copy", str, required=False)
-    text = ck.get(t, key, "text", str, required=False)
+    copy = ck.opt_text(t, key, "copy")
+    text = ck.opt_text(t, key, "text")
     if copy is not None:
         col_ref("copy", copy)
     return Table(
         name=tname,
-        title=ck.get(t, key, "title", str),
-        singular=ck.get(t, key, "singular", str),
+        title=ck.text(t, key, "title"),
+        singular=ck.text(t, key, "singular"),
         key=tkey,
         label=label,
         columns=columns,
-        rows=tuple(dict(r) for r in rows),
-        create=tuple(create),
-        edit=tuple(edit),
+        rows=tuple(dict(r) for r in rows if isinstance(r, dict)),
+        create=tuple(map(str, create)),
+        edit=tuple(map(str, edit)),
         copy=copy,
         form=_choice(ck, t, key, "form", FORMS),
         text=col_ref("text", text) if text is not None else None,
-        delete=bool(ck.get(t, key, "delete", bool, required=False)),
+        delete=ck.flag(t, key, "delete"),
     )
 
 
 def _check_rows(
-    ck: _Check, key: str, rows: list[Any], columns: tuple[Column, ...], tkey: str, label: str
+    ck: _Check, key: str, rows: list[object], columns: tuple[Column, ...], tkey: str, label: str
 ) -> None:
     """Each row has exactly the table's columns, valid values, a distinct id that is not reserved and a
     distinct label."""
@@ -183,7 +214,7 @@ def _check_rows(
     if len(rows) < MIN_ROWS:
         ck.fail(f"{key}.rows", f"{len(rows)} rows, a list page needs at least {MIN_ROWS}")
     ids: set[str] = set()
-    labels: set[Any] = set()
+    labels: set[object] = set()
     for i, r in enumerate(rows):
         rkey = f"{key}.rows[{i}]"
         if not isinstance(r, dict):
@@ -203,16 +234,18 @@ def _check_rows(
             ck.fail(
                 f"{rkey}.{label}", f"duplicate label {r[label]!r} (labels name entries, keep them distinct)"
             )
-        ids.add(r[tkey])
+        ids.add(str(r[tkey]))
         labels.add(r[label])
 
 
-def _control_columns(ck: _Check, key: str, c: Any, kind: str, table: Table) -> tuple[str | None, list[str]]:
+def _control_columns(
+    ck: _Check, key: str, c: object, kind: str, table: Table
+) -> tuple[str | None, list[str]]:
     """The column a filter reads (typed for its kind), or the columns a sort or a search reads."""
     want_type = {"dropdown": ("enum",), "options": ("enum",), "slider": ("number",), "date_range": ("date",)}
     column = None
     if kind in want_type:
-        column = ck.get(c, key, "column", str)
+        column = ck.text(c, key, "column")
         if column not in table.column_names:
             ck.fail(f"{key}.column", f"column {column!r} is missing from table {table.name!r}")
         if table.column(column).type not in want_type[kind]:
@@ -221,7 +254,7 @@ def _control_columns(ck: _Check, key: str, c: Any, kind: str, table: Table) -> t
             )
     columns: list[str] = []
     if kind in ("sort", "search"):
-        columns = ck.get(c, key, "columns", list)
+        columns = [str(n) for n in ck.items(c, key, "columns")]
         if not columns:
             ck.fail(f"{key}.columns", "at least one column")
         for name in columns:
@@ -232,44 +265,45 @@ def _control_columns(ck: _Check, key: str, c: Any, kind: str, table: Table) -> t
     return column, columns
 
 
-def _control_params(ck: _Check, key: str, c: Any, kind: str) -> tuple[str | None, tuple[str, ...]]:
+def _control_params(ck: _Check, key: str, c: object, kind: str) -> tuple[str | None, tuple[str, ...]]:
     """A date range's or sort's two parameter names, or the one parameter of the other kinds."""
     if kind in ("date_range", "sort"):
-        params = tuple(ck.get(c, key, "params", list))
-        if len(params) != 2 or not all(isinstance(p, str) and _NAME.match(p) for p in params):
+        given = ck.items(c, key, "params")
+        params = tuple(p for p in given if isinstance(p, str) and _NAME.match(p))
+        if len(given) != 2 or len(params) != 2:
             ck.fail(f"{key}.params", "two distinct parameter names")
         if params[0] == params[1]:
             ck.fail(f"{key}.params", "two distinct parameter names")
         return None, params
-    param = ck.get(c, key, "param", str)
+    param = ck.text(c, key, "param")
     if not _NAME.match(param):
         ck.fail(f"{key}.param", f"{param!r} is not a parameter name")
     return param, ()
 
 
-def _control(ck: _Check, key: str, c: Any, table: Table) -> Control:
-    kind = ck.get(c, key, "kind", str)
+def _control(ck: _Check, key: str, c: object, table: Table) -> Control:
+    kind = ck.text(c, key, "kind")
     if kind not in CONTROL_KINDS:
         ck.fail(f"{key}.kind", f"unknown control kind {kind!r} (one of {', '.join(CONTROL_KINDS)})")
-    cid = ck.get(c, key, "control_id", str)
+    cid = ck.text(c, key, "control_id")
     if not _SLUG.match(cid):
         ck.fail(f"{key}.control_id", f"{cid!r} is not a lower-case slug")
     column, columns = _control_columns(ck, key, c, kind, table)
     param, params = _control_params(ck, key, c, kind)
     lo = hi = step = None
     if kind == "slider":
-        lo = ck.get(c, key, "min", (int, float))
-        hi = ck.get(c, key, "max", (int, float))
-        step = ck.get(c, key, "step", (int, float))
+        lo = ck.number(c, key, "min")
+        hi = ck.number(c, key, "max")
+        step = ck.number(c, key, "step")
         if not lo < hi or step <= 0:
             ck.fail(f"{key}", "a slider needs min < max and step > 0")
-    impl = ck.get(c, key, "impl", str, required=False) or ""
+    impl = ck.opt_text(c, key, "impl") or ""
     if impl and impl not in IMPLS[kind]:
         ck.fail(f"{key}.impl", f"unknown {kind} implementation {impl!r} (one of {', '.join(IMPLS[kind])})")
     return Control(
         control_id=cid,
         kind=kind,
-        label=ck.get(c, key, "label", str),
+        label=ck.text(c, key, "label"),
         column=column,
         param=param,
         params=params,
@@ -281,15 +315,15 @@ def _control(ck: _Check, key: str, c: Any, table: Table) -> Control:
     )
 
 
-def _page(ck: _Check, i: int, p: Any, tables: dict[str, Table]) -> Page:
+def _page(ck: _Check, i: int, p: object, tables: dict[str, Table]) -> Page:
     key = f"pages[{i}]"
-    name = ck.get(p, key, "page", str)
+    name = ck.text(p, key, "page")
     if not _SLUG.match(name) or name in RESERVED_IDS:
         ck.fail(f"{key}.page", f"{name!r} is not a usable page slug")
-    tname = ck.get(p, key, "table", str)
+    tname = ck.text(p, key, "table")
     if tname not in tables:
         ck.fail(f"{key}.table", f"table {tname!r} is missing from tables")
-    raw = ck.get(p, key, "controls", list)
+    raw = ck.items(p, key, "controls")
     controls = tuple(_control(ck, f"{key}.controls[{j}]", c, tables[tname]) for j, c in enumerate(raw))
     seen: set[str] = set()
     for j, c in enumerate(controls):
@@ -299,28 +333,28 @@ def _page(ck: _Check, i: int, p: Any, tables: dict[str, Table]) -> Page:
             if q in (PAGE_PARAM, SUGGEST_PARAM):
                 ck.fail(f"{key}.controls[{j}]", f"query parameter {q!r} is reserved for the list page")
             seen.add(q)
-    return Page(page=name, title=ck.get(p, key, "title", str), table=tname, controls=controls)
+    return Page(page=name, title=ck.text(p, key, "title"), table=tname, controls=controls)
 
 
-def _theme(ck: _Check, th: Any) -> Theme:
+def _theme(ck: _Check, th: object) -> Theme:
     """Colours, font, layout and (for a world site) navigation, pagination and furniture."""
-    layout = ck.get(th, "theme", "layout", str)
+    layout = ck.text(th, "theme", "layout")
     if layout not in LAYOUTS:
         ck.fail("theme.layout", f"unknown layout {layout!r} (one of {', '.join(LAYOUTS)})")
     colours: dict[str, str] = {}
     for k, default in (("accent", None), ("background", None), ("panel", "#ffffff"), ("text", "#1f2328")):
-        v: str = ck.get(th, "theme", k, str, required=default is None) or default or ""
+        v = ck.opt_text(th, "theme", k, required=default is None) or default or ""
         if not _COLOUR.match(v):
             ck.fail(f"theme.{k}", f"{v!r} is not a #rgb / #rrggbb colour")
         colours[k] = v
-    font = ck.get(th, "theme", "font", str, required=False) or "DejaVu Sans"
+    font = ck.opt_text(th, "theme", "font") or "DejaVu Sans"
     if not re.match(r"^[A-Za-z0-9 ]+$", font):
         ck.fail("theme.font", f"{font!r} is not a plain font family name")
     pagination = _choice(ck, th, "theme", "pagination", PAGINATIONS)
-    page_size = ck.get(th, "theme", "page_size", int, required=pagination != "none") or 0
+    page_size = ck.opt_int(th, "theme", "page_size", required=pagination != "none") or 0
     if pagination != "none" and not 5 <= page_size <= 100:
         ck.fail("theme.page_size", f"{page_size} is not 5..100")
-    radius = ck.get(th, "theme", "radius", int, required=False)
+    radius = ck.opt_int(th, "theme", "radius")
     return Theme(
         layout=layout,
         font=font,
@@ -328,30 +362,30 @@ def _theme(ck: _Check, th: Any) -> Theme:
         pagination=pagination,
         page_size=page_size,
         banner=_choice(ck, th, "theme", "banner", BANNERS),
-        hero=ck.get(th, "theme", "hero", str, required=False) or "",
-        tagline=ck.get(th, "theme", "tagline", str, required=False) or "",
+        hero=ck.opt_text(th, "theme", "hero") or "",
+        tagline=ck.opt_text(th, "theme", "tagline") or "",
         radius=6 if radius is None else radius,
-        tabs=bool(ck.get(th, "theme", "tabs", bool, required=False)),
+        tabs=ck.flag(th, "theme", "tabs"),
         home=_choice(ck, th, "theme", "home", HOMES),
         filters=_choice(ck, th, "theme", "filters", FILTER_FORMS),
-        row_actions=bool(ck.get(th, "theme", "row_actions", bool, required=False)),
+        row_actions=ck.flag(th, "theme", "row_actions"),
         **colours,
     )
 
 
-def parse_spec(raw: Any, path: Path) -> Spec:
+def parse_spec(raw: object, path: Path) -> Spec:
     """Validate a spec's JSON object; the first problem is an InputError naming `path` and the key."""
     ck = _Check(path)
-    site = ck.get(raw, "", "site", str)
+    site = ck.text(raw, "", "site")
     if not _SLUG.match(site):
         ck.fail("site", f"{site!r} is not a lower-case slug")
-    today = ck.get(raw, "", "today", str)
+    today = ck.text(raw, "", "today")
     if not is_date(today):
         ck.fail("today", f"{today!r} is not a date YYYY-MM-DD")
-    theme = _theme(ck, ck.get(raw, "", "theme", dict))
-    raw_tables = ck.get(raw, "", "tables", dict)
+    theme = _theme(ck, ck.mapping(raw, "", "theme"))
+    raw_tables = ck.mapping(raw, "", "tables")
     tables = {n: _table(ck, n, t) for n, t in raw_tables.items()}
-    raw_pages = ck.get(raw, "", "pages", list)
+    raw_pages = ck.items(raw, "", "pages")
     if not raw_pages:
         ck.fail("pages", "at least one list page")
     pages = tuple(_page(ck, i, p, tables) for i, p in enumerate(raw_pages))
@@ -362,13 +396,13 @@ def parse_spec(raw: Any, path: Path) -> Spec:
         ck.fail("pages", "duplicate control_id")
     return Spec(
         site=site,
-        name=ck.get(raw, "", "name", str),
+        name=ck.text(raw, "", "name"),
         today=today,
         theme=theme,
         tables=tables,
         pages=pages,
-        raw=raw,
-        domain=ck.get(raw, "", "domain", str, required=False) or "",
+        raw=dict(raw) if isinstance(raw, dict) else {},
+        domain=ck.opt_text(raw, "", "domain") or "",
     )
 
 
