@@ -36,7 +36,7 @@ LEFT: dict[str, int] = {
     "plandvc/eval/apps.py": 1,
     "plandvc/eval/score.py": 10,
     "plandvc/eval/template.py": 27,
-    "plandvc/run/chain.py": 1,
+    "plandvc/run/plan.py": 1,
     "plandvc/run/corrective.py": 1,
     "plandvc/run/script.py": 3,
     "plandvc/view/build.py": 1,
