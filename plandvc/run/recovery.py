@@ -205,7 +205,7 @@ def verdict(seen: FailureSeen | None) -> str | None:
     return None
 
 
-def failure_problems(label: str, failure: Any, n_parts: int) -> list[str]:
+def failure_problems(label: str, failure: object, n_parts: int) -> list[str]:
     """The shape problems of a chain line's `failure`; [] when it is well formed."""
     if not isinstance(failure, dict):
         return [f"{label}: failure {failure!r} is not an object {{part, kind, sibling?, cut?}}"]

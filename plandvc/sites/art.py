@@ -7,7 +7,6 @@ so the same entry always looks the same and two entries rarely look alike.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
 
 from markupsafe import Markup, escape
 
@@ -60,7 +59,7 @@ def tone(value: str, options: tuple[str, ...]) -> int:
     return options.index(value) % 6 if value in options else 0
 
 
-def format_value(col: Column, v: Any) -> str:
+def format_value(col: Column, v: object) -> str:
     """A cell's text: numbers with thousands separators, `decimals`, `prefix`/`suffix`; others as stored."""
     if col.type == "number" and isinstance(v, int | float):
         return f"{col.prefix}{v:,.{col.decimals}f}{col.suffix}"

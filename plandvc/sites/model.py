@@ -226,7 +226,7 @@ class Spec:
         return tuple((p, c) for p in self.pages for c in p.controls)
 
 
-def is_date(v: Any) -> bool:
+def is_date(v: object) -> bool:
     """An ISO date `YYYY-MM-DD`."""
     if not isinstance(v, str) or len(v) != 10:
         return False
@@ -237,11 +237,11 @@ def is_date(v: Any) -> bool:
     return True
 
 
-def check_value(col: Column, v: Any) -> str | None:
+def check_value(col: Column, v: object) -> str | None:
     """Why `v` is not a valid stored value of `col`, or None."""
     if col.type in ("id", "text") and not (isinstance(v, str) and v.strip()):
         return "expected a non-empty string"
-    if col.type == "id" and not _ID.match(v):
+    if col.type == "id" and not (isinstance(v, str) and _ID.match(v)):
         return f"{v!r} is not a URL-safe id"
     if col.type == "enum" and v not in col.values:
         return f"{v!r} is not one of {list(col.values)}"

@@ -62,58 +62,41 @@ class _Check:
     def fail(self, key: str, msg: str) -> NoReturn:
         raise InputError(f"{self.path}: {key}: {msg}")
 
-    def get(
-        self, obj: object, key: str, name: str, kind: type | tuple[type, ...], required: bool = True
-    ) -> object:
-        """`obj[name]` checked to be of `kind` (a bool only where `kind` names bool); None when it is absent and
-        not `required`."""
+    def get(self, obj: object, key: str, name: str, kinds: tuple[type, ...], required: bool = True) -> object:
+        """`obj[name]`, one of `kinds` (a bool only where they name bool); None: absent and not `required`."""
         if not isinstance(obj, dict):
             self.fail(key, "expected an object")
+        where = f"{key}.{name}" if key else name
         if name not in obj:
             if required:
-                self.fail(f"{key}.{name}" if key else name, "missing")
+                self.fail(where, "missing")
             return None
         v: object = obj[name]
-        if not isinstance(v, kind) or (isinstance(v, bool) and bool not in _as_tuple(kind)):
-            self.fail(
-                f"{key}.{name}" if key else name, f"expected {_kind_name(kind)}, got {type(v).__name__}"
-            )
+        if not isinstance(v, kinds) or (isinstance(v, bool) and bool not in kinds):
+            self.fail(where, f"expected {' or '.join(k.__name__ for k in kinds)}, got {type(v).__name__}")
         return v
 
     def text(self, obj: object, key: str, name: str) -> str:
-        return str(self.get(obj, key, name, str))
+        return str(self.get(obj, key, name, (str,)))
 
     def opt_text(self, obj: object, key: str, name: str, required: bool = False) -> str | None:
-        v = self.get(obj, key, name, str, required=required)
-        return v if isinstance(v, str) else None
+        return v if isinstance(v := self.get(obj, key, name, (str,), required=required), str) else None
 
     def opt_int(self, obj: object, key: str, name: str, required: bool = False) -> int | None:
-        v = self.get(obj, key, name, int, required=required)
-        return v if isinstance(v, int) else None
+        return v if isinstance(v := self.get(obj, key, name, (int,), required=required), int) else None
 
     def number(self, obj: object, key: str, name: str) -> int | float:
-        v = self.get(obj, key, name, (int, float))
-        return v if isinstance(v, int | float) else 0
+        return v if isinstance(v := self.get(obj, key, name, (int, float)), int | float) else 0
 
     def flag(self, obj: object, key: str, name: str) -> bool:
         """An optional bool, False when absent."""
-        return bool(self.get(obj, key, name, bool, required=False))
+        return bool(self.get(obj, key, name, (bool,), required=False))
 
     def items(self, obj: object, key: str, name: str, required: bool = True) -> list[object]:
-        v = self.get(obj, key, name, list, required=required)
-        return list(v) if isinstance(v, list) else []
+        return list(v) if isinstance(v := self.get(obj, key, name, (list,), required=required), list) else []
 
     def mapping(self, obj: object, key: str, name: str) -> dict[str, object]:
-        v = self.get(obj, key, name, dict)
-        return dict(v) if isinstance(v, dict) else {}
-
-
-def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
-    return kind if isinstance(kind, tuple) else (kind,)
-
-
-def _kind_name(kind: type | tuple[type, ...]) -> str:
-    return " or ".join(k.__name__ for k in _as_tuple(kind))
+        return dict(v) if isinstance(v := self.get(obj, key, name, (dict,)), dict) else {}
 
 
 def _column(ck: _Check, key: str, c: object) -> Column:
@@ -168,7 +151,7 @@ def _table(ck: _Check, tname: str, t: object) -> Table:
     by_name = {c.name: c for c in columns}
 
     def col_ref(sub: str, name: object) -> str:
-        if not isinstance(name, str) or name not in by_name:
+        if not isinstance(name, (str,)) or name not in by_name:
             ck.fail(f"{key}.{sub}", f"column {name!r} is missing from {key}.columns")
         return name
 
