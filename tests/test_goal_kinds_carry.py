@@ -11,9 +11,10 @@ import pytest
 from run_helpers import run_on_world
 
 from plandvc import io
-from plandvc.chains.goal_kinds import Maker
-from plandvc.chains.items import site_specs
+from plandvc.chains.goal_kinds import NEEDS, Maker, coverage
+from plandvc.chains.items import read_site_split, site_specs
 from plandvc.chains.make import ChainParams, make_chains
+from plandvc.chains.structure import coverage_listing
 from plandvc.records import ChainSpec, GoalStep, ItemRecord
 from plandvc.sites.query import select_rows
 
@@ -89,3 +90,21 @@ def test_carry_is_made_on_sites_with_a_settable_control(world_items: list[ItemRe
     maker = Maker("carry", world_items, specs, 0)
     made = {s for s in maker.sites() for _ in range(30) if maker.attempt(s) is not None}
     assert made == set(maker.sites()), sorted(set(maker.sites()) - made)
+
+
+def test_coverage_lists_each_kind_a_sites_data_cannot_make(
+    tmp_path: Path, world_items: list[ItemRecord], world0: Path
+) -> None:
+    """Every kind on every training site of the world; a site without its recorded navigations loses the kinds
+    that start from one, each named with what it needs; chain-structure --sites prints the listing."""
+    specs = site_specs(world0)
+    train = sorted(read_site_split(world0)[0])
+    assert coverage(world_items, specs, train) == {s: {} for s in train}
+    site = train[0]
+    no_nav = [r for r in world_items if not (r["site"] == site and r["macro"] == "navigate_to_page")]
+    missing = coverage(no_nav, specs, [site])[site]
+    assert sorted(missing) == ["carry", "compare", "lookup"], missing
+    assert NEEDS["carry"] in missing["carry"]
+    io.write_jsonl(tmp_path / "items.jsonl", no_nav)
+    listing = coverage_listing(tmp_path / "items.jsonl", world0)
+    assert f"- {site}: all but lookup, compare, carry" in listing, listing

@@ -31,6 +31,7 @@ from typing import Any, cast, get_args
 from plandvc.chains.goals import (
     constraint_parts,
     goal_chains,
+    goal_of,
     list_rows,
     pick_constraints,
     site_answers,
@@ -392,6 +393,48 @@ def kind_chains(
             continue
         maker = Maker(kind, records, specs, seed)
         out += take_turns(maker.sites(), k, tries, maker.attempt)
+    return out
+
+
+# why a kind cannot be made on a site: what its chains need of the site's data and recorded parts
+NEEDS = {
+    "detail": "constraints that leave one entry first (by a sort, no tie) or alone, with a field left to read",
+    "lookup": "a recorded navigation to a list whose first page shows an entry with a unique name",
+    "compare": "two named entries of a list's first page whose number or date field differs",
+    "act": "an entry found by constraints with a copy field no other entry has, or a delete",
+    "carry": "a list control it can set to a value read (a select, a facet sidebar, a search form) that narrows "
+    "the list to more than the entry and less than all",
+    "count": "constraints that leave some but not all of a list",
+    "top": "a sort on a number or a date that leaves one entry first without a tie",
+}
+
+
+def coverage(
+    records: Sequence[ItemRecord],
+    specs: Mapping[str, Spec],
+    sites: Iterable[str],
+    seed: int = 0,
+    tries: int = 40,
+) -> dict[str, dict[str, str]]:
+    """Per site, the kinds that cannot be made there, each with what it needs (an empty mapping: every kind can
+    be made): each kind drawn up to `tries` times on the site with its own seeded draws."""
+    out: dict[str, dict[str, str]] = {}
+    for site in sorted(sites):
+        missing: dict[str, str] = {}
+        for kind in NEEDS:
+            if kind in ("count", "top"):
+                rng = random.Random(f"coverage:{seed}:{kind}")
+                starts = usable_by_start(records, [site]).get(site, {})
+                made = starts and any(
+                    goal_of(pick_constraints(starts, rng), specs[site], kind) is not None
+                    for _ in range(tries)
+                )
+            else:
+                maker = Maker(kind, records, specs, seed)
+                made = site in maker.sites() and any(maker.attempt(site) is not None for _ in range(tries))
+            if not made:
+                missing[kind] = f"no {kind} chain in {tries} draws: it needs {NEEDS[kind]}"
+        out[site] = missing
     return out
 
 
