@@ -624,7 +624,7 @@ register("goal.carry.input", (
 ))  # fmt: skip
 register("final.carry.select", (
     'The {f} of "{e}" is {v}, and {n} {p} have that {f}.', '"{e}" has {f} {v}; {n} {p} share it.',
-    'Its {f} is {v}. Filtered by it, the list shows {n} {p}.', 'There are {n} {p} with {f} {v}, the {f} of "{e}".',
+    '"{e}" has {f} {v}; filtered by it, the list shows {n} {p}.', 'There are {n} {p} with {f} {v}, the {f} of "{e}".',
     '{n} {p} have {f} {v}, like "{e}".', 'I read {f} {v} on "{e}" and found {n} {p} with it.',
     'With {f} {v} (the one "{e}" has), the list shows {n} {p}.', 'The answer is {n}: that many {p} have {f} {v}, as "{e}" does.',
 ))  # fmt: skip
@@ -632,5 +632,5 @@ register("final.carry.input", (
     'The {f} of "{e}" is {v}; a search of the {p} for it finds {n}.', 'Searching the {p} for {v}, the {f} of "{e}", gives {n} results.',
     '"{e}" lists {f} {v}, and a search for it shows {n} {p}.', 'A search for {v} finds {n} {p}; that is the {f} of "{e}".',
     'I searched for {v} (the {f} of "{e}"): {n} {p} come up.', 'The answer is {n}: the search for {v}, the {f} of "{e}", shows that many {p}.',
-    '{n} {p} match a search for {v}, the {f} of "{e}".', 'Its {f} is {v}, and {n} {p} turn up for it.',
+    '{n} {p} match a search for {v}, the {f} of "{e}".', 'The {f} of "{e}" is {v}, and {n} {p} turn up for it.',
 ))  # fmt: skip
