@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from run_helpers import run_on_world
+from run_helpers import run_on_world, with_steps
 
 from plandvc import io
 from plandvc.chains.goal_kinds import NEEDS, Maker, coverage
@@ -44,14 +44,13 @@ def other_value(chain: ChainSpec, world: Path) -> str:
 
 def misdelegated(chain: ChainSpec, other: str) -> ChainSpec:
     """The chain with its narrow delegated (and done) with `other`; its gates still on the value read."""
-    goal = dict(chain["goal"])
-    steps = [dict(s) for s in goal["steps"]]
-    for s in steps:
+
+    def edit(s: dict[str, str]) -> None:
         if s["do"] == "narrow":
             s["say"] = s["say"].replace(f'"{s["value"]}"', f'"{other}"')
             s["value"] = other
-    goal["steps"] = steps  # type: ignore[typeddict-item]
-    return {**chain, "key": chain["key"][:-4] + "bad0", "goal": goal}  # type: ignore[typeddict-item]
+
+    return with_steps(chain, edit)  # type: ignore[no-any-return]
 
 
 def test_carry_chains_pass_and_fail_on_another_value(

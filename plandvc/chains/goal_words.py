@@ -108,12 +108,12 @@ def _request(goal: ChainGoal, group: Sequence[Ask], rng: random.Random) -> tuple
 _CARRY_FORMS = {
     "select": (
         'How many {p} have the same {f} as the {s} "{e}"?',
-        'Count the {p} that share the {f} of "{e}".',
+        'Count {the_p} that share the {f} of "{e}".',
         'Check the {f} of the {s} "{e}" and tell me how many {p} have that {f}.',
     ),
     "input": (
-        'Search the {p} for the {f} of the {s} "{e}": how many come up?',
-        'Look up the {f} of "{e}" and search the {p} for it. How many are there?',
+        'Search {the_p} for the {f} of the {s} "{e}": how many come up?',
+        'Look up the {f} of "{e}" and search {the_p} for it. How many are there?',
         'How many {p} does a search for the {f} of "{e}" find?',
     ),
 }
@@ -121,7 +121,7 @@ _CARRY_FORMS = {
 
 _CARRY_FINAL = {
     "select": 'The {f} of "{e}" is {v}, and {n} {p} have that {f}.',
-    "input": 'The {f} of "{e}" is {v}; a search of the {p} for it finds {n}.',
+    "input": 'The {f} of "{e}" is {v}; a search of {the_p} for it finds {n}.',
 }
 
 
@@ -139,7 +139,9 @@ def _carry_form(steps: Sequence[GoalStep], group: Sequence[Ask], form: str, n: s
     in the final message only, {v} the value read and {n} the count (the request never holds the value)."""
     st = _narrow(steps)
     s, p, f = group[0]["singular"], group[0]["plural"], lower_label(st.get("label", ""))
-    return _up(form.format(p=p, s=s, a=article(s), f=f, e=st["name"], v=st.get("value", ""), n=n))
+    return _up(
+        form.format(p=p, the_p=the(p), s=s, a=article(s), f=f, e=st["name"], v=st.get("value", ""), n=n)
+    )
 
 
 def _say(st: GoalStep, s: str, group: Sequence[Ask]) -> tuple[str, str]:
@@ -163,8 +165,8 @@ def _say(st: GoalStep, s: str, group: Sequence[Ask]) -> tuple[str, str]:
     if do == "narrow":  # the value read, carried verbatim
         v, f = st.get("value", ""), lower_label(label)
         if st.get("action") == "input":
-            return f'Search the {p} for "{v}".', f"Search the {p} for that {f}"
-        return f'Filter the {p} by {f} "{v}".', f"Filter the {p} by that {f}"
+            return f'Search {the(p)} for "{v}".', f"Search {the(p)} for that {f}"
+        return f'Filter {the(p)} by {f} "{v}".', f"Filter {the(p)} by that {f}"
     if do == "count":
         return f"Read how many {p} the list shows now.", f"Read how many {p} the list shows now."
     return f'Delete the {s} "{e}".', f"Delete the {s} found"
@@ -603,24 +605,24 @@ register("sup.number.asc", ("least {l}", "lowest possible {l}", "tiniest {l}", "
 register("sup.date.desc", ("most up-to-date {l}", "last {l}", "most current {l}"))
 register("sup.date.asc", ("earliest-ever {l}", "most distant {l}", "first-ever {l}"))
 
-# a carry goal (`plandvc.chains.goal_kinds`): {p}/{s}/{a} the list's nouns, {f} the field read, {e} the entry named;
+# a carry goal (`plandvc.chains.goal_kinds`): {p}/{the_p}/{s}/{a} the list's nouns, {f} the field read, {e} the entry named;
 # the finals also {v} the value read and {n} the count. The request never holds the value.
 register("goal.carry.select", (
-    'How many {p} have the same {f} as the {s} "{e}"?', 'Count the {p} that share the {f} of "{e}".',
+    'How many {p} have the same {f} as the {s} "{e}"?', 'Count {the_p} that share the {f} of "{e}".',
     'Check the {f} of the {s} "{e}" and tell me how many {p} have that {f}.', 'Whatever {f} "{e}" has, how many {p} have it too?',
-    'I like "{e}". How many {p} are there with its {f}?', 'Find out the {f} of "{e}", then count the {p} with that {f}.',
+    'I like "{e}". How many {p} are there with its {f}?', 'Find out the {f} of "{e}", then count {the_p} with that {f}.',
     'Take the {f} of the {s} "{e}" and tell me how many {p} match it.', 'How many {p} share their {f} with "{e}"?',
-    'Look at "{e}": how many {p} come with the same {f}?', 'Could you count the {p} whose {f} is the one "{e}" has?',
-    'What is the number of {p} with the {f} of "{e}"?', 'Give me a count of the {p} matching the {f} of the {s} "{e}".',
+    'Look at "{e}": how many {p} come with the same {f}?', 'Could you count {the_p} whose {f} is the one "{e}" has?',
+    'What is the number of {p} with the {f} of "{e}"?', 'Give me a count of {the_p} matching the {f} of the {s} "{e}".',
 ))  # fmt: skip
 register("goal.carry.input", (
-    'Search the {p} for the {f} of the {s} "{e}": how many come up?', 'Look up the {f} of "{e}" and search the {p} for it. How many are there?',
+    'Search {the_p} for the {f} of the {s} "{e}": how many come up?', 'Look up the {f} of "{e}" and search {the_p} for it. How many are there?',
     'How many {p} does a search for the {f} of "{e}" find?', 'Use the {f} of "{e}" as a search: how many {p} show up?',
-    'Find the {f} of the {s} "{e}", search the {p} with it, and count the results.',
+    'Find the {f} of the {s} "{e}", search {the_p} with it, and count the results.',
     'I want to know how many {p} turn up when I search for the {f} of "{e}".',
-    'Run a search of the {p} on the {f} of "{e}". How many results?', 'Take the {f} listed for "{e}" and search the {p} for it: what is the count?',
-    'Could you search the {p} for whatever {f} "{e}" has and tell me how many match?',
-    'How many results does the {f} of the {s} "{e}" give in a search of the {p}?',
+    'Run a search of {the_p} on the {f} of "{e}". How many results?', 'Take the {f} listed for "{e}" and search {the_p} for it: what is the count?',
+    'Could you search {the_p} for whatever {f} "{e}" has and tell me how many match?',
+    'How many results does the {f} of the {s} "{e}" give in a search of {the_p}?',
 ))  # fmt: skip
 register("final.carry.select", (
     'The {f} of "{e}" is {v}, and {n} {p} have that {f}.', '"{e}" has {f} {v}; {n} {p} share it.',
@@ -629,7 +631,7 @@ register("final.carry.select", (
     'With {f} {v} (the one "{e}" has), the list shows {n} {p}.', 'The answer is {n}: that many {p} have {f} {v}, as "{e}" does.',
 ))  # fmt: skip
 register("final.carry.input", (
-    'The {f} of "{e}" is {v}; a search of the {p} for it finds {n}.', 'Searching the {p} for {v}, the {f} of "{e}", gives {n} results.',
+    'The {f} of "{e}" is {v}; a search of {the_p} for it finds {n}.', 'Searching {the_p} for {v}, the {f} of "{e}", gives {n} results.',
     '"{e}" lists {f} {v}, and a search for it shows {n} {p}.', 'A search for {v} finds {n} {p}; that is the {f} of "{e}".',
     'I searched for {v} (the {f} of "{e}"): {n} {p} come up.', 'The answer is {n}: the search for {v}, the {f} of "{e}", shows that many {p}.',
     '{n} {p} match a search for {v}, the {f} of "{e}".', 'The {f} of "{e}" is {v}, and {n} {p} turn up for it.',
