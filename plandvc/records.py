@@ -235,9 +235,9 @@ class GoalRead(TypedDict):
 
 # what a goal's live step does (`plandvc.run.goal`): read the name of the entry the list leaves first, open an
 # entry by its name, read one of its fields, copy its copy field, delete it
-GoalDo = Literal["find", "open", "read", "copy", "delete"]
+GoalDo = Literal["find", "open", "read", "copy", "delete", "narrow", "count"]
 # a goal chain's kind (`plandvc.chains.goal_kinds`): the v3 two read the list; the others use what is found
-GoalKind = Literal["count", "top", "detail", "lookup", "compare", "act"]
+GoalKind = Literal["count", "top", "detail", "lookup", "compare", "act", "carry"]
 
 
 class GoalStep(TypedDict):
@@ -254,6 +254,12 @@ class GoalStep(TypedDict):
     field: NotRequired[str]  # read: the field's column
     say: NotRequired[str]  # the delegation
     plan: NotRequired[str]  # the checklist's words for it before the chain has found its values
+    reveals: NotRequired[bool]  # read: its value is carried by a later step (a carry goal's constraint)
+    value: NotRequired[str]  # narrow: the value it sets, verbatim as a read revealed it
+    control: NotRequired[str]  # narrow: the list control's id
+    param: NotRequired[str]  # narrow: the control's URL parameter
+    action: NotRequired[str]  # narrow: "select" (a dropdown) or "input" (a search box)
+    apply: NotRequired[str]  # narrow: the id of the button that applies it ("": it applies on change)
 
 
 class ChainGoal(TypedDict):

@@ -157,3 +157,13 @@ def run_on_world(chains: list[Any], tmp: Path, world: Path) -> tuple[Path, dict[
     )  # fmt: skip
     assert p.returncode == 0, p.stderr[-2000:]
     return out, {r["key"]: r for r in io.read_jsonl(out / "results.jsonl")}
+
+
+def with_steps(chain: Any, edit: Any, at: int = 0) -> Any:
+    """A copy of a goal chain whose live steps from `at` on `edit(step)` changed in place (a misread report: the
+    gates stay those of the chain), keyed apart (its key's last four characters "bad0")."""
+    goal = dict(chain["goal"])
+    goal["steps"] = [dict(s) for s in goal["steps"]]
+    for s in goal["steps"][at:]:
+        edit(s)
+    return {**chain, "key": chain["key"][:-4] + "bad0", "goal": goal}

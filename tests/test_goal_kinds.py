@@ -19,18 +19,20 @@ from plandvc.io import InputError
 from plandvc.records import ItemRecord
 from plandvc.run.script import template_memory
 
-MIX = "detail:0.42,lookup:0.22,compare:0.08,act:0.1,count:0.08,top:0.1"
+LOOKUPS = 21  # 0.18 of the goal chains
+MIX = "detail:0.42,lookup:0.18,compare:0.08,act:0.1,carry:0.1,count:0.06,top:0.06"
 
 
 def test_parse_kinds_v3_and_mixes() -> None:
     assert parse_kinds(V3_KINDS) is None
     assert parse_kinds(MIX) == {
         "detail": 0.42,
-        "lookup": 0.22,
+        "lookup": 0.18,
         "compare": 0.08,
         "act": 0.1,
-        "count": 0.08,
-        "top": 0.1,
+        "carry": 0.1,
+        "count": 0.06,
+        "top": 0.06,
     }
     assert sum(kind_counts(parse_kinds(MIX) or {}, 285).values()) == 285
     for bad, said in (
@@ -58,9 +60,8 @@ def test_mix_makes_each_kind_and_carries_found_values(world_items: list[ItemReco
         site_specs(world0),
     )
     kinds = Counter(c.get("goal", {}).get("kind", "walk") for c in chains)
-    assert kinds["detail"] == 48 and kinds["lookup"] == 25 and kinds["compare"] >= 5 and kinds["act"] >= 5, (
-        kinds
-    )
+    assert kinds["detail"] == 48 and kinds["lookup"] == LOOKUPS and kinds["compare"] >= 5, kinds
+    assert kinds["act"] >= 5 and kinds["carry"] >= 5, kinds
     for c in chains:
         goal = c.get("goal")
         if goal is None or "steps" not in goal:
@@ -79,6 +80,20 @@ def test_mix_makes_each_kind_and_carries_found_values(world_items: list[ItemReco
             assert name not in first
             after = template_memory([*turns, {"kind": "done", "answer": goal["expected"]}], 1)  # type: ignore[list-item]
             assert after.startswith(f'The Information specialist found "{name}".'), after
+        elif (
+            goal["kind"] == "carry"
+        ):  # the value read is not asked: the narrow carries it from the read's report
+            narrow = next(s for s in steps if s["do"] == "narrow")
+            value = narrow["value"]
+            assert value not in c["request"] and f'"{value}"' in narrow["say"], (c["request"], narrow)
+            assert value not in narrow["plan"] and "plan" not in steps[0] and "plan" not in steps[1]
+            turns = [{"kind": "delegate", "family": "Information", "instruction": s["say"], "macro": "x",
+                      **({"plan": s["plan"]} if "plan" in s else {}), **({"found": value} if s.get("reveals") else {})}
+                     for s in steps]  # fmt: skip
+            done = {"kind": "done", "answer": goal["expected"]}
+            assert value not in template_memory([*turns, done], 0)  # type: ignore[list-item]
+            after = template_memory([*turns, done], 2)  # type: ignore[list-item]
+            assert after.startswith(f'The Information specialist found "{value}".'), after
         else:  # lookup, compare: the entries are named in the request
             assert all(s["name"] in c["request"] for s in steps if s["do"] == "open")
         assert all(s["name"] in c["final"] for s in steps)
@@ -105,7 +120,7 @@ def test_chain_specs_with_goal_kinds_is_byte_reproducible(tmp_path: Path, world0
         assert p.returncode == 0, p.stderr[-2000:]
         outs.append(out.read_bytes())
     assert outs[0] == outs[1]
-    assert b'"kind":"detail"' in outs[0] and b'"kind":"compare"' in outs[0]
+    assert b'"kind":"detail"' in outs[0] and b'"kind":"compare"' in outs[0] and b'"kind":"carry"' in outs[0]
     bad = plandvc(
         "chain-specs", "--items", items, "--out", tmp_path / "bad.jsonl", "--request", "composed",
         "--goal-share", "0.5", "--goal-kinds", "detail:0.5", "--sites", world0,

@@ -15,7 +15,7 @@ from plandvc.eval.specs import SpecsConfig, eval_specs, load_held_out
 
 ROOT = Path(__file__).resolve().parents[1]
 POOL = ROOT / "data" / "world-pool"
-MIX = "detail:0.4,lookup:0.2,compare:0.2,act:0.2"
+MIX = "detail:0.3,lookup:0.2,compare:0.1,act:0.2,carry:0.2"
 N = 10
 pytestmark = pytest.mark.slow
 
@@ -29,7 +29,7 @@ def test_new_goal_kinds_are_held_out_and_the_oracle_scores_them_exactly(tmp_path
     chains = load_held_out(tmp_path / "eval")
     assert summary["held_out"] == len(chains) == N, summary
     kinds = Counter(c.line["goal"]["kind"] for c in chains)
-    assert set(kinds) == {"detail", "lookup", "compare", "act"}, kinds
+    assert set(kinds) == {"detail", "lookup", "compare", "act", "carry"}, kinds
     turns = sum(len(c.turns) for c in chains)
     loop = LoopConfig(POOL, world0)
     out = evaluate(

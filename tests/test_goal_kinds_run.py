@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from run_helpers import run_on_world
+from run_helpers import run_on_world, with_steps
 
 from plandvc import io
 from plandvc.chains.items import site_specs
@@ -36,13 +36,12 @@ def other_entry(chain: ChainSpec, items: dict[str, ItemRecord], world: Path) -> 
 
 def misdelegated(chain: ChainSpec, other: str, at: int) -> ChainSpec:
     """The chain with its steps from `at` on delegated for `other` (the gates still on the right entry)."""
-    goal = dict(chain["goal"])
-    steps = [dict(s) for s in goal["steps"]]
-    for s in steps[at:]:
+
+    def edit(s: dict[str, str]) -> None:
         s["say"] = s["say"].replace(f'"{s["name"]}"', f'"{other}"')
         s["name"] = other
-    goal["steps"] = steps  # type: ignore[typeddict-item]
-    return {**chain, "key": chain["key"][:-4] + "bad0", "goal": goal}  # type: ignore[typeddict-item]
+
+    return with_steps(chain, edit, at)  # type: ignore[no-any-return]
 
 
 def test_goal_kinds_pass_and_fail_on_the_wrong_entry(

@@ -32,6 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 QUOTED = io.read_json(Path(__file__).with_name("hygiene_quoted.json"))
 
 
+# the checks of what v3's chains cannot have (no goal of v3 carries a value from a report), so no quoted request
+LATER_CHECKS = {"leaked_value"}
 # the keys dataset v4 changed, at v3's values (docs/STAGES.md, "Dataset versions"): these tests read v3's chains
 V3_CHAINS = {"goal_share": 0.4, "goal_kinds": "count,top", "hygiene": False, "phrasing": "v3"}
 
@@ -81,7 +83,7 @@ def test_each_quoted_request_fails_its_check(case: dict[str, Any], specs: dict[s
 
 
 def test_every_check_has_a_quoted_request() -> None:
-    assert sorted({c["check"] for c in QUOTED}) == sorted(CHECKS)
+    assert sorted({c["check"] for c in QUOTED}) == sorted(set(CHECKS) - LATER_CHECKS)
 
 
 # ── each check on hand-made words: passing and failing ───────────────────────
@@ -108,6 +110,31 @@ def test_a_goal_steps_delegations_are_read_too() -> None:
     assert found == {
         "self_contradiction": ['self-contradiction: "Kingsbridge vs Kingsbridge" in the goal delegation 1']
     }
+
+
+def test_a_value_the_request_already_says_is_no_value_carried() -> None:
+    """A carry goal narrows by the value a read revealed: the request saying it (any case) is a leak."""
+    item = {"id": "a", "start": "/sites/s", "ask": ask("navigate_to_page", "recipes")}
+    steps = [
+        {"do": "open", "name": "Pad Kra Pao", "say": 'Open the recipe "Pad Kra Pao".'},
+        {"do": "read", "name": "Pad Kra Pao", "reveals": True, "say": 'Read the Cuisine of the recipe "Pad Kra Pao".'},
+        {"do": "narrow", "name": "Pad Kra Pao", "value": "Thai", "say": 'Filter the recipes by cuisine "Thai".'},
+        {"do": "count", "name": "Pad Kra Pao", "say": "Read how many recipes the list shows now."},
+    ]  # fmt: skip
+
+    def chain(request: str) -> Any:
+        return {
+            "key": "k", "site": "s", "parts": [{"id": "a", "via": None, "say": "Go to the recipes."}],
+            "request": request, "final": "f",
+            "goal": {"kind": "carry", "page": "/sites/s/recipes", "expected": "4", "steps": steps},
+        }  # fmt: skip
+
+    leaked = problems_of(
+        chain_text(chain('How many THAI recipes share the cuisine of "Pad Kra Pao"?'), {"a": item}, {})
+    )  # type: ignore[dict-item]
+    assert leaked == {"leaked_value": ['leaked value: the request says "Thai", which a report is to reveal']}
+    fine = 'How many recipes share the cuisine of "Pad Kra Pao"? Thailand trip coming up.'
+    assert problems_of(chain_text(chain(fine), {"a": item}, {})) == {}  # type: ignore[dict-item]
 
 
 def test_self_contradiction_and_garbled_title() -> None:
@@ -160,7 +187,7 @@ def test_todays_default_chains_have_every_kind_of_problem(
     """v3's params (hygiene off) keep today's chains, problems and all: every check finds some."""
     by_id = {r["id"]: r for r in world_items}
     found = {k for c in default_chains for k in problems_of(chain_text(c, by_id, specs))}
-    assert found == set(CHECKS)
+    assert found == set(CHECKS) - LATER_CHECKS
 
 
 def test_with_hygiene_no_chain_has_a_problem(world_items: list[ItemRecord], specs: dict[str, Spec]) -> None:

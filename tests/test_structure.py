@@ -56,6 +56,17 @@ ACT = {
 }
 
 
+CARRY = {
+    "kind": "carry",
+    "steps": [
+        step("open", "Lemon Tart"),
+        {**step("read", "Lemon Tart"), "reveals": True},
+        {**step("narrow", "Lemon Tart"), "value": "French"},
+        step("count", "Lemon Tart"),
+    ],
+}
+
+
 def by_id() -> dict[str, Any]:
     return {r["id"]: r for r in ITEMS}
 
@@ -66,6 +77,7 @@ def test_each_chain_is_labelled_by_its_spec() -> None:
         (chain("a", [("search", None)], DETAIL), ("detail", True, 4)),
         (chain("b", [("search", None)], {**DETAIL, "kind": "carry"}), ("detail", True, 4)),
         (chain("c", [("search", None)], LOOKUP), ("lookup", False, 3)),
+        (chain("b2", [("search", None)], CARRY), ("detail", True, 5)),  # the value read narrows the list
         (chain("d", [("search", None)], COMPARE), ("compare", False, 4)),  # a find after the reads: no carry
         (chain("e", [("search", None)], ACT), ("act", True, 4)),
         (chain("f", [("search", None), ("sort", "page")], {"kind": "top"}), ("top", False, 3)),

@@ -9,6 +9,10 @@ value only an earlier step reveals, made on the generated sites by construction 
   -> which is higher (or later); the final message gives both values;
 - `act`: constraints -> the entry found -> open it -> copy its copy field or delete it, gated on THAT entry
   (a copy's value is unique in its table, a delete is exclusive);
+- `carry`: the list page -> a named entry of its first page -> open it -> read one field (a dropdown's value or a
+  searchable text) -> narrow the list by THAT value (the dropdown set to it, or a search for it: the delegation
+  carries the value read, the request never holds it) -> how many entries the list shows then; the narrowing
+  is gated on the list's URL state with that value (`query`), the count on the site's query semantics;
 - `count` and `top`: the v3 goals (`plandvc.chains.goals`), drawn by kind.
 
 The steps after the constraints have no recorded trajectory: each is a `GoalStep`, its expected values from
@@ -27,6 +31,7 @@ from typing import Any, cast, get_args
 from plandvc.chains.goals import (
     constraint_parts,
     goal_chains,
+    goal_of,
     list_rows,
     pick_constraints,
     site_answers,
@@ -36,9 +41,11 @@ from plandvc.chains.goals import (
 from plandvc.chains.walk import chain_key
 from plandvc.checks import Check
 from plandvc.io import InputError
+from plandvc.macros.widgets import grouped
 from plandvc.records import ChainGoal, ChainSpec, GoalDo, GoalKind, GoalStep, ItemRecord
 from plandvc.sites.art import format_value
-from plandvc.sites.model import Column, Page, Spec, Table
+from plandvc.sites.model import Column, Control, Page, Spec, Table
+from plandvc.sites.query import BadValue, select_rows
 
 V3_KINDS = "count,top"  # chains.goal_kinds' v3 value: the kind follows the constraints (a sort: top)
 KINDS: tuple[str, ...] = get_args(GoalKind)
@@ -157,7 +164,7 @@ class Maker:
         self.seen: set[str] = set()
 
     def sites(self) -> list[str]:
-        need = self.nav if self.kind in ("lookup", "compare") else self.constraints
+        need = self.nav if self.kind in ("lookup", "compare", "carry") else self.constraints
         return sorted(s for s in need if s in self.specs)
 
     def chain(
@@ -306,6 +313,63 @@ class Maker:
         }
         return self.chain(site, [nav], goal, [str(a[table.key]), str(b[table.key]), col.name])
 
+    def _carry(self, site: str) -> ChainSpec | None:
+        got = self._navigation(site)
+        if got is None or not got[3]:
+            return None
+        nav, page, table, rows, path = got
+        spec = self.specs[site]
+        ways = [w for c in page.controls if (w := narrowing(spec, page, c)) is not None]
+        if not ways:
+            return None
+        row = self.rng.choice(rows)
+        control, action, apply = self.rng.choice(ways)
+        name = str(row[table.label])
+        cols = [table.column(str(control.column))] if action != "input" else [
+            table.column(c) for c in control.columns if c not in (table.label, table.key, table.text)
+        ]  # fmt: skip
+        if not cols:
+            return None
+        col = self.rng.choice(cols)
+        value = str(row[col.name])
+        if shown(col, row[col.name]) != value or value.lower() in name.lower() or '"' in value:
+            return None  # the value read is the value set, verbatim; the request (which names the entry) never holds it
+        try:
+            n = len(select_rows(page, table, list(table.rows), [(str(control.param), value)]))
+        except BadValue:
+            return None
+        if not 1 < n < len(table.rows):
+            return None  # the entry alone, or the whole list: the carried value narrows nothing
+        read = read_step(path, table, row, col)
+        read["reveals"] = True
+        query: Check = {"kind": "query", "path": path, "params": {str(control.param): [value]}}
+        narrow = step(
+            "narrow", path, name, query, value=value, control=control.control_id, param=str(control.param),
+            action=action, apply=apply, label=col.label, field=col.name,
+        )  # fmt: skip
+        count = step("count", path, name, {"kind": "answer", "expected": str(n), "number": True})
+        steps = [open_step(path, table, row), read, narrow, count]
+        goal: ChainGoal = {"kind": "carry", "page": path, "expected": str(n), "steps": steps}
+        return self.chain(site, [nav], goal, [str(row[table.key]), col.name, control.control_id])
+
+
+def narrowing(spec: Spec, page: Page, c: Control) -> tuple[Control, str, str] | None:
+    """How a carry goal's scripted specialist sets control `c` to a value it read: (c, the action, the id of the
+    button that applies it, "" when none does), or None for a control it does not set. The moves are the macros'
+    scripted executor's (`plandvc.macros.script.Executor.choose`, `search_by_text`): a dropdown drawn as a
+    select (`select`, then its Apply, the filter form's one Apply, or none when the form applies on change) or as
+    a facet sidebar (`facet`: the value's own link), a search box (`input`, then its Apply). Not a listbox or an
+    autocomplete search (their moves pass through a popup), nor the other kinds (no one value to carry)."""
+    how = grouped(spec, c)
+    if c.kind == "dropdown" and c.column is not None and how == "facets":
+        return c, "facet", ""  # a v3 facet sidebar: the value's own link
+    if c.kind == "dropdown" and c.implementation == "select" and c.column is not None:
+        apply = {"form": f"{page.page}-filters-apply", "change": ""}.get(how or "", f"{c.control_id}-apply")
+        return c, "select", apply
+    if c.kind == "search" and c.implementation == "form" and c.columns:
+        return c, "input", f"{c.control_id}-apply"
+    return None
+
 
 def kind_chains(
     records: Sequence[ItemRecord],
@@ -317,7 +381,7 @@ def kind_chains(
     answers: Mapping[str, Callable[..., ChainGoal | None]] | None = None,
 ) -> list[ChainSpec]:
     """Up to n goal chains in the mix `goal_kinds` (the v3 value: `goal_chains` as it was), each kind's in
-    turn (count, top, detail, lookup, compare, act); the caller shuffles them in among the walked chains."""
+    turn (count, top, detail, lookup, compare, act, carry); the caller shuffles them in among the walked chains."""
     mix = parse_kinds(goal_kinds)
     answered = answers if answers is not None else site_answers(specs)
     if mix is None:
@@ -332,6 +396,49 @@ def kind_chains(
     return out
 
 
+# why a kind cannot be made on a site: what its chains need of the site's data and recorded parts
+NEEDS = {
+    "detail": "constraints that leave one entry first (by a sort, no tie) or alone, with a field left to read",
+    "lookup": "a recorded navigation to a list whose first page shows an entry with a unique name",
+    "compare": "two named entries of a list's first page whose number or date field differs",
+    "act": "an entry found by constraints with a copy field no other entry has, or a delete",
+    "carry": "a list control it can set to a value read (a select, a facet sidebar, a search form) that narrows "
+    "the list to more than the entry and less than all",
+    "count": "constraints that leave some but not all of a list",
+    "top": "a sort on a number or a date that leaves one entry first without a tie",
+}
+
+
+def coverage(
+    records: Sequence[ItemRecord],
+    specs: Mapping[str, Spec],
+    sites: Iterable[str],
+    seed: int = 0,
+    tries: int = 40,
+) -> dict[str, dict[str, str]]:
+    """Per site, the kinds that cannot be made there, each with what it needs (an empty mapping: every kind can
+    be made): each kind drawn up to `tries` times on the site with its own seeded draws."""
+    out: dict[str, dict[str, str]] = {}
+    for site in sorted(sites):
+        missing: dict[str, str] = {}
+        for kind in NEEDS:
+            if kind in ("count", "top"):
+                rng = random.Random(f"coverage:{seed}:{kind}")
+                starts = usable_by_start(records, [site]).get(site, {})
+                made = starts and any(
+                    goal_of(pick_constraints(starts, rng), specs[site], kind) is not None
+                    for _ in range(tries)
+                )
+            else:
+                maker = Maker(kind, records, specs, seed)
+                made = site in maker.sites() and any(maker.attempt(site) is not None for _ in range(tries))
+            if not made:
+                missing[kind] = f"no {kind} chain in {tries} draws: it needs {NEEDS[kind]}"
+        out[site] = missing
+    return out
+
+
 def carries(chain: ChainSpec) -> bool:
-    """Whether a later step of the chain needs a value only an earlier step reveals (a found entry's name)."""
-    return any(s["do"] == "find" for s in chain.get("goal", {}).get("steps", []))
+    """Whether a later step of the chain needs a value only an earlier step reveals (a found entry's name, or a
+    value read that a carry goal narrows its list by)."""
+    return any(s["do"] == "find" or s.get("reveals") for s in chain.get("goal", {}).get("steps", []))

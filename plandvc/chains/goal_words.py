@@ -83,6 +83,8 @@ def _request(goal: ChainGoal, group: Sequence[Ask], rng: random.Random) -> tuple
             )
         )
         return form.format(f=label, s=s, p=group[0]["plural"], a=names[0], b=names[1]), ""
+    if kind == "carry":
+        return _carry_form(steps, group, rng.choice(_CARRY_FORMS[_how(steps)])), ""
     asked, named = _found_phrase(group, rng)
     if kind == "detail":
         form = rng.choice(
@@ -102,6 +104,46 @@ def _request(goal: ChainGoal, group: Sequence[Ask], rng: random.Random) -> tuple
     return form.format(x=asked, the_p=the(group[0]["plural"])), named
 
 
+# a carry goal's request (v3's phrasing), by how the list is narrowed: {p} plural, {s} singular, {f} the field, {e}
+_CARRY_FORMS = {
+    "select": (
+        'How many {p} have the same {f} as the {s} "{e}"?',
+        'Count {the_p} that share the {f} of "{e}".',
+        'Check the {f} of the {s} "{e}" and tell me how many {p} have that {f}.',
+    ),
+    "input": (
+        'Search {the_p} for the {f} of the {s} "{e}": how many come up?',
+        'Look up the {f} of "{e}" and search {the_p} for it. How many are there?',
+        'How many {p} does a search for the {f} of "{e}" find?',
+    ),
+}
+
+
+_CARRY_FINAL = {
+    "select": 'The {f} of "{e}" is {v}, and {n} {p} have that {f}.',
+    "input": 'The {f} of "{e}" is {v}; a search of {the_p} for it finds {n}.',
+}
+
+
+def _narrow(steps: Sequence[GoalStep]) -> GoalStep:
+    return next(st for st in steps if st["do"] == "narrow")
+
+
+def _how(steps: Sequence[GoalStep]) -> str:
+    """How a carry goal's words say its narrowing: "input" (a search) or "select" (a filter, a facet too)."""
+    return "input" if _narrow(steps).get("action") == "input" else "select"
+
+
+def _carry_form(steps: Sequence[GoalStep], group: Sequence[Ask], form: str, n: str = "") -> str:
+    """A carry goal's words from `form`: {e} the entry named, {f} the field read, {p}/{s}/{a} the list's nouns;
+    in the final message only, {v} the value read and {n} the count (the request never holds the value)."""
+    st = _narrow(steps)
+    s, p, f = group[0]["singular"], group[0]["plural"], lower_label(st.get("label", ""))
+    return _up(
+        form.format(p=p, the_p=the(p), s=s, a=article(s), f=f, e=st["name"], v=st.get("value", ""), n=n)
+    )
+
+
 def _say(st: GoalStep, s: str, group: Sequence[Ask]) -> tuple[str, str]:
     """(a live step's delegation, its checklist words before the chain found its values)."""
     do, e, label = st["do"], st["name"], st.get("label", "")
@@ -119,11 +161,21 @@ def _say(st: GoalStep, s: str, group: Sequence[Ask]) -> tuple[str, str]:
         return f'Read the {label} of the {s} "{e}".', f"Read its {lower_label(label)}"
     if do == "copy":
         return f'Copy the {label} of the {s} "{e}".', f"Copy its {lower_label(label)}"
+    p = group[0]["plural"]
+    if do == "narrow":  # the value read, carried verbatim
+        v, f = st.get("value", ""), lower_label(label)
+        if st.get("action") == "input":
+            return f'Search {the(p)} for "{v}".', f"Search {the(p)} for that {f}"
+        return f'Filter {the(p)} by {f} "{v}".', f"Filter {the(p)} by that {f}"
+    if do == "count":
+        return f"Read how many {p} the list shows now.", f"Read how many {p} the list shows now."
     return f'Delete the {s} "{e}".', f"Delete the {s} found"
 
 
 def _final(goal: ChainGoal, group: Sequence[Ask], named: str, rng: random.Random) -> str:
     steps, kind, s = goal["steps"], goal["kind"], group[0]["singular"]
+    if kind == "carry":
+        return _carry_form(steps, group, _CARRY_FINAL[_how(steps)], goal["expected"])
     if kind == "lookup":
         return f'The {s} "{steps[0]["name"]}": {_values(steps)}.'
     if kind == "compare":
@@ -298,6 +350,8 @@ def varied_goal_request(goal: ChainGoal, group: Sequence[Ask], d: Drawer) -> tup
     if kind == "lookup":
         e = next(st["name"] for st in steps if st["do"] == "open")
         body = d.form("goal.lookup").format(s=s, a=article(s), e=e, **_reads(steps))
+    elif kind == "carry":
+        body = _carry_form(steps, group, d.form(f"goal.carry.{_how(steps)}"))
     elif kind == "compare":
         names = [st["name"] for st in steps if st["do"] == "open"]
         body = d.form("goal.compare").format(
@@ -329,6 +383,9 @@ def varied_goal_final(goal: ChainGoal, group: Sequence[Ask], sup: str, d: Drawer
     """The final message drawn through `d`: every value read, the entry's name verbatim (the entry found named as
     the one with the superlative `sup` the request said, or the only one)."""
     steps, kind, s = goal["steps"], goal["kind"], group[0]["singular"]
+    if kind == "carry":
+        form = d.form(f"final.carry.{_how(steps)}")
+        return _carry_form(steps, group, form, goal["expected"])
     if kind == "lookup":
         return _up(d.form("final.lookup").format(s=s, e=steps[0]["name"], **_reads(steps)))
     if kind == "compare":
@@ -364,11 +421,12 @@ def goal_words(
     else:
         request, named = _request(goal, group, rng)
     s = group[0]["singular"]
-    finds = any(st["do"] == "find" for st in goal["steps"])
+    found = False  # a step after one that reveals a value (a find, a read a carry narrows by) has a plan
     steps: list[GoalStep] = []
     for st in goal["steps"]:
         say, plan = _say(st, s, group)
-        steps.append({**st, "say": say, **({"plan": plan} if finds and plan != say else {})})  # type: ignore[typeddict-item]
+        steps.append({**st, "say": say, **({"plan": plan} if found and plan != say else {})})  # type: ignore[typeddict-item]
+        found = found or st["do"] == "find" or bool(st.get("reveals"))
     if drawer is not None:
         return request, steps, varied_goal_final(goal, group, named, drawer)
     return request, steps, _final(goal, group, named, rng)
@@ -546,3 +604,35 @@ register("sup.number.desc", ("highest-ranked {l}", "record {l}", "peak {l}", "up
 register("sup.number.asc", ("least {l}", "lowest possible {l}", "tiniest {l}", "minimal {l}"))
 register("sup.date.desc", ("most up-to-date {l}", "last {l}", "most current {l}"))
 register("sup.date.asc", ("earliest-ever {l}", "most distant {l}", "first-ever {l}"))
+
+# a carry goal (`plandvc.chains.goal_kinds`): {p}/{the_p}/{s}/{a} the list's nouns, {f} the field read, {e} the entry named;
+# the finals also {v} the value read and {n} the count. The request never holds the value.
+register("goal.carry.select", (
+    'How many {p} have the same {f} as the {s} "{e}"?', 'Count {the_p} that share the {f} of "{e}".',
+    'Check the {f} of the {s} "{e}" and tell me how many {p} have that {f}.', 'Whatever {f} "{e}" has, how many {p} have it too?',
+    'I like "{e}". How many {p} are there with its {f}?', 'Find out the {f} of "{e}", then count {the_p} with that {f}.',
+    'Take the {f} of the {s} "{e}" and tell me how many {p} match it.', 'How many {p} share their {f} with "{e}"?',
+    'Look at "{e}": how many {p} come with the same {f}?', 'Could you count {the_p} whose {f} is the one "{e}" has?',
+    'What is the number of {p} with the {f} of "{e}"?', 'Give me a count of {the_p} matching the {f} of the {s} "{e}".',
+))  # fmt: skip
+register("goal.carry.input", (
+    'Search {the_p} for the {f} of the {s} "{e}": how many come up?', 'Look up the {f} of "{e}" and search {the_p} for it. How many are there?',
+    'How many {p} does a search for the {f} of "{e}" find?', 'Use the {f} of "{e}" as a search: how many {p} show up?',
+    'Find the {f} of the {s} "{e}", search {the_p} with it, and count the results.',
+    'I want to know how many {p} turn up when I search for the {f} of "{e}".',
+    'Run a search of {the_p} on the {f} of "{e}". How many results?', 'Take the {f} listed for "{e}" and search {the_p} for it: what is the count?',
+    'Could you search {the_p} for whatever {f} "{e}" has and tell me how many match?',
+    'How many results does the {f} of the {s} "{e}" give in a search of {the_p}?',
+))  # fmt: skip
+register("final.carry.select", (
+    'The {f} of "{e}" is {v}, and {n} {p} have that {f}.', '"{e}" has {f} {v}; {n} {p} share it.',
+    '"{e}" has {f} {v}; filtered by it, the list shows {n} {p}.', 'There are {n} {p} with {f} {v}, the {f} of "{e}".',
+    '{n} {p} have {f} {v}, like "{e}".', 'I read {f} {v} on "{e}" and found {n} {p} with it.',
+    'With {f} {v} (the one "{e}" has), the list shows {n} {p}.', 'The answer is {n}: that many {p} have {f} {v}, as "{e}" does.',
+))  # fmt: skip
+register("final.carry.input", (
+    'The {f} of "{e}" is {v}; a search of {the_p} for it finds {n}.', 'Searching {the_p} for {v}, the {f} of "{e}", gives {n} results.',
+    '"{e}" lists {f} {v}, and a search for it shows {n} {p}.', 'A search for {v} finds {n} {p}; that is the {f} of "{e}".',
+    'I searched for {v} (the {f} of "{e}"): {n} {p} come up.', 'The answer is {n}: the search for {v}, the {f} of "{e}", shows that many {p}.',
+    '{n} {p} match a search for {v}, the {f} of "{e}".', 'The {f} of "{e}" is {v}, and {n} {p} turn up for it.',
+))  # fmt: skip

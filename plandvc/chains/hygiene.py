@@ -12,7 +12,9 @@ each (empty: none):
 - `undone_step`: a step that undoes an earlier one ("Show me players matching Duarte, and then take me to the
   players": the trip to the list drops its constraints);
 - `idle_hop`: a hop that serves nothing ("Take me to the letters. How many stories ...": the next part does
-  not start where the hop leads).
+  not start where the hop leads);
+- `leaked_value`: the request already holds a value a goal's later step is to carry from a report (the entry a
+  `find` reveals, the value a `carry` goal's read reveals and its narrowing sets): then nothing is carried.
 
 The linking, undoing and idle checks are decided by construction (the parts' macros, pages, start pages and
 vias, and the entries the constraints leave by the site's own query semantics), never by reading the words
@@ -63,6 +65,7 @@ class ChainText:
     site: str
     spec: Spec | None = None
     goal_says: tuple[str, ...] = ()
+    carried: tuple[str, ...] = ()  # the values the goal's later steps carry from a report (`carried_values`)
 
     def texts(self) -> list[tuple[str, str]]:
         """(where, text) of every text a user, the planner or a specialist reads."""
@@ -84,6 +87,7 @@ class GoalStepWords(TypedDict):
     do: str
     name: str
     say: NotRequired[str]
+    value: NotRequired[str]  # a narrow's value, the one a read before it revealed
 
 
 def goal_steps(goal: ChainGoal) -> list[GoalStepWords]:
@@ -106,7 +110,16 @@ def chain_text(chain: ChainSpec, items: Mapping[str, ItemRecord], specs: Mapping
         site=chain["site"],
         spec=specs.get(chain["site"]),
         goal_says=tuple(_goal_says(goal)) if goal is not None else (),
+        carried=tuple(carried_values(goal)) if goal is not None else (),
     )
+
+
+def carried_values(goal: ChainGoal) -> list[str]:
+    """The values a goal's later steps carry from a report: a find's entry, a narrow's value (the one read)."""
+    steps = goal_steps(goal)
+    return [s["name"] for s in steps if s["do"] == "find"] + [
+        s.get("value", "") for s in steps if s["do"] == "narrow"
+    ]
 
 
 def _goal_says(goal: ChainGoal) -> list[str]:
@@ -291,6 +304,15 @@ def idle_hop(c: ChainText) -> list[str]:
     return out
 
 
+def leaked_value(c: ChainText) -> list[str]:
+    """A value the goal carries from a report (a find's entry, a narrow's value) that the request already says."""
+    return [
+        f'leaked value: the request says "{v}", which a report is to reveal'
+        for v in c.carried
+        if v and re.search(rf"(?<!\w){re.escape(v)}(?!\w)", c.request, re.I)
+    ]
+
+
 Check = Callable[[ChainText], list[str]]
 CHECKS: dict[str, Check] = {
     "float_noise": float_noise,
@@ -300,6 +322,7 @@ CHECKS: dict[str, Check] = {
     "false_link": false_link,
     "undone_step": undone_step,
     "idle_hop": idle_hop,
+    "leaked_value": leaked_value,
 }
 
 

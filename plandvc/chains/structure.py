@@ -167,6 +167,22 @@ def _linked(chain: ChainSpec, items: Mapping[str, ItemRecord], runs: Sequence[Se
     return not false_link(c)
 
 
+def coverage_listing(items_path: Path, sites_path: Path) -> str:
+    """Per training site, the goal kinds it cannot make and why (`plandvc.chains.goal_kinds.coverage`)."""
+    from plandvc.chains.goal_kinds import NEEDS, coverage
+    from plandvc.chains.items import read_site_split, site_specs
+
+    items = cast(list[ItemRecord], read_jsonl(items_path))
+    specs = site_specs(sites_path)
+    train = sorted(read_site_split(sites_path)[0] & set(specs))
+    got = coverage(items, specs, train)
+    lines = [f"goal kinds ({', '.join(NEEDS)}) on {len(train)} training sites:"]
+    for site, missing in got.items():
+        lines.append(f"- {site}: " + ("every kind" if not missing else f"all but {', '.join(missing)}"))
+        lines += [f"  - {why}" for why in missing.values()]
+    return "\n".join(lines)
+
+
 @dataclass(frozen=True)
 class Table:
     """The chains' shares (%) by row and flag, their planner steps (mean, max), and how many chains."""
@@ -240,20 +256,31 @@ def read_table(chains_path: Path, items_path: Path) -> Table:
 @click.option("--chains", "chains_path", type=click.Path(path_type=Path), required=True, help="chains.jsonl.")
 @click.option("--items", "items_path", type=click.Path(path_type=Path), required=True, help="items.jsonl.")
 @click.option("--check", is_flag=True, help="Exit 1 naming each of issue 45's targets the chains miss.")
-def chain_structure(chains_path: Path, items_path: Path, check: bool) -> None:
+@click.option(
+    "--sites",
+    "sites_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Sites directory: also list, per training site, the goal kinds its data cannot make, and why.",
+)
+def chain_structure(chains_path: Path, items_path: Path, check: bool, sites_path: Path | None) -> None:
     """Print the chains' goal structures beside WebVoyager's tasks, labelled by construction from the specs.
 
     One row per structure (detail, lookup, compare, act on the found entry, top, count, narrowed list,
     unrelated asks, other), the share of chains that carry a found value and of one coherent goal, and the
     planner steps' mean and max. --check holds them to issue 45's targets and exits 1 naming each miss.
+    --sites adds the goal kinds' coverage: per training site, each kind its data and recorded parts cannot make.
 
     \b
     Example:
         plandvc chain-structure --chains data/chains.jsonl --items data/items.jsonl
         plandvc chain-structure --chains data/chains.jsonl --items data/items.jsonl --check
+        plandvc chain-structure --chains data/chains.jsonl --items data/items.jsonl --sites data/world
     """
     table = read_table(chains_path, items_path)
     click.echo(table.markdown())
+    if sites_path is not None:
+        click.echo("\n" + coverage_listing(items_path, sites_path))
     misses = table.misses() if check else []
     for line in misses:
         click.echo(f"miss: {line}", err=True)

@@ -43,6 +43,7 @@ MACRO = replace(
     narrows_list=True,
     goal_constraint=True,
     app_order=1,
+    goal_steps=frozenset({"narrow:select", "narrow:facet"}),  # a carry goal's live narrowing
     delegations=(
         ("select", 'Choose "{v}" in the {L} dropdown of {the_p}.'),
         ("listbox", 'Pick "{v}" in the {L} list of {the_p}.'),

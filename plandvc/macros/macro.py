@@ -52,7 +52,7 @@ class Macro:
       composed walk leaves them out).
     - `delegations`: how the planner delegates it, per widget implementation of its control (the words this
       site's widget has, and no other), `(implementation, template)` pairs.
-    - `goal_steps`: the goal steps (`count`, `top`, and the live steps `find`, `open`, `read`, `copy`, `delete`)
+    - `goal_steps`: the goal steps (`count`, `top`, and the live steps `find`, `open`, `read`, `copy`, `delete`, `narrow:<action>`)
       whose turns are counted as this macro's.
     - `toggles`: doing it again with the right value keeps a wrong one (option checkboxes), so recovery never
       makes it fail with a wrong value.

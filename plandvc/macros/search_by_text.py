@@ -56,6 +56,7 @@ MACRO = replace(
     narrows_list=True,
     goal_constraint=True,
     app_order=0,
+    goal_steps=frozenset({"narrow:input"}),  # a carry goal's live narrowing by a search
     delegations=(
         ("form", 'Search {the_p} for "{v}".'),
         ("autocomplete", 'Search {the_p} for "{v}".'),

@@ -49,7 +49,7 @@ class ChainRecord(TypedDict, total=False):
     failure: FailureKind  # only a recovery chain's record has it
     request_by: str  # only a composed chain's record has these three: how its request was made,
     request: str  # the request itself,
-    goal: str  # and a goal chain's kind (records.GoalKind: count, top, detail, lookup, compare, act)
+    goal: str  # and a goal chain's kind (records.GoalKind: count, top, detail, lookup, compare, act, carry)
 
 
 class DroppedRecord(TypedDict, total=False):

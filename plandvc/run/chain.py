@@ -27,6 +27,7 @@ from plandvc.records import (
 )
 from plandvc.replay import Replayer, ReplayModel
 from plandvc.run.goal import (
+    READS,
     LiveSteps,
     goal_check,
     read_goal,
@@ -100,7 +101,7 @@ class ScriptedTeam(Team):
         if n < len(self.steps) and (goal := self.steps[n].goal) is not None:
             self.steps[n].traj = await read_goal(self.browser, goal, self.steps[n].traj["site"])
         live = self.steps[n].live if n < len(self.steps) else None
-        if live is not None and live["do"] in ("find", "read"):
+        if live is not None and live["do"] in READS:
             self.steps[n].traj = await read_step(self.browser, live, self.steps[n].traj["site"])
         before = await self.browser.backend_state() if failing is not None else None
         report = await super().run_step(family, instruction)
@@ -123,7 +124,7 @@ class ScriptedTeam(Team):
 
     def replayer(self, st: Step) -> Replayer:
         """What answers a step's specialist: its replay (failing on cue), or a live step done on the page."""
-        if st.live is not None and st.live["do"] not in ("find", "read"):
+        if st.live is not None and st.live["do"] not in READS:
             return LiveSteps(st.traj, self.session, st.live)
         if st.report is not None:
             return FailingReplayer(st.traj, st.elements, self.session, st.report)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from plandvc.browser.protocol import SessionProtocol, SessionRecord
@@ -87,23 +88,35 @@ async def read_goal(session: SessionProtocol, goal: ChainGoal, site: str) -> Tra
 # ── the live steps of a goal that uses what is found (plandvc.chains.goal_kinds) ──────────────────────────
 
 # the family a live step is delegated to (a delete: the family of the macro it is counted as)
-STEP_FAMILY = {"find": "Information", "open": "Navigation", "read": "Information", "copy": "Information"}
+STEP_FAMILY = {
+    "find": "Information",
+    "open": "Navigation",
+    "read": "Information",
+    "copy": "Information",
+    "count": "Information",
+}
+READS = frozenset({"find", "read", "count"})  # the live steps the Information specialist reads off the page
 _NUMBER = re.compile(r"-?[\d,]*\.?\d+")
+
+
+def step_macro(st: GoalStep) -> str:
+    """The macro a live step's turn is counted as (a narrow: the dropdown filter or the search it sets)."""
+    return goal_step_macro(f"narrow:{st.get('action')}" if st["do"] == "narrow" else st["do"])
 
 
 def step_family(st: GoalStep) -> str:
     """The specialist a live step is delegated to (a delete: the one that deletes entries)."""
-    return STEP_FAMILY.get(st["do"]) or FAMILY_OF[goal_step_macro(st["do"])]
+    return STEP_FAMILY.get(st["do"]) or FAMILY_OF[step_macro(st)]
 
 
 def unread_step(st: GoalStep, site: str) -> Trajectory:
     """A live step's trajectory before it is done: no step, no answer (`LiveSteps` and `read_step` fill it)."""
-    return _unread(goal_step_macro(st["do"]), f"goal-{st['do']}", site)
+    return _unread(step_macro(st), f"goal-{st['do']}", site)
 
 
 async def read_step(session: SessionProtocol, st: GoalStep, site: str) -> Trajectory:
-    """What the Information specialist reads for a `find` (the first entry the list shows) or a `read` (one
-    field of the entry's page) on the page as it is, as its trajectory."""
+    """What the Information specialist reads for a `find` (the first entry the list shows), a `count` (the list's
+    "Showing N" line) or a `read` (one field of the entry's page) on the page as it is, as its trajectory."""
     traj = unread_step(st, site)
     if st["do"] == "find":
         links = [(h, t) for h, t in await session.read("main a[href]") if _is_entry(h, st["page"]) and t]
@@ -111,6 +124,13 @@ async def read_step(session: SessionProtocol, st: GoalStep, site: str) -> Trajec
             raise GoalUnread(f"no entry of {st['page']} listed on {session.url}")
         answer = links[0][1].strip()
         traj["done"] = f'The first entry the list shows now is "{answer}".'
+    elif st["do"] == "count":
+        lines = [t for _, t in await session.read("p.count")]
+        m = next((m for t in lines if (m := _SHOWING.search(t))), None)
+        if m is None:
+            raise GoalUnread(f"no count ({_SHOWING.pattern}) on {session.url}")
+        answer = m.group(1).replace(",", "")
+        traj["done"] = f"The list shows {answer} entries now."
     else:
         field = st.get("field", "")
         got = [t for _, t in await session.read(f'dl.fields dd[data-field="{field}"]')]
@@ -122,6 +142,29 @@ async def read_step(session: SessionProtocol, st: GoalStep, site: str) -> Trajec
         traj["done"] = f"The {st.get('label', field)} shown on this page is {text}."
     traj["answer"], traj["end"] = answer, session.url
     return traj
+
+
+class Move(NamedTuple):
+    """One move of a live step: what it is (for the next choice), the element, the specialist's memory, and the
+    action with its value."""
+
+    what: str
+    element: ElementDescriptor
+    memory: str
+    action: str = "click"
+    value: str | None = None
+
+
+def _attrs(d: ElementDescriptor) -> Mapping[str, str | None]:
+    return d.get("attrs") or {}
+
+
+def _back_to(d: ElementDescriptor, page: str) -> bool:
+    """Whether `d` is an entry page's "Back to ..." link to the list `page`."""
+    href = str(_attrs(d).get("href") or "")
+    return (
+        d.get("tag") == "a" and str(d.get("text", "")).startswith("Back to ") and urlsplit(href).path == page
+    )
 
 
 class LiveSteps(Replayer):
@@ -141,20 +184,22 @@ class LiveSteps(Replayer):
         if not self.finished and self.cursor >= len(self.steps):
             move = self._next_move([e.descriptor() for e in snapshot.elements], snapshot.url)
             if move is not None:
-                what, el, memory = move
-                self.elements.append(el)
+                self.elements.append(move.element)
                 self.steps.append(
-                    {"action": "click", "element": len(self.elements) - 1, "value": None, "memory": memory}
+                    {
+                        "action": move.action,
+                        "element": len(self.elements) - 1,
+                        "value": move.value,
+                        "memory": move.memory,
+                    }
                 )
-                self.done_moves.append(what)
+                self.done_moves.append(move.what)
             else:
                 self.traj["done"] = self._done()
                 self.traj["end"] = snapshot.url
         return super().next_action(snapshot)
 
-    def _next_move(
-        self, live: list[ElementDescriptor], url: str
-    ) -> tuple[str, ElementDescriptor, str] | None:
+    def _next_move(self, live: list[ElementDescriptor], url: str) -> Move | None:
         st, moves = self.goal_step, self.done_moves
         name, key = st["name"], st["page"].rsplit("/", 1)[-1]
         attrs: Callable[[ElementDescriptor], Mapping[str, str | None]] = lambda d: d.get("attrs") or {}  # noqa: E731
@@ -170,18 +215,13 @@ class LiveSteps(Replayer):
                 None,
             )  # fmt: skip
             if link is not None:
-                return "entry", link, f'Opening "{name}" by its link.'
-            back = next(
-                (
-                    d for d in live
-                    if d.get("tag") == "a" and str(d.get("text", "")).startswith("Back to ")
-                    and urlsplit(str(attrs(d).get("href") or "")).path == st["page"]
-                ),
-                None,
-            )  # fmt: skip
+                return Move("entry", link, f'Opening "{name}" by its link.')
+            back = next((d for d in live if _back_to(d, st["page"])), None)
             if back is not None and "back" not in moves:
-                return "back", back, "Going back to the list to find the entry."
+                return Move("back", back, "Going back to the list to find the entry.")
             raise GoalUnread(f'no link to "{name}" on {url}')
+        if st["do"] == "narrow":
+            return self._narrow_move(live, url)
         if st["do"] == "copy":
             if moves:
                 return None
@@ -195,7 +235,7 @@ class LiveSteps(Replayer):
             )
             if button is None:
                 raise GoalUnread(f"no copy button on {url}")
-            return "copy", button, f"Clicking the copy button for the {st.get('label', 'value')}."
+            return Move("copy", button, f"Clicking the copy button for the {st.get('label', 'value')}.")
         if not moves:
             ask = next(
                 (
@@ -207,7 +247,7 @@ class LiveSteps(Replayer):
             )  # the entry page's own "Delete <singular>" (a row's button says "Delete" alone)
             if ask is None:
                 raise GoalUnread(f"no Delete button on {url}")
-            return "ask", ask, f'Asking to delete "{name}".'
+            return Move("ask", ask, f'Asking to delete "{name}".')
         if moves == ["ask"]:
             confirm = next(
                 (
@@ -220,7 +260,49 @@ class LiveSteps(Replayer):
             )
             if confirm is None:
                 raise GoalUnread(f"no confirmation of the delete on {url}")
-            return "confirm", confirm, "Confirming the deletion."
+            return Move("confirm", confirm, "Confirming the deletion.")
+        return None
+
+    def _narrow_move(self, live: list[ElementDescriptor], url: str) -> Move | None:
+        """A narrow's moves as the macros' scripted executor makes them: back to the list when an entry's page is
+        shown, the value set in the control's field (`select` a dropdown, `input` a search box), its Apply."""
+        st, moves = self.goal_step, self.done_moves
+        cid, value = st.get("control", ""), st.get("value", "")
+        if urlsplit(url).path != st["page"] and not moves:
+            back = next((d for d in live if _back_to(d, st["page"])), None)
+            if back is None:
+                raise GoalUnread(f"no link back to {st['page']} on {url}")
+            return Move("back", back, "Going back to the list to narrow it.")
+        if "set" not in moves and st.get("action") == "facet":
+            link = next(
+                (
+                    d for d in live
+                    if _attrs(d).get("data-control-id") == f"{cid}-facet" and d.get("tag") == "a" and d.get("text") == value
+                ),
+                None,
+            )  # fmt: skip
+            if link is None:
+                raise GoalUnread(f'no facet link "{value}" of {cid} on {url}')
+            return Move("set", link, f'Clicking "{value}" in the {st.get("label", "")} facets.')
+        if "set" not in moves:
+            field = next(
+                (d for d in live if _attrs(d).get("data-control-id") == cid and _attrs(d).get("name") == st.get("param")),
+                None,
+            )  # fmt: skip
+            if field is None:
+                raise GoalUnread(f"no field of {cid} on {url}")
+            action = st.get("action", "select")
+            memory = (
+                f'Typing "{value}" into the search box.'
+                if action == "input"
+                else f'Choosing "{value}" in the {st.get("label", "")} filter.'
+            )
+            return Move("set", field, memory, action, value)
+        if st.get("apply") and "apply" not in moves:
+            button = next((d for d in live if _attrs(d).get("data-control-id") == st.get("apply")), None)
+            if button is None:
+                raise GoalUnread(f"no {st.get('apply')} button on {url}")
+            return Move("apply", button, "Applying it.")
         return None
 
     def _done(self) -> str:
@@ -229,6 +311,8 @@ class LiveSteps(Replayer):
             return f'I opened "{st["name"]}"; its page is shown.'
         if st["do"] == "copy":
             return f'I copied the {st.get("label", "value")} of "{st["name"]}" to the clipboard.'
+        if st["do"] == "narrow":
+            return f'I narrowed the list to {st.get("label", "")} "{st.get("value", "")}"; it is shown.'
         return f'I deleted "{st["name"]}"; it is no longer in the list.'
 
 

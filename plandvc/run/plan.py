@@ -146,6 +146,8 @@ def turn_of(step: Step) -> Turn:
         turn["plan"] = step.live["plan"]
     if step.live is not None and step.live["do"] == "find":
         turn["found"] = step.live["name"]
+    elif step.live is not None and step.live.get("reveals"):  # a carry goal's read: the value it narrows by
+        turn["found"] = str(step.live["check"].get("expected", ""))
     return turn
 
 
