@@ -10,15 +10,11 @@ and the first version started one process per page with its output captured. One
 and each stage (build, import and attach, each page) has its own timeout naming it.
 
 Where it stands (docs/STAGES.md, "Dialects of the planner's input"): 0.5.0 equals the browser-use-0.5 dialect
-on all 33 pages of the v3 world (2,329 lines). 0.13.14 (the venv's since issue 47; 0.13.8 before, with the same
-figures: 6,669 lines) attaches and answers (BrowserSession(cdp_url=...)), but
-the dialect does not match it yet: its test is an expected failure for that alone (NotYetEqual), and fewer than
-the 6,747 of 0.13.14's 6,818 lines it has in order now fails outright. page.js follows 0.13.8's implicit row/cell
-roles, its bounding-box filter, the AX selected/autocomplete (from aria-*), the search-indicator class/id/data-*
-rule, the icon-sized element rule, a collapsed `<svg>` and `|SHADOW(open)|` before an element Chromium gives a
-user-agent shadow root (bu13.SHADOW_INPUTS, a select, a textarea; issue 47: 6,669 -> 6,747 lines); what it does
-not read yet: AX `pressed` and the other AX properties, a select's and a range's `compound_components`, and the
-paint-order filter (hidden text and links 0.13.8 drops). Those need the AX tree and the DOM snapshot from CDP.
+on all 33 pages of the v3 world (2,329 lines). 0.13.14 (the venv's since issue 47) attaches
+(BrowserSession(cdp_url=...)) and equals the browser-use-0.13 dialect on all 33 pages (6,818 lines): page.js
+reads the tree and the clickable rules, and what 0.13.14 reads over CDP (the DOM snapshot's boxes, paint order,
+styles and live values, the accessibility tree's properties) the dialect reads through the page's own CDP
+session (plandvc.agent.dialects.cdp): the paint-order filter, the AX attributes and `compound_components`.
 
 The picture: with marks on, the browser-use-0.5 dialect's screenshot against browser-use 0.5.0's own highlighted
 page (its DomService with highlighting on, drawing in the test's page): the marks read off both drawings and the
@@ -305,22 +301,9 @@ async def test_browser_use_05_marks_match_browser_use_itself(tmp_path: Path) -> 
     assert not bad, report
 
 
-class NotYetEqual(Exception):
-    """The browser-use-0.13 dialect's pages are not all equal to 0.13.14's yet (the module docstring says why)."""
-
-
-# how many of 0.13.14's lines the browser-use-0.13 dialect has in order on the 33 pages: fewer is a regression
-BU13_MATCHED = 6747
-
-
 @pytest.mark.slow
 @pytest.mark.timeout(1800)
-@pytest.mark.xfail(raises=NotYetEqual, strict=True, reason="browser-use-0.13 does not match 0.13.14 yet")
 async def test_browser_use_13_lines_match_browser_use_itself(tmp_path: Path) -> None:
-    """An expected failure only for not being equal yet: a drop below BU13_MATCHED lines fails outright, and
-    all pages equal is an unexpected pass that fails too (then the xfail goes)."""
+    """Every page's element lines equal 0.13.14's (indices aside: `indices`)."""
     results = await compare(tmp_path, ".venv-bu13", "serve13.py", "bu13")
-    matched = sum(r.matched for r in results)
-    assert len(results) == 33 and matched >= BU13_MATCHED, table(results)
-    if not all(r.same for r in results):
-        raise NotYetEqual(table(results))
+    assert len(results) == 33 and all(r.same for r in results), table(results)

@@ -1,7 +1,8 @@
 """A dialect owns its screenshot (plandvc.agent.dialects): browser-use-0.5 with `marks` draws browser-use 0.5.0's
 highlight boxes and indices (its own highlightElement, marks.js) over exactly the elements its text numbers,
 takes the screenshot with them and takes them off before anything acts; without marks, and for browser-use-0.13
-and plandvc-v1, the screenshot is the session's plain one and the page is read by one evaluate as before. The
+and plandvc-v1, the screenshot is the session's plain one and the page is read by one evaluate as before
+(browser-use-0.13 adds its CDP reads: the DOM snapshot and the accessibility tree). The
 picture comparison (tests/marks_compare.py) is shown failing on a moved and on a dropped box. Real Chromium, the
 bundled sites."""
 
@@ -24,13 +25,16 @@ CLEAN_JS = """() => [document.body.outerHTML, document.getElementById('playwrigh
 
 
 class Counting:
-    """A session whose page counts its evaluates (the dialect reads `session.page`)."""
+    """A session whose page counts its evaluates (the dialect reads `session.page`; browser-use-0.13 also reads
+    over its context's CDP session, which is no evaluate of the page)."""
 
     def __init__(self, session: Session) -> None:
         self.session, self.evaluates = session, 0
         outer = self
 
         class Page:
+            context = session.page.context
+
             async def evaluate(self, expression: str, arg: object = None) -> object:
                 outer.evaluates += 1
                 return await session.page.evaluate(expression, arg)

@@ -1,6 +1,8 @@
 """Run by browser-use 0.13.14's own venv (.venv-bu13): a BrowserSession attached to the test's Chromium over CDP
 (cdp_url, its profile's defaults), then for each URL read on stdin print the element lines its agent would be
-shown of the page (get_browser_state_summary, no screenshot: dom_state.llm_representation()) as one JSON line.
+shown of the page (get_browser_state_summary, no screenshot: dom_state.llm_representation()) and the whole page
+block its agent's message holds (AgentMessagePrompt's browser state: page stats, tabs, page info, elements),
+with the tabs' short ids, as one JSON line.
 Each stage is logged on stderr, so the test names the stage a hang is in."""
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ def log(stage: str) -> None:
 
 log("importing browser_use")
 from browser_use import BrowserSession  # noqa: E402
+from browser_use.agent.prompts import AgentMessagePrompt  # noqa: E402
 
 
 async def main(cdp: str) -> None:
@@ -32,7 +35,12 @@ async def main(cdp: str) -> None:
         state = await session.get_browser_state_summary(include_screenshot=False)
         if state.url != url:
             raise RuntimeError(f"browser-use reads {state.url}, not {url}")
-        print(json.dumps({"url": url, "lines": state.dom_state.llm_representation()}), flush=True)
+        block = AgentMessagePrompt(
+            browser_state_summary=state, file_system=None
+        )._get_browser_state_description()
+        tabs = [t.target_id[-4:] for t in state.tabs]
+        out = {"url": url, "lines": state.dom_state.llm_representation(), "state": block, "tabs": tabs}
+        print(json.dumps(out), flush=True)
     await session.kill()
 
 

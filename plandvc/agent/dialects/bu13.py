@@ -21,6 +21,7 @@ the planner's reply has no evaluation or next goal, so a step shows its memory, 
 from __future__ import annotations
 
 from plandvc.agent.dialects.base import ReadsPage, TurnInput
+from plandvc.agent.dialects.cdp import AxValue
 from plandvc.agent.dialects.page import Node, PageView, cap
 from plandvc.agent.messages import Delegation, path_of
 
@@ -34,22 +35,64 @@ INCLUDE = (
     "multiselectable", "required", "valuetext", "level", "busy", "live", "ax_name",
 )  # fmt: skip
 THRESHOLD = 1000
-_FORMATS = {"date": "YYYY-MM-DD", "time": "HH:MM", "datetime-local": "YYYY-MM-DDTHH:MM", "month": "YYYY-MM"}
+_FORMATS = {
+    "date": "YYYY-MM-DD",
+    "time": "HH:MM",
+    "datetime-local": "YYYY-MM-DDTHH:MM",
+    "month": "YYYY-MM",
+    "week": "YYYY-W##",
+}
 _PROTECTED = {"format", "expected_format", "placeholder", "value", "aria-label", "title"}
 
 
+def _ax_text(v: AxValue) -> str:
+    """An accessibility property's value as 0.13.14 writes it: a boolean in lower case, the rest stripped."""
+    return str(v).lower() if isinstance(v, bool) else str(v).strip()
+
+
+def html_attributes(node: Node) -> dict[str, str]:
+    """The element's attributes as 0.13.14's DomService gives them: a field's live value (the snapshot's,
+    never a password's, file's or hidden input's) over its `value`, and a checkbox's or radio's checked state
+    as `checked=true` or no `checked`."""
+    attrs = dict(node.attrs)
+    f = node.facts
+    if f is not None and node.tag in ("input", "textarea"):
+        if f.input_value is not None:
+            attrs["value"] = f.input_value
+        if f.input_checked is not None:
+            if f.input_checked:
+                attrs["checked"] = "true"
+            else:
+                attrs.pop("checked", None)
+    return attrs
+
+
 def attributes(node: Node, include: tuple[str, ...] = INCLUDE) -> str:
-    """0.13.8's `_build_attributes_string` of an element (its text is never compared: the serializer passes '')."""
-    attrs = {k: v.strip() for k, v in node.attrs.items() if k in include and v.strip() != ""}
+    """0.13.14's `_build_attributes_string` of an element (its text is never compared: the serializer passes
+    ''): the included HTML attributes, a date input's format, the accessibility properties, the field's value
+    from the accessibility tree, duplicates and defaults left out."""
+    attrs = {k: v.strip() for k, v in html_attributes(node).items() if k in include and v.strip() != ""}
     kind = node.attrs.get("type", "").lower()
     if node.tag == "input" and kind in _FORMATS:
         attrs["format"] = _FORMATS[kind]
-        attrs.setdefault("placeholder", _FORMATS[kind])
-    for k, v in node.live.items():  # the accessibility tree's properties, then the field's current value
-        if k in include and k != "value" and v.strip():
-            attrs[k] = v.strip()
-    if node.tag in ("input", "textarea", "select") and node.live.get("value", "").strip():
-        attrs["value"] = node.live["value"].strip()
+    if node.tag == "input" and "placeholder" in include and "placeholder" not in attrs:
+        if kind in _FORMATS:
+            attrs["placeholder"] = _FORMATS[kind]
+        elif kind == "tel" and "pattern" not in attrs:
+            attrs["placeholder"] = "123-456-7890"
+    password = node.tag == "input" and kind == "password"
+    props = node.facts.ax_props if node.facts is not None else []
+    for k, v in props:
+        if k in include and v is not None and not (password and k in ("value", "valuetext")) and _ax_text(v):
+            attrs[k] = _ax_text(v)
+    if node.tag in ("input", "textarea", "select"):
+        if password:
+            attrs.pop("value", None)
+        else:
+            for k, v in props:
+                if k in ("valuetext", "value") and v and str(v).strip():
+                    attrs["value"] = str(v).strip()
+                    break
     ordered = [k for k in include if k in attrs]
     if len(ordered) > 1:
         seen: set[str] = set()
@@ -60,13 +103,111 @@ def attributes(node: Node, include: tuple[str, ...] = INCLUDE) -> str:
                     del attrs[k]
                 else:
                     seen.add(v)
-    if node.tag == attrs.get("role"):
+    role = node.facts.ax_role if node.facts is not None else None
+    if role and (node.tag if node.tag == "svg" else node.tag.upper()) == role:
         del attrs["role"]
     if attrs.get("type", "").lower() == node.tag:
         del attrs["type"]
+    if attrs.get("invalid", "").lower() == "false":
+        del attrs["invalid"]
+    if attrs.get("required", "").lower() in ("false", "0", "no"):
+        del attrs["required"]
     if "expanded" in attrs and "aria-expanded" in attrs:
         del attrs["aria-expanded"]
     return " ".join(f"{k}={cap(v, 100)}" if v else f"{k}=''" for k, v in attrs.items())
+
+
+def _number(v: str | None, default: float | None) -> float | None:
+    """`_safe_parse_number`: the value as a float, or the default."""
+    try:
+        return float(v) if v else default
+    except ValueError:
+        return default
+
+
+def _part(
+    name: str, role: str, lo: float | None = None, hi: float | None = None, now: str | None = None
+) -> str:
+    parts = [f"name={name}", f"role={role}"]
+    parts += [f"min={lo}"] if lo is not None else []
+    parts += [f"max={hi}"] if hi is not None else []
+    parts += [f"current={now}"] if now is not None else []
+    return f"({','.join(parts)})"
+
+
+def _select_options(node: Node) -> str:
+    """The select's listbox part: its option count, first four options and a format hint."""
+    opts = node.facts.options if node.facts is not None else []
+    if not opts:
+        return _part("Options", "listbox")
+    first = [o.text or o.value for o in opts[:4]]
+    shown = [t[:30] + ("..." if len(t) > 30 else "") for t in first if t]
+    if len(opts) > 4:
+        shown.append(f"... {len(opts) - 4} more options...")
+    values = [o.value for o in opts]
+    hint = ""
+    head = [v for v in values[:5] if v]
+    if len(values) >= 2:
+        if all(v.isdigit() for v in head):
+            hint = "numeric"
+        elif all(len(v) == 2 and v.isupper() for v in head):
+            hint = "country/state codes"
+        elif all("/" in v or "-" in v for v in head):
+            hint = "date/path format"
+        elif any("@" in v for v in head):
+            hint = "email addresses"
+    extra = f",count={len(opts)}" + (f",options={'|'.join(shown[:4])}" if shown else "")
+    extra += f",format={hint}" if hint else ""
+    return f"(name=Options,role=listbox{extra})"
+
+
+def compound(node: Node) -> str:
+    """0.13.14's `compound_components=` of a range, number, color or file input, a select, details, audio or
+    video (the last four only with accessibility children); '' for any other element."""
+    kind = node.attrs.get("type", "") if "type" in node.attrs else ""
+    if node.tag == "input":
+        if kind == "range":
+            return _part("Value", "slider", _number(node.attrs.get("min", "0"), 0.0),
+                         _number(node.attrs.get("max", "100"), 100.0))  # fmt: skip
+        if kind == "number":
+            lo, hi = _number(node.attrs.get("min"), None), _number(node.attrs.get("max"), None)
+            return (
+                _part("Increment", "button")
+                + ","
+                + _part("Decrement", "button")
+                + ","
+                + _part("Value", "textbox", lo, hi)
+            )
+        if kind == "color":
+            return _part("Hex Value", "textbox") + "," + _part("Color Picker", "button")
+        if kind == "file":
+            now = "None"
+            for k, v in node.facts.ax_props if node.facts is not None else []:
+                if k == "valuetext" and v:
+                    t = str(v).strip()
+                    if t and t.lower() not in ("no file chosen", "no file selected"):
+                        now = t
+                    break
+                if k == "value" and v and str(v).strip():
+                    now = str(v).strip().replace("\\", "/").split("/")[-1]
+                    break
+            many = "multiple" in node.attrs
+            return _part("Browse Files", "button") + "," + _part(f"{'Files' if many else 'File'} Selected",
+                                                                   "textbox", now=now)  # fmt: skip
+        return ""
+    if (
+        node.tag not in ("select", "details", "audio", "video")
+        or node.facts is None
+        or not node.facts.ax_children
+    ):
+        return ""
+    if node.tag == "select":
+        return _part("Dropdown Toggle", "button") + "," + _select_options(node)
+    if node.tag == "details":
+        return _part("Toggle Disclosure", "button") + "," + _part("Content Area", "region")
+    media = [_part("Play/Pause", "button"), _part("Progress", "slider", 0, 100), _part("Mute", "button"),
+             _part("Volume", "slider", 0, 100)]  # fmt: skip
+    return ",".join(media + ([_part("Fullscreen", "button")] if node.tag == "video" else []))
 
 
 # the inputs Chromium gives a user-agent shadow root (its text-field, range, date, color and file input types),
@@ -95,7 +236,7 @@ def element_lines(root: Node) -> str:
     def visit(n: Node, depth: int) -> None:
         nxt = depth
         if n.tag == "svg":  # the tag and its attributes, its content collapsed
-            if n.visible and n.in_view:
+            if n.visible and n.in_view and not n.excluded:
                 attrs = attributes(n)
                 mark = f"{'*' if n.new else ''}[{n.index}]" if n.index is not None else ""
                 out.append(
@@ -105,14 +246,16 @@ def element_lines(root: Node) -> str:
         if n.tag:
             if n.index is not None:
                 nxt += 1
-                attrs = attributes(n)
+                parts, comp = attributes(n), compound(n)
+                if comp:
+                    parts = f"{parts} compound_components={comp}".strip()
+                star = "*" if n.new or comp else ""  # 0.13.14 stars a compound control always
                 out.append(
-                    f"{chr(9) * depth}{shadow_prefix(n)}{'*' if n.new else ''}[{n.index}]<{n.tag}"
-                    f"{' ' + attrs if attrs else ''} />"
+                    f"{chr(9) * depth}{shadow_prefix(n)}{star}[{n.index}]<{n.tag}{' ' + parts if parts else ''} />"
                 )
         else:
             p = n.parent
-            if p is not None and p.visible and p.in_view and len(n.text) > 1:
+            if p is not None and p.visible and p.in_view and len(n.text) > 1 and not n.covered:
                 out.append(f"{chr(9) * depth}{n.text}")
         for c in n.children:
             visit(c, nxt)
@@ -161,7 +304,7 @@ class BrowserUse13(ReadsPage):
     """browser-use 0.13.8's user message, its page read by page.js."""
 
     name: str = "browser-use-0.13"
-    attributes: tuple[str, ...] = INCLUDE
+    attributes: tuple[str, ...] = (*INCLUDE, "compound_components")  # the last: a compound control's parts
 
     mode, expansion, first = "bu13", THRESHOLD, 1
 

@@ -57,7 +57,8 @@
   const interactive13 = (el, tag) => {
     if (tag === 'html' || tag === 'body') return false;
     if (el.hasAttribute('onclick') || typeof el.onclick === 'function') return true;
-    if (tag === 'label' && !el.getAttribute('for') && formBelow(el, 2)) return true;
+    if (tag === 'label' && el.getAttribute('for')) return false;   // 0.13.14: a label that proxies by `for`
+    if (tag === 'label' && formBelow(el, 2)) return true;
     if (tag === 'span' && formBelow(el, 2)) return true;
     const names = [(el.getAttribute('class') || '').toLowerCase().split(/\s+/).join(' '), (el.id || '').toLowerCase(),
       ...el.getAttributeNames().filter((a) => a.startsWith('data-')).map((a) => (el.getAttribute(a) || '').toLowerCase())];
@@ -127,7 +128,10 @@
       const text = (node.textContent || '').trim();
       const p = node.parentElement;
       if (!text || !p || p.tagName.toLowerCase() === 'script') return null;
-      return { text };
+      if (mode !== 'bu13') return { text };
+      let j = 1;                                 // the key CDP's facts are joined by (dialects/cdp.py)
+      for (let s = node.previousSibling; s; s = s.previousSibling) if (s.nodeType === Node.TEXT_NODE && (s.textContent || '').trim()) j++;
+      return { text, key: `${p === document.body ? '' : path(p)}/#text[${j}]` };
     }
     if (node.nodeType !== Node.ELEMENT_NODE) return null;
     const el = node, tag = el.tagName.toLowerCase();
@@ -147,6 +151,7 @@
       if (mode === 'bu05' && d.top && interactive05(el, tag) && (!lit || distinct(el, tag))) d.hi = true;
       if (mode === 'bu13' && d.view && interactive13(el, tag) && !excluded13(el, tag, r, bound)) d.hi = true;
     }
+    if (mode === 'bu13' && excluded13(el, tag, r, bound)) d.ex = true;   // 0.13's excluded_by_parent: no line
     if (marked && d.hi) marked.push([el, d]);
     if (mode === 'bu13') d.live = live(el, tag);
     if (tag !== 'svg') for (const c of el.childNodes) {

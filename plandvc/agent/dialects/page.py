@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NotRequired, Protocol, TypedDict
 
+from plandvc.agent.dialects import cdp
+
 PAGE_JS = Path(__file__).with_name("page.js").read_text()
 # browser-use 0.5.0's highlightElement (marks.js) handed to page.js, which draws the marks after its walk: the
 # one evaluate of a marked turn (a plain turn evaluates PAGE_JS alone, as before)
@@ -47,6 +49,7 @@ class NodeJS(TypedDict, total=False):
     top: bool
     view: bool
     hi: bool
+    ex: bool
     key: str
     live: dict[str, str]
     kids: list[NodeJS]
@@ -80,6 +83,9 @@ class Node:
     parent: Node | None = None
     index: int | None = None  # the highlight index, numbered in document order from `first`
     new: bool = False
+    excluded: bool = False  # inside a link's or button's box (0.13's excluded_by_parent): no line of its own
+    facts: cdp.Facts | None = None  # what 0.13 reads over CDP (bu13 only)
+    covered: bool = False  # painted over by opaque boxes (0.13's ignored_by_paint_order)
 
     @classmethod
     def of(cls, d: NodeJS, parent: Node | None = None) -> Node:
@@ -91,6 +97,7 @@ class Node:
             top=d.get("top", False),
             in_view=d.get("view", False),
             highlighted=d.get("hi", False),
+            excluded=d.get("ex", False),
             key=d.get("key", ""),
             live=dict(d.get("live", {})),
             parent=parent,
@@ -133,6 +140,14 @@ async def capture(page: _Evaluates, mode: str, expansion: int, first: int, marks
         raw = await page.evaluate(PAGE_JS, {"mode": mode, "expansion": expansion})
     d: PageJS = raw  # type: ignore[assignment]
     root = Node.of(d["root"])
+    if mode == "bu13":  # what 0.13 reads over CDP: boxes, paint order, live values, the accessibility tree
+        facts = await cdp.read(page)  # type: ignore[arg-type]
+        nodes = root.walk()
+        for node in nodes:
+            node.facts = facts.get(node.key)
+        cdp.paint_order([x for x in nodes if x.tag or len(x.text) > 1])
+        for node in nodes:
+            node.highlighted = node.highlighted and not node.covered
     n = first
     for node in root.walk():
         if node.highlighted:
