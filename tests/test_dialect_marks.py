@@ -32,8 +32,12 @@ class Counting:
         self.session, self.evaluates = session, 0
         outer = self
 
+        class Context:
+            async def new_cdp_session(self, page: object) -> object:
+                return await session.page.context.new_cdp_session(session.page)
+
         class Page:
-            context = session.page.context
+            context = Context()
 
             async def evaluate(self, expression: str, arg: object = None) -> object:
                 outer.evaluates += 1
