@@ -23,6 +23,7 @@ two screenshots compared pixel for pixel (tests/marks_compare.py); 33 of 33 page
 from __future__ import annotations
 
 import asyncio
+import base64
 import difflib
 import json
 import os
@@ -31,15 +32,18 @@ import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from io import BytesIO as io_bytes
 from pathlib import Path
 
 import pytest
 from marks_compare import READ_MARKS_JS, differing_pixels, marks_of, mismatch
+from PIL import Image
 from playwright.async_api import Page, async_playwright
 
 from plandvc import io
 from plandvc.agent.dialects import bu05, bu13
 from plandvc.agent.dialects.page import capture, unmark
+from plandvc.browser import Session
 from plandvc.browser.chromium import chromium_path
 from plandvc.ports import free_ports
 from plandvc.sites.model import FAMILIES
@@ -178,6 +182,13 @@ class Upstream:
         await self.proc.stdin.drain()
         return (await self.reply(f"reading {url}", 60))["lines"].splitlines()
 
+    async def shot(self, url: str) -> bytes:
+        """The screenshot browser-use's agent would send its model of the page at `url` (PNG)."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(f"shot {url}\n".encode())
+        await self.proc.stdin.drain()
+        return base64.b64decode((await self.reply(f"shooting {url}", 60))["screenshot"])
+
     async def close(self) -> None:
         """Closing stdin ends it; one that lingers on its way out is killed (its answers are all in)."""
         if self.proc.stdin is not None:
@@ -203,12 +214,18 @@ def indices(lines: list[str]) -> list[str]:
     return [re.sub(r"\*?\[\d+\]<", "[i]<", line) for line in lines]
 
 
+# the page's viewport for each browser-use: 0.5.0 attached over CDP keeps the page's; 0.13.14 sets its profile's
+# (headless without a display: the screen's 1920x1080), as the browser-use-0.13 dialect does (BrowserUse13.viewport)
+VIEWPORTS = {".venv-bu05": (1280, 800), ".venv-bu13": bu13.BrowserUse13.viewport}
+
+
 @asynccontextmanager
 async def attached(
     tmp_path: Path, venv_name: str, script: str
 ) -> AsyncIterator[tuple[Page, Upstream, str, list[str]]]:
-    """The world's sites served, one real Chromium with a 1280x800 page, browser-use's `script` attached to it
-    over CDP: (the page, browser-use, the sites' base URL, the pages to compare)."""
+    """The world's sites served, one real Chromium with a page in the agent's viewport (VIEWPORTS: 0.5.0 reads
+    the page as it is; 0.13.14 sets its profile's 1920x1080 on attaching, so the page is made that size too),
+    browser-use's `script` attached to it over CDP: (the page, browser-use, the sites' base URL, the pages)."""
     python = venv(venv_name, "browser-use")
     make_world(tmp_path / "world", seed=0)
     urls = pages(tmp_path / "world")
@@ -219,7 +236,8 @@ async def attached(
             browser = await pw.chromium.launch(
                 executable_path=chromium_path(), args=[f"--remote-debugging-port={cdp}"]
             )
-            page = await (await browser.new_context(viewport={"width": 1280, "height": 800})).new_page()
+            w, h = VIEWPORTS[venv_name]
+            page = await (await browser.new_context(viewport={"width": w, "height": h})).new_page()
             upstream = await Upstream.start(python, script, f"http://127.0.0.1:{cdp}")
             try:
                 yield page, upstream, servers.bases[0], urls
@@ -307,3 +325,30 @@ async def test_browser_use_13_lines_match_browser_use_itself(tmp_path: Path) -> 
     """Every page's element lines equal 0.13.14's (indices aside: `indices`)."""
     results = await compare(tmp_path, ".venv-bu13", "serve13.py", "bu13")
     assert len(results) == 33 and all(r.same for r in results), table(results)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+async def test_browser_use_13_screenshot_matches_browser_use_itself(tmp_path: Path) -> None:
+    """The screenshot as 0.13.14 sends it to the model (its ScreenshotWatchdog: the highlights removed, then
+    Page.captureScreenshot as PNG of the viewport; not resized, llm_screenshot_size being set by itself only
+    for Claude Sonnet models) against the browser-use-0.13 dialect's `look` on a plandvc Session of the same
+    page: every page the same size (1920x1080) and 0 pixels different. The comparison fails on a marked picture
+    (browser-use-0.5's marks drawn on the first page)."""
+    rows: list[str] = []
+    async with attached(tmp_path, ".venv-bu13", "serve13.py") as (page, upstream, base, urls):
+        session = Session(page.context, page, base, await page.context.new_cdp_session(page))
+        dialect = bu13.BrowserUse13()
+        for n, url in enumerate(urls):
+            await page.goto(base + url, wait_until="load")
+            ours = (await dialect.look(session)).shot
+            theirs = await upstream.shot(page.url)
+            size = Image.open(io_bytes(theirs)).size
+            rows.append(f"{differing_pixels(ours, theirs):7d} px {size[0]}x{size[1]} {url}")
+            if n == 0:
+                await capture(page, "bu05", bu05.BrowserUse05.expansion, bu05.BrowserUse05.first, marks=True)
+                marked = await session.screenshot()
+                await unmark(page)
+                assert differing_pixels(marked, theirs) > 0, "a marked picture passed as 0.13.14's"
+    print("\n".join(rows))
+    assert all(r.split()[0] == "0" and "1920x1080" in r for r in rows), "\n".join(rows)

@@ -307,6 +307,10 @@ class BrowserUse13(ReadsPage):
     attributes: tuple[str, ...] = (*INCLUDE, "compound_components")  # the last: a compound control's parts
 
     mode, expansion, first = "bu13", THRESHOLD, 1
+    # 0.13.14's viewport on a machine without a display (BrowserProfile.detect_display_configuration: headless,
+    # the screen's 1920x1080, device scale 1); its screenshot is that viewport's PNG, sent unresized (its
+    # llm_screenshot_size is set by itself only for Claude Sonnet models)
+    viewport = (1920, 1080)
 
     def text(self, t: TurnInput) -> str:
         assert t.view is not None
