@@ -11,7 +11,8 @@ and each stage (build, import and attach, each page) has its own timeout naming 
 
 Where it stands (docs/STAGES.md, "Dialects of the planner's input"): 0.5.0 equals the browser-use-0.5 dialect
 on all 33 pages of the v3 world (2,329 lines). 0.13.14 (the venv's since issue 47) attaches
-(BrowserSession(cdp_url=...)) and equals the browser-use-0.13 dialect on all 33 pages (6,818 lines): page.js
+(BrowserSession(cdp_url=...)) and equals the browser-use-0.13 dialect on all 33 pages, the whole page block
+(page stats, tabs, page info and the 6,818 element lines: 7,118 lines) and the screenshot (0 pixels): page.js
 reads the tree and the clickable rules, and what 0.13.14 reads over CDP (the DOM snapshot's boxes, paint order,
 styles and live values, the accessibility tree's properties) the dialect reads through the page's own CDP
 session (plandvc.agent.dialects.cdp): the paint-order filter, the AX attributes and `compound_components`.
@@ -176,11 +177,15 @@ class Upstream:
         out: dict[str, str] = json.loads(line)
         return out
 
-    async def lines(self, url: str) -> list[str]:
+    async def read(self, url: str) -> dict[str, str]:
+        """browser-use's answer for the page at `url`: its element lines (and 0.13.14's page block)."""
         assert self.proc.stdin is not None
         self.proc.stdin.write((url + "\n").encode())
         await self.proc.stdin.drain()
-        return (await self.reply(f"reading {url}", 60))["lines"].splitlines()
+        return await self.reply(f"reading {url}", 60)
+
+    async def lines(self, url: str) -> list[str]:
+        return (await self.read(url))["lines"].splitlines()
 
     async def shot(self, url: str) -> bytes:
         """The screenshot browser-use's agent would send its model of the page at `url` (PNG)."""
@@ -219,6 +224,37 @@ def indices(lines: list[str]) -> list[str]:
 VIEWPORTS = {".venv-bu05": (1280, 800), ".venv-bu13": bu13.BrowserUse13.viewport}
 
 
+def page_block(got: dict[str, str], base: str, title: str) -> str:
+    """0.13.14's page block as the dialect writes it where it differs on purpose or by this harness: the tab
+    id 0000 (0.13.14: the target id's last four), the URL as path?query, and the page's title on the tab line
+    (browser-use attached over CDP keeps the tab title of its target cache, which is stale when another client
+    navigates: here the URL without its scheme)."""
+    block = str(got["state"])
+    for tab in got["tabs"]:
+        block = block.replace(f"Current tab: {tab}\n", "Current tab: 0000\n").replace(
+            f"Tab {tab}: ", "Tab 0000: "
+        )
+    lines = block.strip("\n").split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith("Tab 0000: "):
+            lines[i] = line.replace(base, "", 1).rsplit(" - ", 1)[0] + f" - {title[:30]}"
+    return "\n".join(lines)
+
+
+def test_the_page_block_is_normalised_only_where_it_differs_on_purpose() -> None:
+    got = {
+        "state": "<page_stats>1 links</page_stats>\nCurrent tab: AE78\nAvailable tabs:\nTab AE78: "
+        "http://h:1/sites/a?q=1 - h:1/sites/a?q=1\n\n<page_info>x</page_info>\n\nInteractive elements:\n[12]<a />\n",
+        "tabs": ["AE78"],
+    }
+    assert page_block(got, "http://h:1", "A title") == (
+        "<page_stats>1 links</page_stats>\nCurrent tab: 0000\nAvailable tabs:\nTab 0000: /sites/a?q=1 - A title"
+        "\n\n<page_info>x</page_info>\n\nInteractive elements:\n[12]<a />"
+    )
+    wrong = {**got, "state": got["state"].replace("1 links", "2 links")}
+    assert page_block(wrong, "http://h:1", "A title") != page_block(got, "http://h:1", "A title")
+
+
 @asynccontextmanager
 async def attached(
     tmp_path: Path, venv_name: str, script: str
@@ -254,9 +290,12 @@ async def compare(tmp_path: Path, venv_name: str, script: str, mode: str) -> lis
         for url in urls:
             await page.goto(base + url, wait_until="load")
             view = await capture(page, mode, dialect.expansion, dialect.first)
-            ours, theirs = module.element_lines(view.root).splitlines(), await upstream.lines(page.url)
-            if mode == "bu13":
-                ours, theirs = indices(ours), indices(theirs)
+            if mode == "bu13":  # the whole page block: stats, tabs, page info and the element lines
+                got = await upstream.read(page.url)
+                ours = indices(bu13.browser_state(view).splitlines())
+                theirs = indices(page_block(got, base, view.title).splitlines())
+            else:
+                ours, theirs = module.element_lines(view.root).splitlines(), await upstream.lines(page.url)
             results.append(PageResult(url, ours, theirs))
     (tmp_path / "lines.json").write_text(json.dumps([r.__dict__ for r in results], indent=1))
     print(table(results))
@@ -322,7 +361,8 @@ async def test_browser_use_05_marks_match_browser_use_itself(tmp_path: Path) -> 
 @pytest.mark.slow
 @pytest.mark.timeout(1800)
 async def test_browser_use_13_lines_match_browser_use_itself(tmp_path: Path) -> None:
-    """Every page's element lines equal 0.13.14's (indices aside: `indices`)."""
+    """Every page's whole page block (`<page_stats>`, tabs, `<page_info>`, the element lines) equals 0.13.14's
+    (indices aside: `indices`; the tab's id, URL and title as `page_block` says)."""
     results = await compare(tmp_path, ".venv-bu13", "serve13.py", "bu13")
     assert len(results) == 33 and all(r.same for r in results), table(results)
 

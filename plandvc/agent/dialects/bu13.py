@@ -1,21 +1,26 @@
-"""`browser-use-0.13`: the planner's input as browser-use 0.13.8 writes its agent's user message (the conformance
-test compares it with 0.13.14, the current release, since issue 47: the same 6,669 of 6,818 lines as 0.13.8).
+"""`browser-use-0.13`: the planner's input as browser-use 0.13.14 (the current release) writes its agent's user
+message. The conformance test (tests/test_dialect_conformance.py) holds the whole page block equal to 0.13.14's
+own on 33 pages of the world: 7,118 of 7,118 lines, its screenshot 0 pixels different.
 
-From browser-use 0.13.8's own code (read at its tag): `dom/views.py` `DEFAULT_INCLUDE_ATTRIBUTES`,
-`dom/serializer/serializer.py` `serialize_tree` and `_build_attributes_string` (`[i]<tag attrs />` with the
-element's text on its own lines one tab deeper, every visible text of more than one character on its own line,
-depth growing only under interactive elements; values unquoted and cut at 100 characters, an empty one as
-`key=''`; the live value of a field, `checked` of a checkbox or radio, `selected`, `expanded`, `required`; a
-value longer than 5 characters shown once unless protected; `type` equal to the tag left out; a date input's
-`format` and placeholder), `agent/prompts.py` (`<user_request>` first, `<page_stats>`, Current tab / Available
-tabs, `<page_info>`, "Interactive elements:", `[Start of page]` / `[End of page]`, `<step_info>StepN
+From browser-use 0.13.14's own code (its wheel): `dom/views.py` `DEFAULT_INCLUDE_ATTRIBUTES`,
+`dom/serializer/serializer.py` `serialize_tree`, `_build_attributes_string` and `_add_compound_components`
+(`[i]<tag attrs />` with the element's text on its own lines one tab deeper, every visible text of more than
+one character on its own line unless painted over, depth growing only under interactive elements; values
+unquoted and cut at 100 characters, an empty one as `key=''`; the accessibility tree's properties and a field's
+value from it, a field's live value and checked state from the DOM snapshot; a value longer than 5 characters
+shown once unless protected; `type` equal to the tag left out; a date input's `format` and placeholder; a range,
+number, select... control's `compound_components=`, starred as new), `dom/serializer/paint_order.py` (what
+opaque boxes painted above cover is neither numbered nor shown), `agent/prompts.py` (`<user_request>` first,
+`<page_stats>` counted over 0.13.14's own tree, Current tab / Available tabs, `<page_info>`, "Interactive
+elements:" cut at 40,000 characters, `[Start of page]` / `[End of page]`, `<step_info>StepN
 maximum:M\nToday:...</step_info>` last) and `message_manager` ("Agent initialized", then `<step>` with bare
-lines and "Result"). Elements are read within 0.13.8's viewport threshold (1000 px).
+lines and "Result"). Elements are read within 0.13.14's viewport threshold (1000 px), in its 1920x1080 headless
+viewport. page.js reads the DOM and the clickable rules; cdp.py what 0.13.14 reads over CDP.
 
-Where plandvc differs, on purpose: indices count from 1 in document order (0.13.8 shows CDP backend node ids,
+Where plandvc differs, on purpose: indices count from 1 in document order (0.13.14 shows CDP backend node ids,
 which differ between browser runs); the tab id is "0000"; the URL is path?query; no file system, todo or
-`<agent_state>` (the planner has none); the accessibility-tree facts are read from the DOM (page.js `live`);
-the planner's reply has no evaluation or next goal, so a step shows its memory, its delegation and the report.
+`<agent_state>` (the planner has none); the planner's reply has no evaluation or next goal, so a step shows its
+memory, its delegation and the report.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ INCLUDE = (
     "multiselectable", "required", "valuetext", "level", "busy", "live", "ax_name",
 )  # fmt: skip
 THRESHOLD = 1000
+MAX_ELEMENTS = 40000
 _FORMATS = {
     "date": "YYYY-MM-DD",
     "time": "HH:MM",
@@ -230,7 +236,7 @@ def shadow_prefix(node: Node) -> str:
 
 
 def element_lines(root: Node) -> str:
-    """`serialize_tree` of 0.13.8 over the tree."""
+    """`serialize_tree` of 0.13.14 over the tree."""
     out: list[str] = []
 
     def visit(n: Node, depth: int) -> None:
@@ -272,6 +278,8 @@ def browser_state(view: PageView) -> str:
     if c["elements"] < 10:
         stats += "Page appears empty - consider waiting - "
     stats += f"{c['links']} links, {interactive} interactive, {c['iframes']} iframes"
+    if c.get("shadow_open") or c.get("shadow_closed"):
+        stats += f", {c.get('shadow_open', 0)} shadow(open), {c.get('shadow_closed', 0)} shadow(closed)"
     if c["images"]:
         stats += f", {c['images']} images"
     stats += f", {c['elements']} total elements</page_stats>\n"
@@ -280,7 +288,9 @@ def browser_state(view: PageView) -> str:
     info = f"<page_info>{above:.1f} pages above, {below:.1f} pages below"
     info += " — scroll down to reveal more content" if below > 0.2 else ""
     info += "</page_info>\n"
-    elements = element_lines(view.root)
+    elements, truncated = element_lines(view.root), ""
+    if len(elements) > MAX_ELEMENTS:  # 0.13.14's max_clickable_elements_length
+        elements, truncated = elements[:MAX_ELEMENTS], f" (truncated to {MAX_ELEMENTS} characters)"
     if elements:
         elements = (
             ("" if above > 0 else "[Start of page]\n") + elements + ("" if below > 0 else "\n[End of page]")
@@ -290,18 +300,18 @@ def browser_state(view: PageView) -> str:
     url = path_of(view.url)
     state = (
         f"{stats}Current tab: 0000\nAvailable tabs:\nTab 0000: {url} - {view.title[:30]}\n\n{info}\n"
-        f"Interactive elements:\n{elements}\n"
+        f"Interactive elements{truncated}:\n{elements}\n"
     )
     return state.strip("\n")
 
 
 def history_item(d: Delegation) -> str:
-    """One earlier step as 0.13.8's HistoryItem writes it (no closing tag)."""
+    """One earlier step as 0.13.14's HistoryItem writes it (no closing tag)."""
     return f"<step>\n{d.memory}\nDelegate to {d.family}: {d.instruction}\nResult\n{d.report}"
 
 
 class BrowserUse13(ReadsPage):
-    """browser-use 0.13.8's user message, its page read by page.js."""
+    """browser-use 0.13.14's user message, its page read by page.js and over CDP (cdp.py)."""
 
     name: str = "browser-use-0.13"
     attributes: tuple[str, ...] = (*INCLUDE, "compound_components")  # the last: a compound control's parts

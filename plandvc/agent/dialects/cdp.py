@@ -94,6 +94,8 @@ class _Layout(TypedDict, total=False):
     bounds: list[list[float]]
     styles: list[list[int]]
     paintOrders: list[int]
+    clientRects: list[list[float]]
+    scrollRects: list[list[float]]
 
 
 class _Document(TypedDict):
@@ -124,6 +126,25 @@ class _AXNode(TypedDict, total=False):
 
 class _AXTree(TypedDict):
     nodes: list[_AXNode]
+
+
+class _DomNode(TypedDict, total=False):
+    """DOM.getDocument's Node (depth -1, pierce: shadow roots, user-agent ones too)."""
+
+    nodeType: int
+    nodeName: str
+    nodeValue: str
+    backendNodeId: int
+    attributes: list[str]
+    children: list[_DomNode]
+    shadowRoots: list[_DomNode]
+    shadowRootType: str
+    isScrollable: bool
+    frameId: str
+
+
+class _DomDocument(TypedDict):
+    root: _DomNode
 
 
 class _CDPSession(Protocol):
@@ -226,10 +247,33 @@ def _options(snap: _Snapshot, select: int) -> list[Option]:
     return out
 
 
-async def read(page: _Page) -> dict[str, Facts]:
-    """The facts of every keyed node of the page's main document, read over a CDP session of its own."""
+@dataclass(frozen=True)
+class PageStats:
+    """0.13.14's `<page_stats>` counts over its simplified tree (but the interactive count, which is the
+    dialect's own): links, iframes, images, shadow hosts (open, closed) and every node of the tree."""
+
+    links: int = 0
+    iframes: int = 0
+    images: int = 0
+    shadow_open: int = 0
+    shadow_closed: int = 0
+    total: int = 0
+
+
+@dataclass(frozen=True)
+class CdpPage:
+    """What one look reads over CDP: each keyed node's facts, and the page's stats."""
+
+    facts: dict[str, Facts]
+    stats: PageStats
+
+
+async def read(page: _Page) -> CdpPage:
+    """The facts of every keyed node of the page's main document and its stats, read over a CDP session of
+    its own."""
     session = await page.context.new_cdp_session(page)
     try:
+        dom = cast(_DomDocument, await session.send("DOM.getDocument", {"depth": -1, "pierce": True}))
         raw = cast(
             _Capture,
             await session.send(
@@ -251,7 +295,7 @@ async def read(page: _Page) -> dict[str, Facts]:
         await session.detach()
     result = ratio.get("result")
     dpr = float(result.get("value", 1) or 1) if isinstance(result, dict) else 1.0
-    return facts_of(raw, ax, dpr)
+    return CdpPage(facts_of(raw, ax, dpr), stats_of(dom["root"], raw, dpr))
 
 
 def facts_of(raw: _Capture, ax: _AXTree, dpr: float) -> dict[str, Facts]:
@@ -401,3 +445,185 @@ def paint_order(nodes: list[Node]) -> None:
             adds.append(rect)
         for rect in adds:
             union.add(rect)
+
+
+# dom/serializer/serializer.py: elements the simplified tree never holds (SVG_ELEMENTS as 0.13.14 compares them:
+# the lower-cased tag against this set, so `clipPath` is never matched)
+DISABLED = frozenset({"style", "script", "head", "meta", "link", "title"})
+SVG_PARTS = frozenset(
+    {"path", "rect", "g", "circle", "ellipse", "line", "polyline", "polygon", "use", "defs", "clipPath", "mask",
+     "pattern", "image", "text", "tspan"}
+)  # fmt: skip
+THRESHOLD = 1000  # DomService's viewport_threshold (px beyond the viewport, above and below)
+
+
+@dataclass(frozen=True)
+class _Layout1:
+    """One node's layout as 0.13.14's snapshot lookup keeps it (its first layout entry)."""
+
+    box: Box | None
+    styles: dict[str, str]
+    client: list[float] | None
+    scroll: list[float] | None
+
+
+def _layouts(raw: _Capture, dpr: float) -> dict[int, _Layout1]:
+    """Every laid-out node of the main document by backend node id."""
+    strings = raw["strings"]
+    doc = raw["documents"][0]
+    nodes, layout = doc["nodes"], doc["layout"]
+    out: dict[int, _Layout1] = {}
+    bounds, styles = layout.get("bounds", []), layout.get("styles", [])
+    clients, scrolls = layout.get("clientRects", []), layout.get("scrollRects", [])
+    for li, ni in enumerate(layout.get("nodeIndex", [])):
+        backend = nodes["backendNodeId"][ni]
+        if backend in out:
+            continue
+        b = bounds[li] if li < len(bounds) else []
+        st = styles[li] if li < len(styles) else []
+        c = clients[li] if li < len(clients) and len(clients[li]) >= 4 else None
+        r = scrolls[li] if li < len(scrolls) and len(scrolls[li]) >= 4 else None
+        out[backend] = _Layout1(
+            Box(b[0] / dpr, b[1] / dpr, b[2] / dpr, b[3] / dpr) if len(b) >= 4 else None,
+            {STYLES[k]: strings[x] for k, x in enumerate(st) if k < len(STYLES) and 0 <= x < len(strings)},
+            c,
+            r,
+        )
+    return out
+
+
+def _visible(lay: _Layout1 | None, html: _Layout1 | None, is_html: bool) -> bool:
+    """`is_element_visible_according_to_all_parents` in the main frame: shown by its styles, laid out, and
+    (but the html element itself) within the viewport widened by THRESHOLD above and below."""
+    if lay is None:
+        return False
+    st = lay.styles
+    if st.get("display", "").lower() == "none" or st.get("visibility", "").lower() == "hidden":
+        return False
+    try:
+        if float(st.get("opacity", "1")) <= 0:
+            return False
+    except ValueError:
+        pass
+    if lay.box is None:
+        return False
+    if is_html or html is None or html.scroll is None or html.client is None:
+        return True
+    x, y = lay.box.x - html.scroll[0], lay.box.y - html.scroll[1]
+    return (
+        x < html.client[2]
+        and x + lay.box.width > 0
+        and y < html.client[3] + THRESHOLD
+        and (y + lay.box.height > -THRESHOLD)
+    )
+
+
+def _scrollable(n: _DomNode, lay: _Layout1 | None) -> bool:
+    """`is_actually_scrollable`: CDP says so, or its content overflows a box whose overflow lets it scroll."""
+    if n.get("isScrollable"):
+        return True
+    if lay is None or lay.scroll is None or lay.client is None:
+        return False
+    if not (lay.scroll[3] > lay.client[3] + 1 or lay.scroll[2] > lay.client[2] + 1):
+        return False
+    if lay.styles:
+        o = lay.styles.get("overflow", "visible").lower()
+        ox, oy = lay.styles.get("overflow-x", o).lower(), lay.styles.get("overflow-y", o).lower()
+        return any(v in ("auto", "scroll", "overlay") for v in (o, ox, oy))
+    return n.get("nodeName", "").lower() in {"div", "main", "section", "article", "aside", "body", "html"}
+
+
+@dataclass
+class _Simple:
+    node: _DomNode
+    host: bool = False
+    kids: list[_Simple] = field(default_factory=list)
+
+
+def stats_of(root: _DomNode, raw: _Capture, dpr: float) -> PageStats:
+    """0.13.14's page stats: its simplified tree built (`_create_simplified_tree`, then `_optimize_tree`) over
+    the pierced DOM with the snapshot's layout, and counted (`_extract_page_statistics`)."""
+    layouts = _layouts(raw, dpr)
+    html: list[_Layout1 | None] = [None]
+
+    def lay(n: _DomNode) -> _Layout1 | None:
+        return layouts.get(n.get("backendNodeId", -1))
+
+    def vis(n: _DomNode) -> bool:
+        return _visible(lay(n), html[0], n.get("nodeName") == "HTML")
+
+    def below(n: _DomNode) -> list[_DomNode]:
+        return [*n.get("shadowRoots", []), *n.get("children", [])]
+
+    def create(n: _DomNode) -> _Simple | None:
+        kind, name = n.get("nodeType", 0), n.get("nodeName", "")
+        if kind == 9:
+            for c in below(n):
+                got = create(c)
+                if got:
+                    return got
+            return None
+        if kind == 11:
+            return _Simple(n, kids=[k for c in below(n) if (k := create(c))])
+        if kind == 1:
+            if name.lower() in DISABLED or name.lower() in SVG_PARTS:
+                return None
+            attrs = dict(zip(n.get("attributes", [])[::2], n.get("attributes", [])[1::2], strict=False))
+            if attrs.get("data-browser-use-exclude", "").lower() == "true":
+                return None
+            if name == "HTML":
+                html[0] = lay(n)
+            shown, scrolls = vis(n), _scrollable(n, lay(n))
+            host = any(c.get("nodeType") == 11 for c in below(n))
+            if not shown and any(a.startswith(("aria-", "pseudo")) for a in attrs):
+                shown = True
+            if not shown and name.lower() == "input" and attrs.get("type") == "file":
+                shown = True
+            if shown or scrolls or below(n) or host:
+                s = _Simple(n, host, [k for c in below(n) if (k := create(c))])
+                if (host and s.kids) or shown or scrolls or s.kids:
+                    return s
+            return None
+        if kind == 3 and vis(n) and len(n.get("nodeValue", "").strip()) > 1:
+            return _Simple(n)
+        return None
+
+    def optimize(s: _Simple) -> _Simple | None:
+        s.kids = [k for c in s.kids if (k := optimize(c))]
+        n = s.node
+        attrs = dict(zip(n.get("attributes", [])[::2], n.get("attributes", [])[1::2], strict=False))
+        file_input = n.get("nodeName", "").lower() == "input" and attrs.get("type") == "file"
+        if vis(n) or _scrollable(n, lay(n)) or n.get("nodeType") == 3 or s.kids or file_input:
+            return s
+        return None
+
+    top = create(root)
+    tree = optimize(top) if top else None
+    counts = {"links": 0, "iframes": 0, "images": 0, "open": 0, "closed": 0, "total": 0}
+
+    def count(s: _Simple) -> None:
+        counts["total"] += 1
+        if s.node.get("nodeType") == 1:
+            tag = s.node.get("nodeName", "").lower()
+            counts["links"] += tag == "a"
+            counts["iframes"] += tag in ("iframe", "frame")
+            counts["images"] += tag == "img"
+            if s.host:
+                closed = any(
+                    k.node.get("nodeType") == 11 and k.node.get("shadowRootType", "").lower() == "closed"
+                    for k in s.kids
+                )
+                counts["closed" if closed else "open"] += 1
+        for k in s.kids:
+            count(k)
+
+    if tree is not None:
+        count(tree)
+    return PageStats(
+        counts["links"],
+        counts["iframes"],
+        counts["images"],
+        counts["open"],
+        counts["closed"],
+        counts["total"],
+    )

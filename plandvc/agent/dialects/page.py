@@ -141,10 +141,13 @@ async def capture(page: _Evaluates, mode: str, expansion: int, first: int, marks
     d: PageJS = raw  # type: ignore[assignment]
     root = Node.of(d["root"])
     if mode == "bu13":  # what 0.13 reads over CDP: boxes, paint order, live values, the accessibility tree
-        facts = await cdp.read(page)  # type: ignore[arg-type]
+        read = await cdp.read(page)  # type: ignore[arg-type]
         nodes = root.walk()
         for node in nodes:
-            node.facts = facts.get(node.key)
+            node.facts = read.facts.get(node.key)
+        st = read.stats  # 0.13.14's counts over its own tree
+        d["counts"] = {"links": st.links, "images": st.images, "iframes": st.iframes, "elements": st.total,
+                       "shadow_open": st.shadow_open, "shadow_closed": st.shadow_closed}  # fmt: skip
         cdp.paint_order([x for x in nodes if x.tag or len(x.text) > 1])
         for node in nodes:
             node.highlighted = node.highlighted and not node.covered
