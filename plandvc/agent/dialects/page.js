@@ -1,6 +1,6 @@
 // The page as browser-use's serializers read it, in one evaluate (plandvc.agent.dialects.page): a tree of the
 // body's accepted elements and text nodes, with what browser-use 0.5.0's buildDomTree (dom_tree/index.js) and
-// 0.13.8's clickable-element detector decide of each: visible, top-most, interactive, highlighted. The
+// 0.13.14's clickable-element detector decide of each: visible, top-most, interactive, highlighted. The
 // snapshot (plandvc/browser/snapshot.js) is untouched. It marks the page only when given `arg.draw` (marks.js,
 // browser-use 0.5.0's highlightElement): then, after the walk, the highlighted elements are drawn with the
 // indices the dialect gives them (document order from `arg.first`), and the caller takes them away again.
@@ -62,7 +62,7 @@
     if (tag === 'span' && formBelow(el, 2)) return true;
     const names = [(el.getAttribute('class') || '').toLowerCase().split(/\s+/).join(' '), (el.id || '').toLowerCase(),
       ...el.getAttributeNames().filter((a) => a.startsWith('data-')).map((a) => (el.getAttribute(a) || '').toLowerCase())];
-    if (names.some((v) => SEARCHY.some((w) => v.includes(w)))) return true;   // 0.13.8's search indicators
+    if (names.some((v) => SEARCHY.some((w) => v.includes(w)))) return true;   // 0.13.14's search indicators
     if (el.disabled || el.getAttribute('aria-hidden') === 'true') return false;
     if (TAGS13.has(tag)) return true;
     if (['onclick', 'onmousedown', 'onmouseup', 'onkeydown', 'onkeyup', 'tabindex'].some((a) => el.hasAttribute(a))) return true;
@@ -77,7 +77,7 @@
   };
   const SEARCHY = ['search', 'magnify', 'glass', 'lookup', 'find', 'query'];
   const IMPLICIT13 = { tr: 'row', td: 'cell' };
-  // 0.13.8's bounding-box filter: a child >= 99% inside an <a>, a <button> or a button/combobox role is not
+  // 0.13.14's bounding-box filter: a child >= 99% inside an <a>, a <button> or a button/combobox role is not
   // numbered, unless it is a field, a label, itself such an element, has onclick or aria-label, or a role
   const propagating = (el, tag) => {
     const role = el.getAttribute('role');
@@ -135,7 +135,7 @@
     }
     if (node.nodeType !== Node.ELEMENT_NODE) return null;
     const el = node, tag = el.tagName.toLowerCase();
-    if (DENY.has(tag) && !(mode === 'bu13' && tag === 'svg')) return null;   // 0.13.8 shows an svg, collapsed
+    if (DENY.has(tag) && !(mode === 'bu13' && tag === 'svg')) return null;   // 0.13.14 shows an svg, collapsed
     const r = el.getBoundingClientRect(), s = styleOf(el);
     const fixed = s.position === 'fixed' || s.position === 'sticky';
     if (!fixed && !(el.offsetWidth > 0 || el.offsetHeight > 0) && !inView(r)) return null;

@@ -2,8 +2,10 @@
 
 The snapshot (plandvc.browser.snapshot) stays what the replayer and the specialists read; the browser-use
 dialects read this instead, so the planner never sees plandvc's own hooks (data-control-id, data-home, the
-href with its query). Its rules follow browser-use's own code (0.5.0's dom_tree/index.js, 0.13.8's
-ClickableElementDetector), written anew here; tests/test_dialect_conformance.py compares the lines.
+href with its query). Its rules follow browser-use's own code (0.5.0's dom_tree/index.js, 0.13.14's
+ClickableElementDetector), written anew here; tests/test_dialect_conformance.py compares the lines. For
+browser-use-0.13, `capture` also reads what 0.13.14 reads over CDP (cdp.py) and joins it to the tree by each
+node's key: the paint-order filter, the accessibility properties, live values, and 0.13.14's page stats.
 
 With marks (browser-use-0.5, `prompt.marks`), the same evaluate also draws browser-use 0.5.0's highlights
 (marks.js, its own highlightElement) over the elements it numbered; `unmark` takes them off again.
