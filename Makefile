@@ -67,7 +67,7 @@ view: setup ## the static viewer of the dataset version (dvc repro view); prints
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro view
 	@echo "$(CURDIR)/data/view/$(VERSION)/index.html"
 
-bench: setup ## run-chains vs the raw-browser bound, and make-pool and run-chains on the generated world (CPU by cgroup); BASELINE=main adds main's code, RECOVERY=0.2 recovery chains, BENCH_ARGS sizes it
+bench: setup ## run-chains vs the raw-browser bound, browser-use-0.5 with marks off and on side by side, and make-pool and run-chains on the generated world (CPU by cgroup); BASELINE=main adds main's code, RECOVERY=0.2 recovery chains, BENCH_ARGS sizes it
 	$(BIN)/python bench/run_bench.py $(if $(BASELINE),--baseline $(BASELINE)) $(if $(RECOVERY),--recovery $(RECOVERY)) $(BENCH_ARGS)
 
 bench-view: setup ## time the viewer: write it for 300 chains, open its pages and an index of 10,000 in Chromium

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from accounting import measure
+from plandvc.bench.accounting import measure
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -23,13 +23,17 @@ chain do not depend on what else runs; chains per minute and the wall-clock rati
 shared machine compare the CPU columns, or configurations measured side by side in one run
 (`--baseline REV` runs another revision's run-chains, e.g. `main`, interleaved with this one's).
 
+The marks pair (plandvc/bench/marks.py; `--no-marks` leaves it out): at 2 workers, the same chains run in the
+browser-use-0.5 dialect with marks off and then on, right after each other: CPU-seconds per kept chain and
+bytes per row (the JSON line and the PNG) of each, and what the marks add.
+
 `--recovery SHARE` (`make bench RECOVERY=0.2`) also runs the same chains with a SHARE of them made recovery
 chains (`plandvc.chains.recovery.assign_failures`, seeded like chain-specs), interleaved with the run
 without: the two columns differ only by the failures, so their CPU-seconds per chain give what recovery
 costs, and their chains per minute compare because they ran side by side.
 
     python bench/run_bench.py [--chains 48] [--seed 3] [--workers 1,2] [--baseline main] [--recovery 0.2]
-        [--world-sites 5] [--world-per-macro 1] [--world-chains 48] [--world-workers 1,2] [--no-world]
+        [--world-sites 5] [--world-per-macro 1] [--world-chains 48] [--world-workers 1,2] [--no-world] [--no-marks]
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ import shutil
 import subprocess
 import sys
 from collections import Counter
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +57,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import bench_world  # noqa: E402
 
 from plandvc import io  # noqa: E402
+from plandvc.bench import marks as bench_marks  # noqa: E402
 from plandvc.bench.accounting import Measure, measure  # noqa: E402
 from plandvc.browser.chromium import chromium_path  # noqa: E402
 from plandvc.chains.items import pool_items  # noqa: E402
@@ -94,6 +100,7 @@ def run_chains(
     code: Path | None = None,
     recovery: float = 0.0,
     world: str = "",
+    marks: bool | None = None,
 ) -> dict[str, Any]:
     """run-chains on `chains` with a fresh cache; `code` = another revision's exported package (else this
     tree's); `recovery`: the recovery share the chains were made with (a label and a folder of its own);
@@ -103,11 +110,14 @@ def run_chains(
         + (f"-{code.name}" if code else "")
         + (f"-rec{recovery}" if recovery else "")
         + (f"-{world}" if world else "")
+        + ("" if marks is None else f"-marks{str(marks).lower()}")
     )
     cache, out, log = OUT / f"cache_{tag}", OUT / f"raw_{tag}", OUT / f"log_{tag}.json"
     shutil.rmtree(cache, ignore_errors=True)
     args = ["--chains", chains, "--pool", pool, "--sites", sites, "--out", out, "--workers", workers]
     args += ["--cache", cache, "--log", log, "--no-progress"]
+    if marks is not None:  # the marks pair: browser-use-0.5 with its marks off or on
+        args += ["--dialect", bench_marks.DIALECT, "--marks", str(marks).lower()]
     cmd = [
         sys.executable,
         "-m",
@@ -152,6 +162,7 @@ def run_chains(
         # seconds per chain in each phase (summed over workers); "other" is the agent's own Python work
         "phases_s_per_chain": {k: round(v / n, 3) for k, v in sorted(phases.items())}
         | {"other": round((busy - sum(phases.values())) / n, 3)},
+        "row_bytes": asdict(bench_marks.row_bytes(out)),
     }
 
 
@@ -192,6 +203,9 @@ def main(argv: list[str] | None = None) -> int:
         help="also run the chains with this share made recovery chains, side by side with the plain run",
     )
     ap.add_argument("--no-world", dest="world", action="store_false", help="leave out the generated world")
+    ap.add_argument(
+        "--no-marks", dest="marks", action="store_false", help="leave out the marks off/on pair at 2 workers"
+    )
     ap.add_argument("--world-sites", type=int, default=5, help="training sites of the world recorded [5]")
     ap.add_argument("--world-per-macro", type=int, default=1, help="make-pool tasks per site and macro [1]")
     ap.add_argument("--world-chains", type=int, default=48, help="world chains run at 2 workers [48]")
@@ -249,6 +263,12 @@ def main(argv: list[str] | None = None) -> int:
             )
         print(f"bench: raw-browser bound, {w} worker(s)...", file=sys.stderr, flush=True)
         results["raw_bound"].append(raw_bound(chains_file, args.pool, args.sites, w))
+        if args.marks and w == 2:  # browser-use-0.5 with marks off, then on, right after each other
+            pair = []
+            for on in (False, True):
+                print(f"bench: run-chains, {bench_marks.DIALECT} marks {on}, 2 workers...", file=sys.stderr)
+                pair.append(run_chains(chains_file, args.pool, args.sites, w, marks=on))
+            results["marks"] = pair
         if world_chains is not None and w == 2:  # the world's chains right after the hand-written ones
             print("bench: run-chains on the world, 2 workers...", file=sys.stderr, flush=True)
             pool_w = wb.pool(max(p["workers"] for p in results["world"]["pool"]))
@@ -338,12 +358,23 @@ def print_table(r: dict[str, Any]) -> None:
     print("\nwhere run-chains' time goes (s per chain, summed over workers):")
     for x in rcs:
         print(f"  {label(x)}: " + ", ".join(f"{k} {v}" for k, v in x["phases_s_per_chain"].items()))
+    if "marks" in r:
+        off, on = (marks_column(x, m) for x, m in zip(r["marks"], (False, True), strict=True))
+        print(f"\nset-of-marks, {bench_marks.DIALECT} at 2 workers, the same chains side by side:")
+        print(bench_marks.table(off, on))
     if "stages" in r:
         print(f"\npool-items + chain-specs: {json.dumps(r['stages'])}")
     if "world" in r:
         print_world(
             r["world"], next((x for x in rcs if x["workers"] == 2 and x["code"] == "this tree"), None)
         )
+
+
+def marks_column(x: dict[str, Any], marks: bool) -> bench_marks.MarksColumn:
+    """One run of the marks pair from its results entry."""
+    return bench_marks.MarksColumn(
+        marks, x["kept"], x["chains"], x["cpu_s"], bench_marks.RowBytes(**x["row_bytes"])
+    )
 
 
 def print_world(w: dict[str, Any], hand: dict[str, Any] | None) -> None:

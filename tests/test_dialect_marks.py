@@ -1,7 +1,8 @@
 """A dialect owns its screenshot (plandvc.agent.dialects): browser-use-0.5 with `marks` draws browser-use 0.5.0's
 highlight boxes and indices (its own highlightElement, marks.js) over exactly the elements its text numbers,
 takes the screenshot with them and takes them off before anything acts; without marks, and for browser-use-0.13
-and plandvc-v1, the screenshot is the session's plain one and the page is read by one evaluate as before. The
+and plandvc-v1, the screenshot is the session's plain one and the page is read by one evaluate as before
+(browser-use-0.13 adds its CDP reads: the DOM snapshot and the accessibility tree). The
 picture comparison (tests/marks_compare.py) is shown failing on a moved and on a dropped box. Real Chromium, the
 bundled sites."""
 
@@ -24,13 +25,27 @@ CLEAN_JS = """() => [document.body.outerHTML, document.getElementById('playwrigh
 
 
 class Counting:
-    """A session whose page counts its evaluates (the dialect reads `session.page`)."""
+    """A session whose page counts its evaluates (the dialect reads `session.page`; browser-use-0.13 also reads
+    over its context's CDP session, which is no evaluate of the page)."""
 
     def __init__(self, session: Session) -> None:
         self.session, self.evaluates = session, 0
         outer = self
 
+        class Context:
+            async def new_cdp_session(self, page: object) -> object:
+                return await session.page.context.new_cdp_session(session.page)
+
         class Page:
+            context = Context()
+
+            @property
+            def viewport_size(self) -> dict[str, int] | None:
+                return session.page.viewport_size
+
+            async def set_viewport_size(self, size: dict[str, int]) -> None:
+                await session.page.set_viewport_size(size)  # type: ignore[arg-type]
+
             async def evaluate(self, expression: str, arg: object = None) -> object:
                 outer.evaluates += 1
                 return await session.page.evaluate(expression, arg)
@@ -77,13 +92,28 @@ async def test_the_marks_are_the_texts_indices(session: Session) -> None:
 
 
 async def test_without_marks_it_is_one_evaluate_and_the_plain_screenshot(session: Session) -> None:
+    """browser-use-0.13 looks in 0.13.14's 1920x1080 viewport (its plain screenshot at that size) and sets the
+    page back after: its size and scroll position (one evaluate reads the scroll, one sets it back)."""
     await session.goto(PAGE)
+    await session.page.evaluate("() => window.scrollTo(0, 40)")
     plain = await session.screenshot()
-    for name, marks in [("browser-use-0.5", False), ("browser-use-0.13", True), ("browser-use-0.13", False)]:
+    await session.page.set_viewport_size({"width": 1920, "height": 1080})
+    wide = await session.screenshot()
+    await session.page.set_viewport_size({"width": 1280, "height": 800})
+    await session.page.evaluate("() => window.scrollTo(0, 40)")
+    cases = [
+        ("browser-use-0.5", False, 1, plain),
+        ("browser-use-0.13", True, 3, wide),
+        ("browser-use-0.13", False, 3, wide),
+    ]
+    for name, marks, evaluates, shot in cases:
         counting = Counting(session)
         d = dialect(name, marks=marks)
         look = await d.look(counting)
-        assert (d.marks, counting.evaluates, look.shot) == (False, 1, plain), name
+        assert (d.marks, counting.evaluates, look.shot) == (False, evaluates, shot), name
+        assert session.page.viewport_size == {"width": 1280, "height": 800}
+        assert await session.page.evaluate("() => window.scrollY") == 40
+    assert wide != plain
     v1 = dialect("plandvc-v1", marks=True)
     assert (v1.marks, (await v1.look(session)).shot) == (False, plain)
     assert episode_marks("browser-use-0.5", True) and not episode_marks("browser-use-0.13", True)

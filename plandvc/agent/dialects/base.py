@@ -76,6 +76,9 @@ class ReadsPage:
 
     mode, expansion, first = "", 0, 0
     draws_marks = False
+    # the viewport the agent reads and shoots the page in (None: the session's): the page is set to it for
+    # the look and set back after it, at the scroll position it had
+    viewport: tuple[int, int] | None = None
 
     def __init__(self, marks: bool = False) -> None:
         self._last: tuple[str, set[str]] | None = None
@@ -83,12 +86,52 @@ class ReadsPage:
 
     async def look(self, session: Shoots) -> Look:
         page = page_of(session)
-        view = await capture(page, self.mode, self.expansion, self.first, self.marks)  # type: ignore[arg-type]
+        own = await _Viewport.set(page, self.viewport)
         try:
-            shot = await session.screenshot()
+            view = await capture(page, self.mode, self.expansion, self.first, self.marks)  # type: ignore[arg-type]
+            try:
+                shot = await session.screenshot()
+            finally:
+                if self.marks:
+                    await unmark(page)  # type: ignore[arg-type]
         finally:
-            if self.marks:
-                await unmark(page)  # type: ignore[arg-type]
+            if own is not None:
+                await own.restore()
         mark(view, self._last)
         self._last = (view.url, {n.key for n in view.interactive})
         return Look(view, shot)
+
+
+class _Resizes(Protocol):
+    """The page as a look resizes it (Playwright's Page)."""
+
+    @property
+    def viewport_size(self) -> dict[str, int] | None: ...
+
+    async def set_viewport_size(self, viewport_size: dict[str, int]) -> None: ...
+
+    async def evaluate(self, expression: str, arg: object = None) -> object: ...
+
+
+@dataclass(frozen=True)
+class _Viewport:
+    """A page set to a dialect's viewport for one look: what to set back (its size and scroll position)."""
+
+    page: _Resizes
+    size: dict[str, int]
+    scroll: list[int]
+
+    @classmethod
+    async def set(cls, page: object, want: tuple[int, int] | None) -> _Viewport | None:
+        """Set `page` to `want` (None, or the size it has: nothing done, None returned)."""
+        p: _Resizes = page  # type: ignore[assignment]
+        size = p.viewport_size
+        if want is None or size is None or (size["width"], size["height"]) == want:
+            return None
+        scroll = await p.evaluate("() => [window.scrollX, window.scrollY]")
+        await p.set_viewport_size({"width": want[0], "height": want[1]})
+        return cls(p, dict(size), list(scroll))  # type: ignore[call-overload]
+
+    async def restore(self) -> None:
+        await self.page.set_viewport_size(self.size)
+        await self.page.evaluate("([x, y]) => window.scrollTo(x, y)", self.scroll)

@@ -1,6 +1,6 @@
 // The page as browser-use's serializers read it, in one evaluate (plandvc.agent.dialects.page): a tree of the
 // body's accepted elements and text nodes, with what browser-use 0.5.0's buildDomTree (dom_tree/index.js) and
-// 0.13.8's clickable-element detector decide of each: visible, top-most, interactive, highlighted. The
+// 0.13.14's clickable-element detector decide of each: visible, top-most, interactive, highlighted. The
 // snapshot (plandvc/browser/snapshot.js) is untouched. It marks the page only when given `arg.draw` (marks.js,
 // browser-use 0.5.0's highlightElement): then, after the walk, the highlighted elements are drawn with the
 // indices the dialect gives them (document order from `arg.first`), and the caller takes them away again.
@@ -57,11 +57,12 @@
   const interactive13 = (el, tag) => {
     if (tag === 'html' || tag === 'body') return false;
     if (el.hasAttribute('onclick') || typeof el.onclick === 'function') return true;
-    if (tag === 'label' && !el.getAttribute('for') && formBelow(el, 2)) return true;
+    if (tag === 'label' && el.getAttribute('for')) return false;   // 0.13.14: a label that proxies by `for`
+    if (tag === 'label' && formBelow(el, 2)) return true;
     if (tag === 'span' && formBelow(el, 2)) return true;
     const names = [(el.getAttribute('class') || '').toLowerCase().split(/\s+/).join(' '), (el.id || '').toLowerCase(),
       ...el.getAttributeNames().filter((a) => a.startsWith('data-')).map((a) => (el.getAttribute(a) || '').toLowerCase())];
-    if (names.some((v) => SEARCHY.some((w) => v.includes(w)))) return true;   // 0.13.8's search indicators
+    if (names.some((v) => SEARCHY.some((w) => v.includes(w)))) return true;   // 0.13.14's search indicators
     if (el.disabled || el.getAttribute('aria-hidden') === 'true') return false;
     if (TAGS13.has(tag)) return true;
     if (['onclick', 'onmousedown', 'onmouseup', 'onkeydown', 'onkeyup', 'tabindex'].some((a) => el.hasAttribute(a))) return true;
@@ -76,7 +77,7 @@
   };
   const SEARCHY = ['search', 'magnify', 'glass', 'lookup', 'find', 'query'];
   const IMPLICIT13 = { tr: 'row', td: 'cell' };
-  // 0.13.8's bounding-box filter: a child >= 99% inside an <a>, a <button> or a button/combobox role is not
+  // 0.13.14's bounding-box filter: a child >= 99% inside an <a>, a <button> or a button/combobox role is not
   // numbered, unless it is a field, a label, itself such an element, has onclick or aria-label, or a role
   const propagating = (el, tag) => {
     const role = el.getAttribute('role');
@@ -127,11 +128,14 @@
       const text = (node.textContent || '').trim();
       const p = node.parentElement;
       if (!text || !p || p.tagName.toLowerCase() === 'script') return null;
-      return { text };
+      if (mode !== 'bu13') return { text };
+      let j = 1;                                 // the key CDP's facts are joined by (dialects/cdp.py)
+      for (let s = node.previousSibling; s; s = s.previousSibling) if (s.nodeType === Node.TEXT_NODE && (s.textContent || '').trim()) j++;
+      return { text, key: `${p === document.body ? '' : path(p)}/#text[${j}]` };
     }
     if (node.nodeType !== Node.ELEMENT_NODE) return null;
     const el = node, tag = el.tagName.toLowerCase();
-    if (DENY.has(tag) && !(mode === 'bu13' && tag === 'svg')) return null;   // 0.13.8 shows an svg, collapsed
+    if (DENY.has(tag) && !(mode === 'bu13' && tag === 'svg')) return null;   // 0.13.14 shows an svg, collapsed
     const r = el.getBoundingClientRect(), s = styleOf(el);
     const fixed = s.position === 'fixed' || s.position === 'sticky';
     if (!fixed && !(el.offsetWidth > 0 || el.offsetHeight > 0) && !inView(r)) return null;
@@ -147,6 +151,7 @@
       if (mode === 'bu05' && d.top && interactive05(el, tag) && (!lit || distinct(el, tag))) d.hi = true;
       if (mode === 'bu13' && d.view && interactive13(el, tag) && !excluded13(el, tag, r, bound)) d.hi = true;
     }
+    if (mode === 'bu13' && excluded13(el, tag, r, bound)) d.ex = true;   // 0.13's excluded_by_parent: no line
     if (marked && d.hi) marked.push([el, d]);
     if (mode === 'bu13') d.live = live(el, tag);
     if (tag !== 'svg') for (const c of el.childNodes) {

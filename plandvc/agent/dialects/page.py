@@ -2,8 +2,10 @@
 
 The snapshot (plandvc.browser.snapshot) stays what the replayer and the specialists read; the browser-use
 dialects read this instead, so the planner never sees plandvc's own hooks (data-control-id, data-home, the
-href with its query). Its rules follow browser-use's own code (0.5.0's dom_tree/index.js, 0.13.8's
-ClickableElementDetector), written anew here; tests/test_dialect_conformance.py compares the lines.
+href with its query). Its rules follow browser-use's own code (0.5.0's dom_tree/index.js, 0.13.14's
+ClickableElementDetector), written anew here; tests/test_dialect_conformance.py compares the lines. For
+browser-use-0.13, `capture` also reads what 0.13.14 reads over CDP (cdp.py) and joins it to the tree by each
+node's key: the paint-order filter, the accessibility properties, live values, and 0.13.14's page stats.
 
 With marks (browser-use-0.5, `prompt.marks`), the same evaluate also draws browser-use 0.5.0's highlights
 (marks.js, its own highlightElement) over the elements it numbered; `unmark` takes them off again.
@@ -14,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NotRequired, Protocol, TypedDict
+
+from plandvc.agent.dialects import cdp
 
 PAGE_JS = Path(__file__).with_name("page.js").read_text()
 # browser-use 0.5.0's highlightElement (marks.js) handed to page.js, which draws the marks after its walk: the
@@ -47,6 +51,7 @@ class NodeJS(TypedDict, total=False):
     top: bool
     view: bool
     hi: bool
+    ex: bool
     key: str
     live: dict[str, str]
     kids: list[NodeJS]
@@ -80,6 +85,9 @@ class Node:
     parent: Node | None = None
     index: int | None = None  # the highlight index, numbered in document order from `first`
     new: bool = False
+    excluded: bool = False  # inside a link's or button's box (0.13's excluded_by_parent): no line of its own
+    facts: cdp.Facts | None = None  # what 0.13 reads over CDP (bu13 only)
+    covered: bool = False  # painted over by opaque boxes (0.13's ignored_by_paint_order)
 
     @classmethod
     def of(cls, d: NodeJS, parent: Node | None = None) -> Node:
@@ -91,6 +99,7 @@ class Node:
             top=d.get("top", False),
             in_view=d.get("view", False),
             highlighted=d.get("hi", False),
+            excluded=d.get("ex", False),
             key=d.get("key", ""),
             live=dict(d.get("live", {})),
             parent=parent,
@@ -133,6 +142,17 @@ async def capture(page: _Evaluates, mode: str, expansion: int, first: int, marks
         raw = await page.evaluate(PAGE_JS, {"mode": mode, "expansion": expansion})
     d: PageJS = raw  # type: ignore[assignment]
     root = Node.of(d["root"])
+    if mode == "bu13":  # what 0.13 reads over CDP: boxes, paint order, live values, the accessibility tree
+        read = await cdp.read(page)  # type: ignore[arg-type]
+        nodes = root.walk()
+        for node in nodes:
+            node.facts = read.facts.get(node.key)
+        st = read.stats  # 0.13.14's counts over its own tree
+        d["counts"] = {"links": st.links, "images": st.images, "iframes": st.iframes, "elements": st.total,
+                       "shadow_open": st.shadow_open, "shadow_closed": st.shadow_closed}  # fmt: skip
+        cdp.paint_order([x for x in nodes if x.tag or len(x.text) > 1])
+        for node in nodes:
+            node.highlighted = node.highlighted and not node.covered
     n = first
     for node in root.walk():
         if node.highlighted:
