@@ -8,7 +8,7 @@ import click
 
 from plandvc.chains.cli import parse_sizes
 from plandvc.chains.compose import REQUESTS
-from plandvc.chains.phrasing import PHRASING
+from plandvc.chains.phrasing import PHRASING, SETS
 from plandvc.eval.client import Asking
 from plandvc.eval.closed import LoopConfig
 from plandvc.eval.metrics import table
@@ -80,6 +80,14 @@ from plandvc.run.chain import RunParams
     help="the requests' words, as the training chains' (chain-specs --phrasing); varied: the held-out phrasings",
 )
 @click.option(
+    "--phrasing-set",
+    type=click.Choice(SETS),
+    default=SpecsConfig.phrasing_set,
+    show_default=True,
+    help="with --phrasing varied, the set the requests draw from: held-out (the evaluation's), or training (the "
+    "same chains in the training rows' phrasings, the `template` reference's high mark)",
+)
+@click.option(
     "--goal-kinds",
     default=SpecsConfig.goal_kinds,
     show_default=True,
@@ -102,6 +110,8 @@ def eval_specs_cmd(**values: object) -> None:
     \b
     Example:
         plandvc eval-specs --pool data/pool --sites data/sites --out data/eval --n 24 --seed 0
+        plandvc eval-specs --pool data/pool --sites data/sites --out data/eval-training --phrasing varied \\
+            --phrasing-set training
     """
     params = fill(RunParams, values)
     cfg = fill(SpecsConfig, values, sizes=parse_sizes(str(values["sizes"])), params=params)
