@@ -12,7 +12,12 @@ each (empty: none):
 - `undone_step`: a step that undoes an earlier one ("Show me players matching Duarte, and then take me to the
   players": the trip to the list drops its constraints);
 - `idle_hop`: a hop that serves nothing ("Take me to the letters. How many stories ...": the next part does
-  not start where the hop leads).
+  not start where the hop leads);
+- the language review's (issue 46), read in the request and the final message, quoted values left out:
+  `doubled_preposition` ("the level of among courses", "the address of from stays"), `count_agreement`
+  ("There are 1 sign-ups"), `article_sound` ("with an unit of m"), `counted_owner` ("There are 2 my
+  bookings", "How many my trips"), `verb_as_noun` (a field named by a verb: "note the opened of the issue",
+  "its published is 2024-05-07", "its by").
 
 The linking, undoing and idle checks are decided by construction (the parts' macros, pages, start pages and
 vias, and the entries the constraints leave by the site's own query semantics), never by reading the words
@@ -302,6 +307,43 @@ def idle_hop(c: ChainText) -> list[str]:
 
 
 Check = Callable[[ChainText], list[str]]
+# ── the language review (issue 46): forms no user writes, in the words a user reads ──
+
+_PREPOSITIONS = re.compile(r"\b(?:of|for|to|at|about|from)\s+(?:among|from|of|out of)\b", re.I)
+_ONE_ARE = re.compile(r"\b(?:are|were) 1\b(?![.,]\d)", re.I)
+_SOUND = re.compile(r"\ban (?=(?:uni|use|usu|uti|eu|one\b|once\b))|\ba (?!eu|one\b|once\b)(?=[aeio])", re.I)
+_COUNTED_OWNER = re.compile(r"(?:(?<![\w,])\d[\d,]*|\bhow many|\bthe|\ba|\ban) (?:my|your|our)\b", re.I)
+# "the opened of", "its published is", "its by": a verb where a field's noun goes ("speed", "need": nouns)
+_VERB_NOUN = re.compile(
+    r"\b(?:the|its) (?:\w{3,}(?<!e)ed|by|starts|departs)(?= (?:of|is|are|and)\b| ?[.,]|$)", re.I
+)
+
+
+def _read_words(c: ChainText) -> list[tuple[str, str]]:
+    """(where, words) of the request and the final message, quoted values blanked (a value is no wording)."""
+    return [(w, _QUOTED.sub('""', t)) for w, t in (("request", c.request), ("final", c.final))]
+
+
+def _wording(pattern: re.Pattern[str], what: str) -> Check:
+    """A check that finds `pattern` in the request or the final message, one line per place."""
+
+    def check(c: ChainText) -> list[str]:
+        return [
+            f"{what} in the {where}: {words[max(0, m.start() - 25) : m.end() + 25]!r}"
+            for where, words in _read_words(c)
+            for m in pattern.finditer(words)
+        ]
+
+    return check
+
+
+doubled_preposition = _wording(_PREPOSITIONS, "two prepositions in a row")
+count_agreement = _wording(_ONE_ARE, "a plural verb on a count of 1")
+article_sound = _wording(_SOUND, "an article that does not fit the sound")
+counted_owner = _wording(_COUNTED_OWNER, "a count or article before my/your/our")
+verb_as_noun = _wording(_VERB_NOUN, "a field named by a verb")
+
+
 CHECKS: dict[str, Check] = {
     "float_noise": float_noise,
     "fractional_count": fractional_count,
@@ -310,6 +352,11 @@ CHECKS: dict[str, Check] = {
     "false_link": false_link,
     "undone_step": undone_step,
     "idle_hop": idle_hop,
+    "doubled_preposition": doubled_preposition,
+    "count_agreement": count_agreement,
+    "article_sound": article_sound,
+    "counted_owner": counted_owner,
+    "verb_as_noun": verb_as_noun,
 }
 
 

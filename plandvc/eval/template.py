@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from typing import cast
 
 from plandvc.chains.compose import ENTRY_WORDS, GOAL_DELEGATION, article, lower_label
 from plandvc.chains.phrasing import PHRASINGS, SETS, PhrasingSplit
@@ -25,10 +26,11 @@ from plandvc.eval.wire import Messages, first_user_text, reply, request_and_turn
 from plandvc.macros import FAMILY_OF
 from plandvc.macros.home import HOME_STEP
 from plandvc.memory.text import DONE_TEXT
+from plandvc.records import Ask, GoalStep
 
 _SLOT = re.compile(r"\{(\w+)\}")
 # the slots that hold a listing or quotes of their own; any other slot holds no comma, semicolon or quote
-_WIDE = frozenset({"np", "f", "vor", "vand", "said", "qv"})
+_WIDE = frozenset({"np", "f", "vor", "vand", "said", "qv", "x", "X"})
 # the slots that hold a list's or an entry's noun: three words at most ("my submissions", "the courses")
 _NOUNS = frozenset({"p", "the_p", "s", "tab"})
 _NOUN = r'[^\s,;".]+(?: [^\s,;".]+){0,2}?'
@@ -95,13 +97,28 @@ class Part:
 
 
 @dataclass
+class Live:
+    """A goal with live steps read back (`plandvc.chains.goal_words`' forms): its kind (detail, lookup,
+    compare, copy, delete), the fields asked, the entries the request names, the entry's noun, whether a sort
+    finds it, and how a compare's winner is said ("higher" or "later")."""
+
+    kind: str
+    fields: list[str] = field(default_factory=list)
+    entries: list[str] = field(default_factory=list)
+    s: str = ""
+    sorted: bool = False
+    hi: str = "higher"
+
+
+@dataclass
 class Plan:
     """The request read back: runs of parts (a list's constraints, or one entry part), the question's part,
-    and a goal's kind."""
+    and a goal's kind (and a goal with live steps, `live`)."""
 
     runs: list[list[Part]] = field(default_factory=list)
     goal: str | None = None
     noun: str = ""
+    live: Live | None = None
 
 
 def _match(kinds: Sequence[str], text: str, seed: int) -> tuple[str, re.Match[str]] | None:
@@ -235,6 +252,9 @@ def _strip(text: str, seed: int) -> str:
 def read_request(request: str, seed: int = 0) -> Plan | None:
     """The request read back into runs, or None when no training phrasing covers it."""
     text = _strip(request, seed)
+    live = read_live(text, seed)
+    if live is not None:
+        return live
     goal = _match(("goal.count", "goal.top"), text, seed)
     if goal is not None:
         kind, m = goal
@@ -256,6 +276,136 @@ def read_request(request: str, seed: int = 0) -> Plan | None:
     return Plan(runs + ([question] if question else []))
 
 
+# ── the goal kinds with live steps (issue 45): find, open, read, copy or delete one entry ──────────────────
+
+LIVE_KINDS = ("goal.detail", "goal.lookup", "goal.compare", "goal.act.copy", "goal.act.delete")
+_SUP_KINDS = tuple(f"sup.{t}.{d}" for t in ("number", "date") for d in ("asc", "desc"))
+
+
+def _fields_said(text: str) -> list[str]:
+    """The fields a goal asks ("rows (thousands) and published"), one label each."""
+    return [f for f in re.split(r", | and ", text) if f]
+
+
+def _sort_said(sup: str, seed: int) -> Part | None:
+    """A superlative ("oldest released date", "title from A to Z") as the sort that finds the entry."""
+    for kind, d in (("from A to Z", "asc"), ("from Z to A", "desc")):
+        if sup.endswith(" " + kind):
+            return Part("sort_by_form", {"l": sup[: -len(kind) - 1]}, f"sort.text.{d}")
+    said = _match(_SUP_KINDS, sup, seed)
+    if said is None:
+        return None
+    kind, m = said
+    label = m.group("l")
+    if kind.startswith("sup.date.") and label.endswith("ed date"):  # "released date" -> "released"
+        label = label.removesuffix(" date")
+    return Part("sort_by_form", {"l": label}, "sort." + kind.removeprefix("sup."))
+
+
+def _found(x: str, seed: int) -> tuple[str, list[Part], str, bool] | None:
+    """(the list's noun, its constraints with the sort last, the entry's noun, sorted) of the entry found."""
+    said = _match(("find.sorted", "find.only"), x, seed)
+    if said is None:
+        return None
+    kind, m = said
+    slots = {k: v for k, v in m.groupdict().items() if v is not None}
+    np = noun_phrase(slots["np"], seed)
+    if np is None:
+        return None
+    noun, parts = np
+    sort = _sort_said(slots.get("sup", ""), seed) if kind == "find.sorted" else None
+    if kind == "find.sorted" and sort is None:
+        return None
+    run = [Part(p.macro, {**p.slots, "p": noun}, p.kind) for p in parts]
+    if sort is not None:
+        run.append(Part(sort.macro, {**sort.slots, "p": noun}, sort.kind))
+    return noun, run, slots.get("s", noun), sort is not None
+
+
+def read_live(text: str, seed: int) -> Plan | None:
+    """A goal with live steps in a training form of its kind, read back: the constraints' run (detail, act) and
+    the `Live` facts the later steps need; None when no such form covers `text`."""
+    said = _match(LIVE_KINDS, text, seed)
+    if said is None:
+        return None
+    kind, m = said
+    slots = {k: v for k, v in m.groupdict().items() if v is not None}
+    short = kind.removeprefix("goal.").removeprefix("act.")
+    fields = _fields_said(slots.get("f", ""))
+    if short in ("lookup", "compare"):
+        entries = [slots[k] for k in ("e", "a", "b") if k in slots]
+        s = slots.get("s", slots.get("p", ""))
+        return Plan([], live=Live(short, fields, entries, s, hi=slots.get("hi", "higher")))
+    found = _found(slots.get("x", slots.get("X", "")), seed)
+    if found is None:
+        return None
+    noun, run, s, sort = found
+    return Plan([run], noun=noun, live=Live(short, fields, [], s, sort))
+
+
+def _list_link(s: str, page: str) -> str:
+    """The list page's link text on the page for entries `s` ("Datasets" for "dataset"), or `s`'s plural."""
+    wanted = {s.casefold() + "s", s.casefold() + "es", s.casefold()[:-1] + "ies", s.casefold()}
+    for m in re.finditer(r"<a [^>]*>([^<\n]+?) />", page):
+        if m.group(1).strip().casefold() in wanted:
+            return m.group(1).strip()
+    return (s[:1].upper() + s[1:] + "s") if s else ""
+
+
+def live_steps(live: Live, answers: Sequence[str], page: str) -> list[tuple[str, str]]:
+    """(family, instruction) of a live goal's steps after its constraints, in the composer's delegation words
+    (`goal_words`' own): find, open the entry found (its name: the find's reported answer), read, copy or
+    delete; a lookup or a compare opens the list page first, then each named entry."""
+    from plandvc.chains.goal_words import _say
+
+    s = live.s
+    group = cast(list[Ask], [{"macro": "sort_by_form" if live.sorted else ""}])
+    out: list[tuple[str, str]] = []
+
+    def said(do: str, name: str, label: str = "") -> None:
+        step = cast(GoalStep, {"do": do, "name": name, "label": label})
+        out.append((_LIVE_FAMILY[do], _say(step, s, group)[0]))
+
+    if live.kind in ("lookup", "compare"):
+        out.append(("Navigation", ENTRY_WORDS["navigate_to_page"].delegates.format(P=_list_link(s, page))))
+        for e in live.entries[: 1 if live.kind == "lookup" else 2]:
+            said("open", e)
+            for f in live.fields:
+                said("read", e, page_label(f, page, True))
+        return out
+    said("find", "")
+    e = answers[0] if answers else ""
+    said("open", e)
+    if live.kind == "detail":
+        for f in live.fields:
+            said("read", e, page_label(f, page, True))
+    elif live.kind == "copy":
+        f = live.fields[0] if live.fields else "name"
+        said("copy", e, page_label(s if f == "name" else f, page, True))
+    else:
+        said("delete", e)
+    return out
+
+
+_LIVE_FAMILY = {"find": "Information", "open": "Navigation", "read": "Information", "copy": "Information",
+                "delete": "Form"}  # fmt: skip
+
+
+def live_answer(live: Live, answers: Sequence[str]) -> str:
+    """What a live goal's done says: the values read (joined as the chain's answer joins them), a compare's
+    winner by the two values read, the entry acted on."""
+    if live.kind == "compare" and len(answers) >= 2:
+        a, b = answers[-2], answers[-1]
+        try:  # a number compared by value, a date (or anything else) as written
+            first = float(a.replace(",", "")) >= float(b.replace(",", "")) if live.hi == "higher" else a >= b
+        except ValueError:
+            first = a >= b
+        return live.entries[0 if first else 1] if len(live.entries) == 2 else ""
+    if live.kind in ("detail", "lookup"):
+        return " and ".join(answers[1:] if live.kind == "detail" else answers)
+    return answers[-1] if answers else ""
+
+
 # ── the delegations ──────────────────────────────────────────────────────────
 
 _LABEL = re.compile(r"\blabel=(\"[^\"]*\"|\S+?)(?=[ />])")
@@ -264,12 +414,18 @@ _TITLE = re.compile(r"^Title: .*· (.+)$", re.M)
 _ANSWER = re.compile(r"^Answer: (.+)$", re.M)
 
 
-def page_label(label: str, page: str) -> str:
-    """The label as the page writes it (a control's `label=`), else with a capital first letter."""
+def page_label(label: str, page: str, lines: bool = False) -> str:
+    """The label as the page writes it (a control's `label=`; with `lines`, also a heading on a line of its
+    own, "Max likes": the live goals' reading, so the older goals' replies keep their words), else with a
+    capital first letter."""
+    wanted = (label.casefold(), f"max {label}".casefold())
     for m in _LABEL.finditer(page):
         said = m.group(1).strip('"')
-        if said.casefold() in (label.casefold(), f"max {label}".casefold()):
+        if said.casefold() in wanted:
             return said
+    for line in page.splitlines() if lines else ():  # a control's heading as a line of its own
+        if line.strip().casefold() in wanted:
+            return line.strip()
     return label[:1].upper() + label[1:]
 
 
@@ -287,14 +443,14 @@ def option_label(value: str, page: str) -> str:
     return ""
 
 
-def say(part: Part, page: str, site: str) -> str:
+def say(part: Part, page: str, site: str, lines: bool = False) -> str:
     """The part's instruction: the composer's own words for an entry part, plain ones naming the value, label,
     direction or bound for a list's constraint (no widget named: the planner does not know it)."""
     s = part.slots
     p = s.get("p", s.get("the_p", "")).removeprefix("the ")
     the_p = p if p.split(" ", 1)[0].lower() in ("my", "your", "our") else f"the {p}"
     label = s.get("l") or s.get("lead", "").removeprefix("with ")
-    big = page_label(label, page) if label else ""
+    big = page_label(label, page, lines) if label else ""
     v = s.get("v", "")
     if part.kind == "one.bare":
         big = option_label(v, page)
@@ -349,16 +505,19 @@ class _Blank(dict[str, str]):
         return ""
 
 
-def steps(plan: Plan, page: str, site: str) -> list[tuple[str, str]]:
+def steps(plan: Plan, page: str, site: str, answers: Sequence[str] = ()) -> list[tuple[str, str]]:
     """(family, instruction) of every step: the runs in order, a trip home between runs (none before an entry
-    opened from the list just shown), a goal's reading last."""
+    opened from the list just shown), a goal's reading last (a live goal's steps, with the answers reported so
+    far)."""
     out: list[tuple[str, str]] = []
     for i, run in enumerate(plan.runs):
         if i > 0 and run[0].kind != "open_among":
             out.append(("Navigation", HOME_STEP.format(site=site)))
-        out += [(FAMILY_OF[p.macro], say(p, page, site)) for p in run]
+        out += [(FAMILY_OF[p.macro], say(p, page, site, plan.live is not None)) for p in run]
     if plan.goal is not None:
         out.append(("Information", GOAL_DELEGATION[plan.goal].format(p=plan.noun, s=plan.noun)))
+    if plan.live is not None:
+        out += live_steps(plan.live, answers, page)
     return out
 
 
@@ -376,10 +535,12 @@ class TemplatePlanner:
         title = _TITLE.search(page)
         site = title.group(1).strip() if title else ""
         plan = read_request(request, self.seed)
-        todo = steps(plan, page, site) if plan is not None else []
+        answers = [a.strip() for a in _ANSWER.findall(text.split("<browser_state>", 1)[0])]
+        todo = steps(plan, page, site, answers) if plan is not None else []
         if turn < len(todo):
             family, instruction = todo[turn]
             return reply("", {"delegate": {"family": family, "instruction": instruction}})
-        answers = _ANSWER.findall(text.split("<browser_state>", 1)[0])
-        done = f"The answer is {answers[-1].strip()}." if answers else DONE_TEXT
+        said = live_answer(plan.live, answers) if plan is not None and plan.live is not None else ""
+        said = said or (answers[-1] if answers else "")
+        done = f"The answer is {said}." if said else DONE_TEXT
         return reply("", {"done": {"text": done, "success": True}})
