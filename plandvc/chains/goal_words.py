@@ -279,7 +279,8 @@ def varied_superlative(sort: Ask, d: Drawer) -> str:
 
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 # labels that are no noun ("By" over a story's author): the noun a user says for them
-FIELD_NOUNS = {"by": "byline", "enrolled": "number enrolled"}
+FIELD_NOUNS = {"by": "byline", "enrolled": "number enrolled", "deliver to": "delivery address", "how often": "frequency",
+               "enrolled on": "enrolment date"}  # fmt: skip
 
 
 def field_noun(label: str, value: object) -> str:
