@@ -19,6 +19,7 @@ from plandvc.chains.hygiene import (
     chain_text,
     float_noise,
     garbled_title,
+    number_before_label,
     problems_of,
     self_contradiction,
 )
@@ -162,7 +163,12 @@ def test_todays_default_chains_have_every_kind_of_problem(
     review's of the varied words alone (issue 46: their fixtures are v4's chains before the fix)."""
     by_id = {r["id"]: r for r in world_items}
     found = {k for c in default_chains for k in problems_of(chain_text(c, by_id, specs))}
-    assert found == set(CHECKS) - {"doubled_preposition", "article_sound", "verb_as_noun"}
+    assert found == set(CHECKS) - {
+        "doubled_preposition",
+        "article_sound",
+        "verb_as_noun",
+        "number_before_label",
+    }
 
 
 def test_with_hygiene_no_chain_has_a_problem(world_items: list[ItemRecord], specs: dict[str, Spec]) -> None:
@@ -234,7 +240,8 @@ def test_a_greeting_there_is_no_link_but_a_lone_there_is() -> None:
 
 # ── the language review (issue 46) ───────────────────────────────────────────
 
-LANGUAGE = ("doubled_preposition", "count_agreement", "article_sound", "counted_owner", "verb_as_noun")
+LANGUAGE = ("doubled_preposition", "count_agreement", "article_sound", "counted_owner", "verb_as_noun",
+            "number_before_label")  # fmt: skip
 
 
 def test_the_language_checks_fail_on_forms_no_user_writes_and_pass_on_their_fixes() -> None:
@@ -244,6 +251,7 @@ def test_the_language_checks_fail_on_forms_no_user_writes_and_pass_on_their_fixe
         "article_sound": "answers with an unit of m",
         "counted_owner": "How many my trips are there?",
         "verb_as_noun": "Note the opened of the issue.",
+        "number_before_label": "Find issues with comments kept to 30.",
     }
     right = {
         "doubled_preposition": "Tell me the level of the one among courses capped at 10 weeks.",
@@ -251,14 +259,20 @@ def test_the_language_checks_fail_on_forms_no_user_writes_and_pass_on_their_fixe
         "article_sound": "answers with a unit of m, a European city, an hour, a one-way trip",
         "counted_owner": "How many of my trips are there? I count 2 of my bookings.",
         "verb_as_noun": "Note the opened date of the issue, the speed of it, and its byline.",
+        "number_before_label": "Find issues with at most 30 comments, kept in order.",
     }
     for check in LANGUAGE:
         assert check in problems_of(text(wrong[check])), check
         assert problems_of(text(right[check])) == {}, check
-        said = text(final=wrong[check])  # the final message is read too
-        assert check in problems_of(said), check
+        said = text(final=wrong[check])  # the final message is read too (a bound: the request alone)
+        assert (check in problems_of(said)) == (check != "number_before_label"), check
     quoted = text('Find the "Best of among" list and the "an unit" entry.')  # a value is no wording
     assert problems_of(quoted) == {}
+    slider = ask("filter_by_slider", "stories", label="Max read time", values=["14"])
+    assert number_before_label(text("Find stories with no more than 14 read time.", (slider,))) != []
+    assert number_before_label(text("Find stories with read time up to 14.", (slider,))) == []
+    weeks = ask("filter_by_slider", "courses", label="Max weeks", values=["14"])
+    assert number_before_label(text("Find courses with no more than 14 weeks.", (weeks,))) == []
 
 
 def test_v4s_varied_words_pass_the_language_checks(

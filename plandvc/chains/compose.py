@@ -75,6 +75,13 @@ def article_heard(noun: str) -> str:
     return article(noun)
 
 
+def counts(label: str) -> bool:
+    """Whether a label is a plural noun that counts ("weeks", "stars", "recipes"), so a number may stand before
+    it ("14 weeks"), as it may not before "read time" or "price"."""
+    last = label.rsplit(" ", 1)[-1].lower()
+    return last.endswith("s") and not last.endswith(("ss", "us", "is"))
+
+
 def the(plural: str) -> str:
     """ "the repositories", but "my submissions" as it is (a page title that owns itself)."""
     return plural if plural.split(" ", 1)[0].lower() in ("my", "your", "our") else f"the {plural}"
@@ -509,7 +516,9 @@ def varied_constraint(ask: Ask, d: Drawer, bare: bool) -> str:
     if m in ("search_by_text", "choose_suggestion"):
         return d.form("search").format(v=values[0])
     if m == "filter_by_slider":
-        return d.form("max").format(l=label[4:] if label.startswith("max ") else label, v=values[0])
+        label = label[4:] if label.startswith("max ") else label
+        # "no more than 14 read time": a number before its label only where the label counts ("14 weeks")
+        return d.form("max", fits=lambda f: counts(label) or "{v} {l}" not in f).format(l=label, v=values[0])
     if m == "filter_by_date_range":
         lead = label if label.endswith("ed") else f"with {label}"
         return d.form("range").format(lead=lead, a=values[0], b=values[-1])

@@ -17,7 +17,8 @@ each (empty: none):
   `doubled_preposition` ("the level of among courses", "the address of from stays"), `count_agreement`
   ("There are 1 sign-ups"), `article_sound` ("with an unit of m"), `counted_owner` ("There are 2 my
   bookings", "How many my trips"), `verb_as_noun` (a field named by a verb: "note the opened of the issue",
-  "its published is 2024-05-07", "its by").
+  "its published is 2024-05-07", "its by"), `number_before_label` (a bound's number before a label that does
+  not count, "that don't exceed 14 read time", or said as keeping, "with comments kept to 30").
 
 The linking, undoing and idle checks are decided by construction (the parts' macros, pages, start pages and
 vias, and the entries the constraints leave by the site's own query semantics), never by reading the words
@@ -32,6 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NotRequired, TypedDict, cast
 
+from plandvc.chains.compose import counts, lower_label
 from plandvc.records import Ask, ChainGoal, ChainSpec, ItemRecord, Via
 from plandvc.sites.model import Spec
 from plandvc.sites.query import BadValue, select_rows
@@ -337,6 +339,19 @@ def _wording(pattern: re.Pattern[str], what: str) -> Check:
     return check
 
 
+def number_before_label(c: ChainText) -> list[str]:
+    """A bound's number before a label that does not count ("no more than 14 read time", "2200 price"), or a
+    bound said as keeping ("comments kept to 30"), in the request."""
+    out = [f"a bound said as keeping: {m.group(0)!r}" for m in _KEPT.finditer(_QUOTED.sub('""', c.request))]
+    for a in c.asks:
+        label = lower_label(a.get("label", "")).removeprefix("max ")
+        for v in a.get("values", [])[:1] if a["macro"] == "filter_by_slider" and not counts(label) else []:
+            if re.search(rf"(?<![\w.]){re.escape(str(v))} {re.escape(label)}\b", c.request):
+                out.append(f"a number before a label that does not count: {v} {label}")
+    return out
+
+
+_KEPT = re.compile(r"\b(?:kept|held) to\b", re.I)
 doubled_preposition = _wording(_PREPOSITIONS, "two prepositions in a row")
 count_agreement = _wording(_ONE_ARE, "a plural verb on a count of 1")
 article_sound = _wording(_SOUND, "an article that does not fit the sound")
@@ -357,6 +372,7 @@ CHECKS: dict[str, Check] = {
     "article_sound": article_sound,
     "counted_owner": counted_owner,
     "verb_as_noun": verb_as_noun,
+    "number_before_label": number_before_label,
 }
 
 

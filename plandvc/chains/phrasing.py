@@ -19,7 +19,7 @@ constraints"). Pure and seeded, one fixed order of draws.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from plandvc.records import Ask
@@ -353,7 +353,7 @@ register("one", (
     "that are {v} in {l}", "with the {l} set at {v}",
 ))  # fmt: skip
 register("max", (
-    "with {l} topping out at {v}", "with {l} of {v} at most", "whose {l} isn't over {v}", "with {l} kept to {v}",
+    "with {l} topping out at {v}", "with {l} of {v} at most", "whose {l} isn't over {v}", "with {l} at {v} or less",
     "whose {l} is no more than {v}", "without going past {v} {l}",
 ))  # fmt: skip
 register("range", (
@@ -468,7 +468,7 @@ register("search", (
 ))  # fmt: skip
 register("max", (
     "whose {l} stops at {v}", "with {l} {v} tops", "with no {l} beyond {v}", "with {l} under a ceiling of {v}",
-    "whose {l} is {v} or lower", "with {l} held to {v}", "with {l} reaching {v} at most", "whose {l} never exceeds {v}",
+    "whose {l} is {v} or lower", "with {l} of {v} at the very most", "with {l} reaching {v} at most", "whose {l} never exceeds {v}",
 ))  # fmt: skip
 register(
     "many", ("whose {l} is either {vor}", "where {l} can be {vor}", "with {l} among {vand}", "of {l} {vor}")
@@ -568,8 +568,12 @@ class Drawer:
         self.used: list[str] = []
         self.request: list[str] = []  # the ids the request drew (the rest: the final message's)
 
-    def form(self, kind: str) -> str:
-        i = self.rng.choice(self.split.usable(kind, self.which))
+    def form(self, kind: str, fits: Callable[[str], bool] | None = None) -> str:
+        """A phrasing of `kind` from the chain's set (with `fits`, only among the forms it accepts, when any)."""
+        usable = self.split.usable(kind, self.which)
+        if fits is not None:
+            usable = [i for i in usable if fits(PHRASINGS[kind][i])] or usable
+        i = self.rng.choice(usable)
         self.used.append(f"{kind}#{i}")
         return PHRASINGS[kind][i]
 
