@@ -337,6 +337,13 @@ def read_live(text: str, seed: int) -> Plan | None:
         s = slots.get("s", slots.get("p", ""))
         return Plan([], live=Live(short, fields, entries, s, hi=slots.get("hi", "higher")))
     found = _found(slots.get("x", slots.get("X", "")), seed)
+    if found is None and "f" in slots and "x" in slots:  # "which {f} {x} has": where the fields end, tried
+        both = f"{slots['f']} {slots['x']}"
+        for i in (i for i, c in enumerate(both) if c == " "):
+            found = _found(both[i + 1 :], seed)
+            if found is not None:
+                fields = _fields_said(both[:i])
+                break
     if found is None:
         return None
     noun, run, s, sort = found
