@@ -163,3 +163,28 @@ def test_a_live_goal_in_training_forms_is_read_back_into_its_steps() -> None:
         read_request(held.format(x=x, X=x, f="level")) is None
         or read_request(held.format(x=x, X=x, f="level")).live is None
     )  # a held-out form of the goal is not read as one
+
+
+def test_v3s_words_are_read_by_the_registry_v4_was_made_with(tmp_path: Path) -> None:
+    """Held-out chains in v3's words (no phrasing recorded) are read by the frozen registry, so the registry
+    can grow without changing v3's template replies; a form added since is read only by today's."""
+    from plandvc.eval.reference import varied_words
+    from plandvc.eval.template import frozen, frozen_forms, training_texts
+
+    added = "Ping me when you have it."  # a closing registered after v4 was made
+    assert added in PHRASINGS["closing"] and added not in frozen_forms()["closing"]
+    with frozen(True):
+        assert added not in training_texts("closing", 0)
+        said = training_texts("closing", 0)
+    assert said == [
+        frozen_forms()["closing"][i]
+        for i in PhrasingSplit(0).usable("closing", "training", frozen_forms()["closing"])
+    ]
+    assert training_texts("closing", 0) != said
+    folder = tmp_path / "specs"
+    (folder / "raw" / "k").mkdir(parents=True)
+    (folder / "chains.jsonl").write_text('{"key": "k"}\n')
+    chain = type("C", (), {"dir": folder / "raw" / "k"})()
+    assert not varied_words([chain])  # type: ignore[list-item]
+    (folder / "chains.jsonl").write_text('{"key": "k", "phrasing": {"set": "held-out"}}\n')
+    assert varied_words([chain])  # type: ignore[list-item]

@@ -543,18 +543,20 @@ class PhrasingSplit:
     seed: int = 0
     share: float = 0.3
 
-    def held(self, kind: str) -> frozenset[int]:
-        forms = PHRASINGS[kind]
+    def held(self, kind: str, forms: Sequence[str] | None = None) -> frozenset[int]:
+        """The held-out ids of `kind` (of `forms` when given: another registry's, as the `template` reference
+        reads v3's words by the registry dataset v4 was made with)."""
+        forms = PHRASINGS[kind] if forms is None else forms
         if len(forms) < 3:
             return frozenset()
         order = list(range(len(forms)))
         random.Random(f"phrasing-split:{self.seed}:{kind}").shuffle(order)
         return frozenset(order[: max(1, round(len(forms) * self.share))])
 
-    def usable(self, kind: str, which: str) -> list[int]:
-        """The ids of `kind` a chain of set `which` draws from."""
-        held = self.held(kind)
-        every = range(len(PHRASINGS[kind]))
+    def usable(self, kind: str, which: str, forms: Sequence[str] | None = None) -> list[int]:
+        """The ids of `kind` a chain of set `which` draws from (of `forms` when given)."""
+        held = self.held(kind, forms)
+        every = range(len(PHRASINGS[kind] if forms is None else forms))
         if not held:
             return list(every)
         return [i for i in every if (i in held) == (which == "held-out")]

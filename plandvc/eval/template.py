@@ -15,9 +15,12 @@ the history only the last answer, which its `done` repeats. A request it cannot 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import cast
 
 from plandvc.chains.compose import ENTRY_WORDS, GOAL_DELEGATION, article, lower_label
@@ -65,11 +68,48 @@ def form_regex(form: str) -> re.Pattern[str]:
     return re.compile("".join(out) + r"[.?!]?", re.I | re.S)
 
 
+# the registry as dataset v4 was made with it: held-out chains in v3's words (no phrasing recorded) are read by
+# it, so v3's params give v3's template replies while the registry grows (issue 46's language review)
+FROZEN = Path(__file__).with_name("template_forms_v4.json")
+_FROZEN: ContextVar[bool] = ContextVar("template_frozen", default=False)
+
+
 @cache
-def training_forms(kind: str, seed: int = 0) -> tuple[re.Pattern[str], ...]:
-    """The regexes of `kind`'s training phrasings under the split of `seed`."""
-    forms = PHRASINGS.get(kind, ())
-    return tuple(form_regex(forms[i]) for i in PhrasingSplit(seed).usable(kind, SETS[0]))
+def frozen_forms() -> dict[str, tuple[str, ...]]:
+    """The registry dataset v4 was made with (`FROZEN`), kind by kind."""
+    import json
+
+    return {k: tuple(v) for k, v in json.loads(FROZEN.read_text(encoding="utf-8")).items()}
+
+
+@contextmanager
+def frozen(on: bool) -> Iterator[None]:
+    """Read requests by the frozen registry (`on`) or today's within the block."""
+    token = _FROZEN.set(on)
+    try:
+        yield
+    finally:
+        _FROZEN.reset(token)
+
+
+def registry(frozen_: bool) -> Mapping[str, Sequence[str]]:
+    return frozen_forms() if frozen_ else PHRASINGS
+
+
+def training_texts(kind: str, seed: int) -> list[str]:
+    """`kind`'s training phrasings under the split of `seed`, of the registry in use."""
+    forms = registry(_FROZEN.get()).get(kind, ())
+    return [forms[i] for i in PhrasingSplit(seed).usable(kind, SETS[0], forms)] if forms else []
+
+
+@cache
+def training_forms(kind: str, seed: int = 0, frozen_: bool = False) -> tuple[re.Pattern[str], ...]:
+    """The regexes of `kind`'s training phrasings under the split of `seed` (of the frozen registry with
+    `frozen_`)."""
+    forms = registry(frozen_).get(kind, ())
+    return (
+        tuple(form_regex(forms[i]) for i in PhrasingSplit(seed).usable(kind, SETS[0], forms)) if forms else ()
+    )
 
 
 @cache
@@ -126,7 +166,7 @@ def _match(kinds: Sequence[str], text: str, seed: int) -> tuple[str, re.Match[st
     "with {l} not exceeding {v}" wins over "with {l} {v}"), or None."""
     best: tuple[int, str, re.Match[str]] | None = None
     for kind in kinds:
-        for rx in training_forms(kind, seed):
+        for rx in training_forms(kind, seed, _FROZEN.get()):
             m = rx.fullmatch(text)
             if m is not None:
                 own = len(text) - sum(len(g) for g in m.groups() if g)
@@ -214,7 +254,7 @@ def _clause(text: str, first: bool, after_list: bool, seed: int) -> list[Part] |
 def body_runs(text: str, seed: int, first: bool = True, after_list: bool = False) -> list[list[Part]] | None:
     """The body's runs: clauses joined by the training link forms, each a whole clause."""
     text = text.strip()
-    links = [f for i, f in enumerate(PHRASINGS["link"]) if i in PhrasingSplit(seed).usable("link", SETS[0])]
+    links = training_texts("link", seed)
     for a, b in _splits(text, links):
         head = _clause(text[:a], first, after_list, seed)
         if head is None:
@@ -231,9 +271,7 @@ _LIST = frozenset({*CONSTRAINT_MACRO.values(), "sort_by_form"})
 
 def _said_forms(kind: str, seed: int) -> list[str]:
     """A slotless kind's training phrasings (a greeting, a closing), longest first."""
-    return sorted(
-        (PHRASINGS[kind][i] for i in PhrasingSplit(seed).usable(kind, SETS[0])), key=len, reverse=True
-    )
+    return sorted(training_texts(kind, seed), key=len, reverse=True)
 
 
 def _strip(text: str, seed: int) -> str:
@@ -532,10 +570,14 @@ class TemplatePlanner:
     """`template`: the request read back by the training phrasings, its steps delegated one a turn, then done
     (with the last reported answer when there is one)."""
 
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
+    def __init__(self, seed: int = 0, frozen_: bool = False) -> None:
+        self.seed, self.frozen = seed, frozen_
 
     def __call__(self, messages: Messages) -> str:
+        with frozen(self.frozen):
+            return self._reply(messages)
+
+    def _reply(self, messages: Messages) -> str:
         request, turn = request_and_turn(messages)
         text = first_user_text(messages)
         page = text.split("<browser_state>", 1)[-1]
