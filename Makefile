@@ -74,7 +74,7 @@ bench-view: setup ## time the viewer: write it for 300 chains, open its pages an
 	$(BIN)/python bench/view_bench.py $(BENCH_ARGS)
 
 eval: setup ## held-out chains, the planner evaluation (params eval.*: planner_url/model or reference) and the reference planners beside it (eval.references), on the generated test domains and on each app (apps/dvc.yaml: installs the apps when their committed outputs are stale), then the table side by side
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro eval_planner eval_reference
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro eval_planner eval_reference eval_reference_training
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro apps/dvc.yaml
 	$(BIN)/plandvc eval-table --metrics metrics
 

@@ -39,6 +39,25 @@ def test_the_table_puts_each_app_beside_the_generated_domains(tmp_path: Path) ->
     assert table[4] == "| copy | 0.12 / 0.15, 0 of 24 | — |"
 
 
+def test_the_training_phrasings_column_stands_beside_the_held_out_one(tmp_path: Path) -> None:
+    """Every evaluation prints both (issue 46): eval-training-<name>.json (the same chains in the training
+    phrasings, teacher-forced only) is a column of its own, its cells without closed-loop counts."""
+    for name, held, train in (("oracle", 1.0, 1.0), ("template", 0.11, 0.86)):
+        (tmp_path / f"eval-reference-{name}.json").write_text(
+            json.dumps(metrics(f"reference:{name}", 24, held, held, 24 if name == "oracle" else 0))
+        )
+        tf = {"step_accuracy": train, "by_goal": {"detail": {"accuracy": train, "correct": 1, "turns": 1}}}
+        m = {"planner": f"reference:{name}", "chains": 24, "teacher_forced": tf}
+        (tmp_path / f"eval-training-{name}.json").write_text(json.dumps(m))
+    table = side_by_side(collect(tmp_path)).splitlines()
+    assert table[0] == "| planner | generated (24 chains) | generated, training phrasings (24 chains) |"
+    assert table[2] == "| oracle | 1.00, 24 of 24 | 1.00 |"
+    assert table[3] == "| template | 0.11, 0 of 24 | 0.86 |"
+    goals = "\n".join(table)
+    assert "| generated, training phrasings: planner | goal detail | after a report |" in goals
+    assert "| template | 0.86 | — |" in goals
+
+
 def test_no_metrics_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="no evaluation metrics"):
         side_by_side(collect(tmp_path))

@@ -35,7 +35,7 @@ LEFT: dict[str, int] = {
     "plandvc/chains/structure.py": 2,
     "plandvc/eval/apps.py": 1,
     "plandvc/eval/score.py": 10,
-    "plandvc/eval/template.py": 27,
+    "plandvc/eval/template.py": 24,
     "plandvc/run/plan.py": 1,
     "plandvc/run/corrective.py": 1,
     "plandvc/run/script.py": 3,

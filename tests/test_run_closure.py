@@ -159,8 +159,16 @@ def test_the_eval_check_fails_on_a_new_import_and_on_an_idle_entry(tmp_path: Pat
 
 def test_dvc_yaml_eval_deps_are_eval_code() -> None:
     stages = yaml.safe_load((ROOT / "dvc.yaml").read_text())["stages"]
-    for name in ("eval_specs", "eval_planner", "eval_reference"):
-        stage = stages[name].get("do", stages[name])  # eval_reference is one stage a reference (foreach)
+    for name in (
+        "eval_specs",
+        "eval_planner",
+        "eval_reference",
+        "eval_specs_training",
+        "eval_reference_training",
+    ):
+        stage = stages[name].get(
+            "do", stages[name]
+        )  # eval_reference(_training): one stage a reference (foreach)
         assert [d for d in stage["deps"] if d.startswith("plandvc")] == list(EVAL_CODE), name
 
 

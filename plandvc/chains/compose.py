@@ -50,6 +50,24 @@ def article(noun: str) -> str:
     return "an" if noun[:1].lower() in "aeiou" else "a"
 
 
+def article_heard(noun: str) -> str:
+    """ "a" or "an" before `noun` by its sound where spelling misleads ("a unit", "a European", "an hour"); the
+    varied words' article (v3's words keep `article`)."""
+    low = noun.lower()
+    if low.startswith(("uni", "use", "usu", "uti", "ure", "eu", "one", "once")):
+        return "a"
+    if low.startswith(("hour", "honest", "honour")):
+        return "an"
+    return article(noun)
+
+
+def counts(label: str) -> bool:
+    """Whether a label is a plural noun that counts ("weeks", "stars", "recipes"), so a number may stand before
+    it ("14 weeks"), as it may not before "read time" or "price"."""
+    last = label.rsplit(" ", 1)[-1].lower()
+    return last.endswith("s") and not last.endswith(("ss", "us", "is"))
+
+
 def the(plural: str) -> str:
     """ "the repositories", but "my submissions" as it is (a page title that owns itself)."""
     return plural if plural.split(" ", 1)[0].lower() in ("my", "your", "our") else f"the {plural}"
@@ -457,14 +475,16 @@ def varied_constraint(ask: Ask, d: Drawer, bare: bool) -> str:
     if m in ("search_by_text", "choose_suggestion"):
         return d.form("search").format(v=values[0])
     if m == "filter_by_slider":
-        return d.form("max").format(l=label[4:] if label.startswith("max ") else label, v=values[0])
+        label = label[4:] if label.startswith("max ") else label
+        # "no more than 14 read time": a number before its label only where the label counts ("14 weeks")
+        return d.form("max", fits=lambda f: counts(label) or "{v} {l}" not in f).format(l=label, v=values[0])
     if m == "filter_by_date_range":
         lead = label if label.endswith("ed") else f"with {label}"
         return d.form("range").format(lead=lead, a=values[0], b=values[-1])
     if len(values) > 1:
         return d.form("many").format(l=label, vor=either(values, "or"), vand=either(values, "and"))
     kind = "one.bare" if bare and d.chance(0.25) else "one"
-    return d.form(kind).format(l=label, v=values[0], al=f"{article(label)} {label}")
+    return d.form(kind).format(l=label, v=values[0], al=f"{article_heard(label)} {label}")
 
 
 def varied_np(group: Sequence[Ask], d: Drawer) -> str:
@@ -548,6 +568,14 @@ def frame(d: Drawer) -> tuple[str, str, str]:
 
 
 _OWNED = re.compile(r"\b[Tt]he (?=(?:my|your|our) )")
+# a count before a list that owns itself: "2 my trips", "How many my trips" -> "2 of my trips"
+_COUNTED_OWNED = re.compile(r"(?<![\w\"])(\d[\d,]*|[Hh]ow many) (?=(?:my|your|our) )")
+
+
+def owned(text: str) -> str:
+    """A list that owns itself ("my bookings") after "the" or a count, as a user says it: "my bookings", "2 of
+    my bookings" (the varied words; v3's request keeps "the my" dropped only)."""
+    return _COUNTED_OWNED.sub(r"\1 of ", _OWNED.sub("", text))
 
 
 def _after(head: str, text: str) -> str:
@@ -562,7 +590,7 @@ def assemble(lead: str, hedge: str, body: str, close: str) -> str:
     "the my bookings" said "my bookings"."""
     body = hedge + _after(hedge, body) if hedge else body
     text = lead + _after(lead, body) + close
-    return _OWNED.sub("", text)
+    return owned(text)
 
 
 def varied_final(asks: Sequence[Ask], vias: Sequence[str | None], d: Drawer, goal: Goal | None) -> str:
@@ -572,16 +600,20 @@ def varied_final(asks: Sequence[Ask], vias: Sequence[str | None], d: Drawer, goa
     if goal is not None:
         group = runs[-1]
         if goal["kind"] == "count":
-            return d.form("final.count").format(n=goal["expected"], np=varied_np(group, d))
+            one = str(goal["expected"]) == "1"  # "There are 1 sign-ups": one has forms of its own
+            said = d.form("final.count.one" if one else "final.count")
+            return owned(said.format(n=goal["expected"], np=varied_np(group, d)))
         sort = next(a for a in group if a["macro"] == "sort_by_form")
         value = (
             f" ({lower_label(sort.get('label', ''))} {goal.get('value', '')})" if goal.get("value") else ""
         )
-        return _sentence(d.form("final.top").format(np=varied_np(group, d), x=goal["expected"], value=value))
+        said = d.form("final.top").format(np=varied_np(group, d), x=goal["expected"], value=value)
+        # a sentence that opens on the entry keeps its name verbatim ("deep-cache comes first")
+        return owned(said if said.startswith(str(goal["expected"])) else _sentence(said))
     if last["macro"] == "report_information":
         return d.form("final.report").format(x=last.get("answer", ""), **words(last))
     if last["macro"] == "count_entries":
-        return d.form("final.count_entries").format(x=last.get("answer", ""), **words(last))
+        return owned(d.form("final.count_entries").format(x=last.get("answer", ""), **words(last)))
     return d.form("final.done").format(said=listing([done_clause(r, random.Random(0)) for r in runs]))
 
 

@@ -14,6 +14,7 @@ same either way (the targets).
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 
 from plandvc.chains.compose import (
@@ -23,6 +24,7 @@ from plandvc.chains.compose import (
     frame,
     listing,
     lower_label,
+    owned,
     superlative,
     the,
     varied_np,
@@ -138,10 +140,10 @@ def _carry_form(steps: Sequence[GoalStep], group: Sequence[Ask], form: str, n: s
     """A carry goal's words from `form`: {e} the entry named, {f} the field read, {p}/{s}/{a} the list's nouns;
     in the final message only, {v} the value read and {n} the count (the request never holds the value)."""
     st = _narrow(steps)
-    s, p, f = group[0]["singular"], group[0]["plural"], lower_label(st.get("label", ""))
-    return _up(
-        form.format(p=p, the_p=the(p), s=s, a=article(s), f=f, e=st["name"], v=st.get("value", ""), n=n)
-    )
+    s, p = group[0]["singular"], group[0]["plural"]
+    f = field_noun(st.get("label", ""), st.get("value", ""))  # "frequency", not "the same how often as"
+    said = form.format(p=p, the_p=the(p), s=s, a=article(s), f=f, e=st["name"], v=st.get("value", ""), n=n)
+    return _up(owned(said))  # "3 of my trips", "How many of my trips"
 
 
 def _say(st: GoalStep, s: str, group: Sequence[Ask]) -> tuple[str, str]:
@@ -211,15 +213,15 @@ def _final(goal: ChainGoal, group: Sequence[Ask], named: str, rng: random.Random
 # or "later", {h}/{lo} the entries with the higher and the lower value, {hv}/{lv} their values
 
 register("find.sorted", (
-    "the {s} with the {sup} among {np}", "whichever of {np} has the {sup}", "the one with the {sup} among {np}",
-    "the {s} that has the {sup} out of {np}", "the one of {np} with the {sup}", "the {s} among {np} that has the {sup}",
-    "the {s} with the {sup} from {np}", "whichever {s} of {np} has the {sup}", "the one of {np} that comes with the {sup}",
-    "the {s} of {np} with the very {sup}", "the entry with the {sup} among {np}", "the {s} holding the {sup} among {np}",
+    "the {s} with the {sup} among {np}", "whichever of all {np} has the {sup}", "the one with the {sup} among {np}",
+    "the {s} that has the {sup} out of all {np}", "the one of all {np} with the {sup}", "the {s} among {np} that has the {sup}",
+    "the {s} with the {sup} from {np}", "whichever {s} of all {np} has the {sup}", "the one of all {np} that comes with the {sup}",
+    "the {s} of all {np} with the very {sup}", "the entry with the {sup} among {np}", "the {s} holding the {sup} among {np}",
 ))  # fmt: skip
 register("find.only", (
-    "the only one of {np}", "the one {s} among {np}", "the single {s} among {np}", "the sole entry among {np}",
-    "the lone one of {np}", "the only match among {np}", "the unique {s} among {np}", "the only {s} left among {np}",
-    "the one and only entry of {np}", "the single result among {np}", "the only {s} that shows up among {np}",
+    "the only one of all {np}", "the one {s} among {np}", "the single {s} among {np}", "the sole entry among {np}",
+    "the lone one of all {np}", "the only match among {np}", "the unique {s} among {np}", "the only {s} left among {np}",
+    "the one and only entry of all {np}", "the single result among {np}", "the only {s} that shows up among {np}",
     "the one entry that fits among {np}",
 ))  # fmt: skip
 register("named.sorted", ("the one with the {sup}", "the {s} with the {sup}", "the one that has the {sup}"))
@@ -328,10 +330,33 @@ def varied_superlative(sort: Ask, d: Drawer) -> str:
     return d.form(f"sup.{kind}").format(l=label)
 
 
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# labels that are no noun ("By" over a story's author): the noun a user says for them
+FIELD_NOUNS = {"by": "byline", "enrolled": "number enrolled", "deliver to": "delivery address", "how often": "frequency",
+               "enrolled on": "enrolment date"}  # fmt: skip
+
+
+def field_noun(label: str, value: object) -> str:
+    """A field as a user names it in varied words: a date field whose label is a verb ("Opened", "Starts") as
+    "opened date", "start date"; a label that is no noun by its noun ("byline")."""
+    said = lower_label(label)
+    said = FIELD_NOUNS.get(said, said)
+    last = said.rsplit(" ", 1)[-1]
+    if _DAY.match(str(value)) and last in _DATE_VERBS:
+        return said.removesuffix(last) + _DATE_VERBS[last]
+    if _DAY.match(str(value)) and last.endswith("ed") and not last.endswith("eed"):
+        return said + " date"
+    return said
+
+
+_DATE_VERBS = {"starts": "start date", "departs": "departure date", "arrives": "arrival date"}
+
+
 def _reads(steps: Sequence[GoalStep]) -> dict[str, str]:
-    """The fields a goal reads and their values verbatim, for the forms: {f}, {f_}, {v}, {is}."""
+    """The fields a goal reads (as a user names them, `field_noun`) and their values verbatim, for the forms:
+    {f}, {f_}, {v}, {is}."""
     reads = [s for s in steps if s["do"] == "read"]
-    f = _fields(steps)
+    f = listing([field_noun(s.get("label", ""), s["check"].get("expected", "")) for s in reads])
     said = " and ".join(str(s["check"].get("expected", "")) for s in reads)
     return {"f": f, "f_": f[:1].upper() + f[1:], "v": said, "is": "is" if len(reads) == 1 else "are"}
 
@@ -355,7 +380,7 @@ def varied_goal_request(goal: ChainGoal, group: Sequence[Ask], d: Drawer) -> tup
     elif kind == "compare":
         names = [st["name"] for st in steps if st["do"] == "open"]
         body = d.form("goal.compare").format(
-            f=lower_label(steps[1].get("label", "")),
+            f=field_noun(steps[1].get("label", ""), steps[1]["check"].get("expected", "")),
             s=s,
             p=d.plural(group[0]),
             a=names[0],
@@ -391,7 +416,7 @@ def varied_goal_final(goal: ChainGoal, group: Sequence[Ask], sup: str, d: Drawer
     if kind == "compare":
         a, b = steps[1], steps[3]
         high, low = (a, b) if a["name"] == goal["expected"] else (b, a)
-        label = lower_label(a.get("label", ""))
+        label = field_noun(a.get("label", ""), a["check"].get("expected", ""))
         return _up(
             d.form("final.compare").format(
                 h=high["name"], lo=low["name"], f=label, f_=_up(label), hi=_higher(steps),
@@ -434,8 +459,8 @@ def goal_words(
 
 # ── more forms of the goal kinds (ids continue after the first ones) ──
 register("find.sorted", (
-    "the {s} ranked first by {sup} among {np}", "of {np}, the one with the {sup}", "the {s} boasting the {sup} of {np}",
-    "among {np}, whichever shows the {sup}", "the {s} carrying the {sup} within {np}", "the top {s} for {sup} among {np}",
+    "the {s} ranked first by {sup} among {np}", "the one out of all {np} with the {sup}", "the {s} boasting the {sup} of all {np}",
+    "whichever one among {np} shows the {sup}", "the {s} carrying the {sup} within {np}", "the top {s} for {sup} among {np}",
     "the leader on {sup} among {np}", "the {s} from {np} that leads on {sup}",
     "the {s} with the {sup} I can find among {np}", "the {s} that wins on {sup} among {np}",
     "the {s} sitting at the {sup} among {np}",
@@ -501,10 +526,10 @@ register("goal.lookup", (
     'Point me to the {f} of "{e}".', 'Hunt down "{e}" and say what its {f} is.',
 ))  # fmt: skip
 register("find.sorted", (
-    "whatever {s} has the {sup} among {np}", "the {s} of {np} that ranks top for {sup}", "the one among {np} holding the {sup}",
-    "that {s} among {np} with the {sup}", "the number one {s} by {sup} among {np}", "of all {np}, the one with the {sup}",
+    "whatever {s} has the {sup} among {np}", "the {s} of all {np} that ranks top for {sup}", "the one among {np} holding the {sup}",
+    "that {s} among {np} with the {sup}", "the number one {s} by {sup} among {np}", "the one with the {sup} of all {np}",
     "the {s} with the {sup}, looking only at {np}", "the best-placed {s} by {sup} among {np}",
-    "the {s} among {np} where the {sup} is found", "whichever entry of {np} shows the {sup}",
+    "the {s} among {np} where the {sup} is found", "whichever entry of all {np} shows the {sup}",
 ))  # fmt: skip
 register("find.only", (
     "the {s} that {np} narrows down to", "the sole {s} that fits {np}", "that one {s} among {np}",
@@ -524,15 +549,15 @@ register("goal.act.delete", (
     "Have {x} deleted, please.", "Scrap {x}.",
 ))  # fmt: skip
 register("find.sorted", (
-    "the {s} that comes out on top for {sup} among {np}", "among {np}, the {s} whose {sup} nobody else matches",
-    "the {s} posting the {sup} out of {np}", "the first {s} by {sup} when you look at {np}", "the winner for {sup} among {np}",
-    "the {s} that edges out the rest of {np} on {sup}", "the strongest {s} for {sup} among {np}",
+    "the {s} that comes out on top for {sup} among {np}", "the {s} among {np} that no other beats on {sup}",
+    "the {s} posting the {sup} out of all {np}", "the first {s} by {sup} when you look at {np}", "the winner for {sup} among {np}",
+    "the {s} that edges out the rest of all {np} on {sup}", "the strongest {s} for {sup} among {np}",
     "the {s} on top by {sup} among {np}", "the one among {np} that claims the {sup}", "the {s} reaching the {sup} among {np}",
     "the pick with the {sup} among {np}", "the {s} I'd find first by {sup} among {np}", "the {s} which has the {sup} among {np}",
-    "the {s} having the {sup} out of all {np}", "from {np}, the one with the {sup}", "the standout by {sup} among {np}",
+    "the {s} having the {sup} out of all {np}", "the one from {np} with the {sup}", "the standout by {sup} among {np}",
 ))  # fmt: skip
 register("find.only", (
-    "the single entry showing for {np}", "the only {s} on the list of {np}", "the {s} that alone fits {np}",
+    "the single entry showing for {np}", "the only {s} on the list of all {np}", "the {s} that alone fits {np}",
     "the sole match among {np}", "the one {s} left over among {np}", "the only candidate among {np}",
     "the {s} that's the only one among {np}", "the one {s} you'll find among {np}", "just the one {s} among {np}",
     "the one survivor among {np}",
@@ -556,12 +581,12 @@ register("goal.compare", (
     'Settle it for me: "{a}" or "{b}", which has the {hi} {f}? Include both.', 'Go through "{a}" and "{b}" and tell me which {f} is {hi}.',
 ))  # fmt: skip
 register("find.sorted", (
-    "the {s} ahead of every other of {np} on {sup}", "the {s} that outdoes {np} on {sup}", "the champion of {np} for {sup}",
+    "the {s} ahead of every other of all {np} on {sup}", "the {s} that outdoes {np} on {sup}", "the champion of all {np} for {sup}",
     "the {s} scoring the {sup} among {np}", "whichever is highest-placed by {sup} among {np}", "the {s} among {np} with the {sup} of all",
     "the {s} that shows the {sup} in {np}", "the front-runner by {sup} among {np}",
 ))  # fmt: skip
 register("find.only", (
-    "the one {s} fitting {np}", "the only thing listed among {np}", "the {s} that is all that's left of {np}",
+    "the one {s} fitting {np}", "the only thing listed among {np}", "the {s} that is all that's left of all {np}",
     "the solitary {s} among {np}", "the one {s} to show up among {np}", "the lonely match among {np}",
 ))  # fmt: skip
 register("goal.lookup", (
@@ -578,12 +603,12 @@ register("goal.act.delete", (
     "Get {x} removed from {the_p}.", "Dispose of {x}.",
 ))  # fmt: skip
 register("find.sorted", (
-    "the {s} that beats every other one of {np} on {sup}", "the {s} in {np} with nothing above it on {sup}",
+    "the {s} that beats every other one of all {np} on {sup}", "the {s} in {np} with nothing above it on {sup}",
     "the {s} heading {np} by {sup}", "the one {s} with the {sup} of everything in {np}", "the {s} that takes the {sup} among {np}",
-    "the {s} of {np} that holds the record for {sup}", "the {s} I'd land on first by {sup} in {np}",
+    "the {s} of all {np} that holds the record for {sup}", "the {s} I'd land on first by {sup} in {np}",
     "the frontmost {s} by {sup} among {np}", "whichever {s} in {np} sits highest on {sup}",
     "the {s} you'd pick for the {sup} among {np}", "the {s} ranked number one for {sup} in {np}",
-    "the {s} with the {sup}, out of {np}", "the {s} of {np} that wins on {sup}", "the {s} at the very top by {sup} in {np}",
+    "the {s} with the {sup}, out of all {np}", "the {s} of all {np} that wins on {sup}", "the {s} at the very top by {sup} in {np}",
 ))  # fmt: skip
 register("goal.detail", (
     "Sort something out for me: the {f} of {x}.", "On {x}, what does the page give for {f}?",
@@ -593,8 +618,8 @@ register("goal.detail", (
     "Do me a favour and look up the {f} of {x}.",
 ))  # fmt: skip
 register("find.only", (
-    "the only {s} answering to {np}", "the single {s} you get from {np}", "the {s} that remains of {np}",
-    "the only entry that meets {np}", "the one {s} showing up for {np}", "the odd one out: the only one of {np}",
+    "the only {s} answering to {np}", "the single {s} you get from {np}", "the {s} that remains of all {np}",
+    "the only entry that meets {np}", "the one {s} showing up for {np}", "the odd one out: the only one of all {np}",
 ))  # fmt: skip
 register("goal.lookup", (
     'Chase up the {f} of "{e}".', 'Confirm the {f} of the {s} "{e}" for me.', 'Share the {f} of "{e}" with me.',
@@ -635,4 +660,54 @@ register("final.carry.input", (
     '"{e}" lists {f} {v}, and a search for it shows {n} {p}.', 'A search for {v} finds {n} {p}; that is the {f} of "{e}".',
     'I searched for {v} (the {f} of "{e}"): {n} {p} come up.', 'The answer is {n}: the search for {v}, the {f} of "{e}", shows that many {p}.',
     '{n} {p} match a search for {v}, the {f} of "{e}".', 'The {f} of "{e}" is {v}, and {n} {p} turn up for it.',
+))  # fmt: skip
+
+# ── more forms (issue 46's language review: the 3-gram margin; ids continue after the ones above) ──
+register("goal.detail", (
+    "I'm trying to pin down the {f} of {x}.", "Any idea what the {f} of {x} is?", "Dig into {x} and find its {f}.",
+    "Could you read me the {f} of {x}?", "What does the site give as the {f} of {x}?", "Look into {x}, I want its {f}.",
+    "Once you've found {x}, tell me its {f}.", "Spot {x} for me and say what its {f} is.",
+    "What {f} has {x} got?", "Fill me in on the {f} of {x}.", "I wonder about the {f} of {x}.",
+    "Locate {x}, then give me its {f}.", "Could I get the {f} of {x}?", "The {f} of {x}, please.",
+    "Give me a quick rundown: the {f} of {x}.", "Hunt for {x}; what {f} does it show?",
+    "I have to know the {f} of {x}.", "Find {x} — what is its {f}?", "Read out the {f} of {x}.",
+    "Have a peek at {x} and report the {f}.", "What would the {f} of {x} be?", "Get hold of {x} and its {f}.",
+    "See what {f} {x} lists.", "Is there a {f} shown for {x}? Tell me.", "Name the {f} of {x}.",
+    "Could you confirm the {f} of {x}?", "Work out {x} and share its {f}.", "Chase up the {f} of {x}.",
+))  # fmt: skip
+register("goal.lookup", (
+    'Check "{e}" for me: what {f} does it show?', 'Peek at the {s} "{e}" and tell me its {f}.',
+    'I\'m after the {f} of "{e}".', 'Fill me in on "{e}": its {f}?', 'What does the site say is the {f} of "{e}"?',
+    'Could you confirm the {f} of the {s} "{e}"?', 'Dig up the {f} of "{e}", please.', 'Name the {f} of "{e}".',
+    '"{e}" — what {f} is listed?', 'Find "{e}" and read out its {f}.', 'Any idea what {f} "{e}" has?',
+    'Chase up the {f} of the {s} "{e}".', 'Let me know what {f} the {s} "{e}" lists.', 'I wonder what {f} "{e}" shows.',
+    'Give me the {f} on record for "{e}".', 'Look into "{e}" and share its {f}.', 'Tell me "{e}"\'s {f}.',
+    'Read me what "{e}" has for {f}.', 'Check the page of "{e}" for its {f}.', 'See what the {f} of "{e}" is.',
+))  # fmt: skip
+register("goal.compare", (
+    'Which wins on {f}, "{a}" or "{b}"? Tell me both figures.', 'Rank "{a}" and "{b}" by {f}: which is {hi}? Both values too.',
+    'Between the {p} "{a}" and "{b}", whose {f} is {hi}? Give me each.', 'See whether "{a}" beats "{b}" on {f}, and say both values.',
+    'Find the {f} of "{a}" and "{b}"; which of them is {hi}?', '"{a}" against "{b}" on {f}: which is {hi}? List both.',
+    'I need to know which of "{a}" and "{b}" is {hi} on {f}, with the numbers.',
+    'Tell me which is {hi} in {f}, "{a}" or "{b}", and what each has.',
+))  # fmt: skip
+register("goal.act.copy", (
+    "Pop the {f} of {x} onto my clipboard.", "Copy down the {f} of {x} for me.", "I'd like {x}'s {f} copied.",
+    "Find {x}, then copy its {f}.", "Get the {f} of {x} ready to paste.", "Copy {x}'s {f}, please.",
+    "Could you put the {f} of {x} where I can paste it?", "Locate {x} and copy the {f}.",
+))  # fmt: skip
+register("goal.act.delete", (
+    "Wipe {x} off {the_p}.", "Take {x} out of {the_p}.", "Find {x}, then delete it.", "Delete {x}; it's not needed.",
+    "I want {x} gone.", "Locate {x} and get rid of it.", "Remove {x}, it's outdated.", "Strike {x} from {the_p}.",
+))  # fmt: skip
+register("find.sorted", (
+    "the {s} out in front on {sup} among {np}", "whichever {s} posts the {sup} among {np}",
+    "the {s} at the head of {np} by {sup}", "the {s} showing the {sup} of all {np}", "the {s} that tops {np} on {sup}",
+    "the {s} ranked highest for {sup} among {np}", "the best-placed {s} by {sup} among {np}",
+    "the {s} with the {sup} anywhere among {np}", "the {s} leading {np} on {sup}", "the {s} with the {sup} in {np}",
+))  # fmt: skip
+register("find.only", (
+    "the one {s} listed for {np}", "the single {s} left in {np}", "the lone {s} for {np}", "the one match for {np}",
+    "the only {s} the site shows for {np}", "the one {s} that comes up for {np}", "the sole {s} for {np}",
+    "the one and only {s} for {np}", "the {s} that is the only result for {np}", "the single hit for {np}",
 ))  # fmt: skip

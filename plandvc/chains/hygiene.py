@@ -15,6 +15,12 @@ each (empty: none):
   not start where the hop leads);
 - `leaked_value`: the request already holds a value a goal's later step is to carry from a report (the entry a
   `find` reveals, the value a `carry` goal's read reveals and its narrowing sets): then nothing is carried.
+- the language review's (issue 46), read in the request and the final message, quoted values left out:
+  `doubled_preposition` ("the level of among courses", "the address of from stays"), `count_agreement`
+  ("There are 1 sign-ups"), `article_sound` ("with an unit of m"), `counted_owner` ("There are 2 my
+  bookings", "How many my trips"), `verb_as_noun` (a field named by a verb: "note the opened of the issue",
+  "its published is 2024-05-07", "its by"), `number_before_label` (a bound's number before a label that does
+  not count, "that don't exceed 14 read time", or said as keeping, "with comments kept to 30").
 
 The linking, undoing and idle checks are decided by construction (the parts' macros, pages, start pages and
 vias, and the entries the constraints leave by the site's own query semantics), never by reading the words
@@ -29,6 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NotRequired, TypedDict, cast
 
+from plandvc.chains.compose import counts, lower_label
 from plandvc.macros import LIST_MACROS
 from plandvc.records import Ask, ChainGoal, ChainSpec, ItemRecord, Via
 from plandvc.sites.model import Spec
@@ -48,6 +55,7 @@ _NOT_LINK = re.compile(
 )  # greetings too
 NAVIGATE = "navigate_to_page"
 OPEN = "open_entry"
+SLIDER = "filter_by_slider"
 
 
 @dataclass(frozen=True)
@@ -169,7 +177,7 @@ def fractional_count(c: ChainText) -> list[str]:
     out = []
     for ask in c.asks:
         page = c.spec.page(ask["page"])
-        if page is None or ask["macro"] != "filter_by_slider":
+        if page is None or ask["macro"] != SLIDER:
             continue
         table = c.spec.table_of(page)
         control = next((x for x in page.controls if x.kind == "slider" and x.label == ask.get("label")), None)
@@ -314,6 +322,56 @@ def leaked_value(c: ChainText) -> list[str]:
 
 
 Check = Callable[[ChainText], list[str]]
+# ── the language review (issue 46): forms no user writes, in the words a user reads ──
+
+_PREPOSITIONS = re.compile(r"\b(?:of|for|to|at|about|from)\s+(?:among|from|of|out of)\b", re.I)
+_ONE_ARE = re.compile(r"\b(?:are|were) 1\b(?![.,]\d)", re.I)
+_SOUND = re.compile(r"\ban (?=(?:uni|use|usu|uti|eu|one\b|once\b))|\ba (?!eu|one\b|once\b)(?=[aeio])", re.I)
+_COUNTED_OWNER = re.compile(r"(?:(?<![\w,])\d[\d,]*|\bhow many|\bthe|\ba|\ban) (?:my|your|our)\b", re.I)
+# "the opened of", "its published is", "its by": a verb where a field's noun goes ("speed", "need": nouns)
+_VERB_NOUN = re.compile(
+    r"\b(?:the|its) (?:\w{3,}(?<!e)ed|by|starts|departs)(?= (?:of|is|are|and)\b| ?[.,]|$)", re.I
+)
+
+
+def _read_words(c: ChainText) -> list[tuple[str, str]]:
+    """(where, words) of the request and the final message, quoted values blanked (a value is no wording)."""
+    return [(w, _QUOTED.sub('""', t)) for w, t in (("request", c.request), ("final", c.final))]
+
+
+def _wording(pattern: re.Pattern[str], what: str) -> Check:
+    """A check that finds `pattern` in the request or the final message, one line per place."""
+
+    def check(c: ChainText) -> list[str]:
+        return [
+            f"{what} in the {where}: {words[max(0, m.start() - 25) : m.end() + 25]!r}"
+            for where, words in _read_words(c)
+            for m in pattern.finditer(words)
+        ]
+
+    return check
+
+
+def number_before_label(c: ChainText) -> list[str]:
+    """A bound's number before a label that does not count ("no more than 14 read time", "2200 price"), or a
+    bound said as keeping ("comments kept to 30"), in the request."""
+    out = [f"a bound said as keeping: {m.group(0)!r}" for m in _KEPT.finditer(_QUOTED.sub('""', c.request))]
+    for a in c.asks:
+        label = lower_label(a.get("label", "")).removeprefix("max ")
+        for v in a.get("values", [])[:1] if a["macro"] == SLIDER and not counts(label) else []:
+            if re.search(rf"(?<![\w.]){re.escape(str(v))} {re.escape(label)}\b", c.request):
+                out.append(f"a number before a label that does not count: {v} {label}")
+    return out
+
+
+_KEPT = re.compile(r"\b(?:kept|held) to\b", re.I)
+doubled_preposition = _wording(_PREPOSITIONS, "two prepositions in a row")
+count_agreement = _wording(_ONE_ARE, "a plural verb on a count of 1")
+article_sound = _wording(_SOUND, "an article that does not fit the sound")
+counted_owner = _wording(_COUNTED_OWNER, "a count or article before my/your/our")
+verb_as_noun = _wording(_VERB_NOUN, "a field named by a verb")
+
+
 CHECKS: dict[str, Check] = {
     "float_noise": float_noise,
     "fractional_count": fractional_count,
@@ -323,6 +381,12 @@ CHECKS: dict[str, Check] = {
     "undone_step": undone_step,
     "idle_hop": idle_hop,
     "leaked_value": leaked_value,
+    "doubled_preposition": doubled_preposition,
+    "count_agreement": count_agreement,
+    "article_sound": article_sound,
+    "counted_owner": counted_owner,
+    "verb_as_noun": verb_as_noun,
+    "number_before_label": number_before_label,
 }
 
 

@@ -19,7 +19,7 @@ constraints"). Pure and seeded, one fixed order of draws.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from plandvc.records import Ask
@@ -49,9 +49,9 @@ register("closing", (
 register("open", (
     "Show me {np}.", "I'm looking for {np}.", "Find {np}.", "Could you pull up {np}?", "List {np}.",
     "I need {np}.", "Please find {np}.", "Can you show me {np}?", "Bring up {np}.", "I'd like to see {np}.",
-    "Help me find {np}.", "Get me {np}.", "Look for {np}.", "Display {np}, please.", "Give me a list of {np}.",
+    "Help me find {np}.", "Get me {np}.", "Look for {np}.", "Display {np}, please.", "Give me a list of all {np}.",
     "I want to browse {np}.", "Narrow the list down to {np}.", "Pull up only {np}.", "Would you dig up {np}?",
-    "I'm after {np}.", "Search out {np}.", "Put together a view of {np}.", "Let me see {np}.",
+    "I'm after {np}.", "Search out {np}.", "Put together a view of all {np}.", "Let me see {np}.",
     "Hunt down {np} for me.", "I'm trying to find {np}.",
     "Could you filter the site to {np}?", "Track down {np}.", "Fetch {np}.", "Round up {np}.",
 ))  # fmt: skip
@@ -165,27 +165,31 @@ register("create_entry", (
 register("field", ("{l} {qv}", "{qv} as {l}", "{l} set to {qv}", "{qv} for {l}"))
 register("goal.count", (
     "How many {np} are there?", "Can you tell me how many {np} there are?", "I'm looking for {np}. How many are there?",
-    "Count the {np} for me, please.", "What is the number of {np}?", "How many {np} can I choose from?",
-    "Give me a count of {np}.", "Do you know how many {np} exist?", "Tell me the total of {np}.",
+    "Count the {np} for me, please.", "What is the number of all {np}?", "How many {np} can I choose from?",
+    "Give me a count of all {np}.", "Do you know how many {np} exist?", "Tell me the total of all {np}.",
     "How many {np} does the site list?", "I'd like to know how many {np} there are.",
     "Quick question: how many {np} are listed?", "Figure out how many {np} there are.",
-    "Please check how many {np} show up.", "What's the total count of {np}?", "How many {np} turn up?",
+    "Please check how many {np} show up.", "What's the total count of all {np}?", "How many {np} turn up?",
 ))  # fmt: skip
 register("goal.top", (
     "Which {s} comes first among {np}?", "Among {np}, which one is at the top?",
     "Looking at {np}, which {s} is first?", "Take {np}: which one heads the list?",
-    "Of {np}, which one is number one?", "Name the first of {np}.", "Which {s} comes out first among {np}?",
+    "Of {np}, which one is number one?", "Name the first of all {np}.", "Which {s} comes out first among {np}?",
     "I'm after {np}. Which one tops the list?", "Tell me which {s} leads among {np}.",
     "Which one is first when I look at {np}?", "Can you find which {s} ranks first among {np}?",
-    "What is the name of the first of {np}?", "Who or what is at the top of {np}?",
+    "What is the name of the first of all {np}?", "Who or what is at the top of all {np}?",
     "Find {np} and tell me which one is first.",
 ))  # fmt: skip
 register("final.count", (
     "There are {n} {np}.", "I found {n} {np}.", "I count {n} {np}.", "The list shows {n} {np}.",
     "All told, there are {n} {np}.", "The answer is {n}: that many {np}.",
 ))  # fmt: skip
+register("final.count.one", (
+    "There is exactly 1 among {np}.", "I found just 1 among {np}.", "Only 1 turns up among {np}.",
+    "The count is 1: a single one among {np}.", "Just 1: that is all there is among {np}.",
+))  # fmt: skip
 register("final.top", (
-    "The first of {np} is {x}{value}.", "{x} comes first{value}.", "First on the list is {x}{value}.",
+    "The first of all {np} is {x}{value}.", "{x} comes first{value}.", "First on the list is {x}{value}.",
     "At the top is {x}{value}.", "The one that leads is {x}{value}.",
 ))  # fmt: skip
 register("final.done", ("Done: {said}.", "All set: {said}.", "I've finished: {said}.", "Finished: {said}."))
@@ -199,7 +203,7 @@ register("final.count_entries", (
 
 # ── more forms of the kinds above (ids continue after the first ones) ──
 register("open", (
-    "I've been trying to locate {np}.", "Can you get me a view of {np}?", "Kindly list {np}.",
+    "I've been trying to locate {np}.", "Can you get me a view of all {np}?", "Kindly list {np}.",
     "Show just {np}.", "I'd appreciate a look at {np}.", "Gather {np} for me.", "Is there a way to see {np}?",
     "Filter things so I only see {np}.", "Pull together {np}.", "What I want is {np}.",
     "Point me to {np}.", "Surface {np}.", "Dig out {np}.", "Please bring up {np}.",
@@ -248,12 +252,12 @@ register("sort.text.desc", ("ordered Z to A by {l}", "reverse-alphabetised by {l
 register("goal.count", (
     "Could you work out how many {np} there are?", "I wonder how many {np} there are.",
     "How many {np} would I find?", "Count up {np}: how many?", "Any idea how many {np} exist?",
-    "Get me the number of {np}.", "Let me know how many {np} there are.", "Check the count of {np}, please.",
+    "Get me the number of all {np}.", "Let me know how many {np} there are.", "Check the count of all {np}, please.",
 ))  # fmt: skip
 register("goal.top", (
     "Which {s} shows up first among {np}?", "Could you check which one leads {np}?",
-    "Which entry sits at the top of {np}?", "Find out which {s} is first among {np}.",
-    "Which one would I see first among {np}?", "Tell me the first of {np}.",
+    "Which entry sits at the top of all {np}?", "Find out which {s} is first among {np}.",
+    "Which one would I see first among {np}?", "Tell me the first of all {np}.",
 ))  # fmt: skip
 register("greeting", (
     "Morning!", "Hi there, quick task.", "Hello, hope you're well.", "Hey, a favour please.", "Greetings.",
@@ -289,12 +293,12 @@ register("hedge", (
 
 # ── more forms (issue 45's measure: the goal kinds' requests beside these) ──
 register("goal.count", (
-    "Tally {np} for me.", "What number of {np} does the site have?", "Roughly how many {np} are there? I need the exact count.",
-    "Count how many {np} exist.", "I need a headcount of {np}.", "How many {np} are listed right now?",
+    "Tally {np} for me.", "What number of all {np} does the site have?", "Roughly how many {np} are there? I need the exact count.",
+    "Count how many {np} exist.", "I need a headcount of all {np}.", "How many {np} are listed right now?",
 ))  # fmt: skip
 register("goal.top", (
     "Which {s} leads when I look at {np}?", "Name the {s} that heads {np}.", "What comes first among {np}?",
-    "Among {np}, what is the first {s}?", "Which {s} is listed first among {np}?", "Tell me the top entry of {np}.",
+    "Among {np}, what is the first {s}?", "Which {s} is listed first among {np}?", "Tell me the top entry of all {np}.",
 ))  # fmt: skip
 register("aside", (
     "I'm comparing options for later.", "I keep forgetting where to find this.", "It's for a report due soon.",
@@ -349,7 +353,7 @@ register("one", (
     "that are {v} in {l}", "with the {l} set at {v}",
 ))  # fmt: skip
 register("max", (
-    "with {l} topping out at {v}", "with {l} of {v} at most", "whose {l} isn't over {v}", "with {l} kept to {v}",
+    "with {l} topping out at {v}", "with {l} of {v} at most", "whose {l} isn't over {v}", "with {l} at {v} or less",
     "whose {l} is no more than {v}", "without going past {v} {l}",
 ))  # fmt: skip
 register("range", (
@@ -367,12 +371,12 @@ register("aside", (
     "My memory of it is fuzzy.", "I want to be sure before I commit.",
 ))  # fmt: skip
 register("goal.count", (
-    "How many {np} are on the site?", "Could you count {np}?", "I'd like the count of {np}.", "Count {np} and tell me.",
-    "Tell me how many {np} you see.", "How large is the list of {np}?",
+    "How many {np} are on the site?", "Could you count {np}?", "I'd like the count of all {np}.", "Count {np} and tell me.",
+    "Tell me how many {np} you see.", "How large is the list of all {np}?",
 ))  # fmt: skip
 register("goal.top", (
-    "Which {s} is at the head of {np}?", "What's the top {s} among {np}?", "Find the leading one of {np}.",
-    "Among {np}, name the {s} on top.", "I want the first {s} of {np}.", "Which is number one among {np}?",
+    "Which {s} is at the head of all {np}?", "What's the top {s} among {np}?", "Find the leading one of all {np}.",
+    "Among {np}, name the {s} on top.", "I want the first {s} of all {np}.", "Which is number one among {np}?",
 ))  # fmt: skip
 
 register("aside", (
@@ -390,12 +394,12 @@ register("hedge", (
 ))  # fmt: skip
 
 register("goal.top", (
-    "Who's leading among {np}?", "Which {s} ranks highest among {np}?", "Tell me the leading {s} of {np}.",
+    "Who's leading among {np}?", "Which {s} ranks highest among {np}?", "Tell me the leading {s} of all {np}.",
     "Name the winner among {np}.", "Which {s} is the first one in {np}?", "What's in first place among {np}?",
-    "Give me the first {s} of {np}.", "Which {s} takes first place among {np}?",
+    "Give me the first {s} of all {np}.", "Which {s} takes first place among {np}?",
 ))  # fmt: skip
 register("goal.count", (
-    "Find out how many {np} exist.", "How many {np} are listed?", "Get me a count of {np}, please.",
+    "Find out how many {np} exist.", "How many {np} are listed?", "Get me a count of all {np}, please.",
     "I'm curious how many {np} there are.",
 ))  # fmt: skip
 register("range", (
@@ -464,11 +468,57 @@ register("search", (
 ))  # fmt: skip
 register("max", (
     "whose {l} stops at {v}", "with {l} {v} tops", "with no {l} beyond {v}", "with {l} under a ceiling of {v}",
-    "whose {l} is {v} or lower", "with {l} held to {v}", "with {l} reaching {v} at most", "whose {l} never exceeds {v}",
+    "whose {l} is {v} or lower", "with {l} of {v} at the very most", "with {l} reaching {v} at most", "whose {l} never exceeds {v}",
 ))  # fmt: skip
 register(
     "many", ("whose {l} is either {vor}", "where {l} can be {vor}", "with {l} among {vand}", "of {l} {vor}")
 )
+
+
+# ── more forms (issue 46's language review: the 3-gram margin; ids continue after the ones above) ──
+register("aside", (
+    "I promised to sort this out today.", "My sister wants to know too.", "I'd like to have it settled.",
+    "I'm jotting it in my diary.", "It came up at lunch.", "I want to get it off my list.", "My coffee is going cold.",
+    "We talked about it last night.", "It's going into a slide.", "I'm between two meetings.", "It's a tiny detail.",
+    "The answer decides my next step.", "I'm keeping a spreadsheet of these.", "Bear with me, I'm new here.",
+    "Keep it short, please.", "My manager is waiting on it.", "Just the facts, please.", "I'm curious, nothing more.",
+))  # fmt: skip
+register("closing", (
+    "Thanks heaps.", "Many thanks in advance.", "Ping me when you have it.", "Thanks, speak later.", "That's my lot.",
+    "Cheers for this.", "Thanks, legend.", "Over and out.", "Much appreciated, truly.", "Thanks for your time.",
+))  # fmt: skip
+register("greeting", (
+    "Hi, a favour please.", "Hello, need your help.", "Hey, quick favour.", "Good afternoon.", "Hi, hope you're well.",
+    "Morning!", "Hey, it's me again.", "Hello, back again.", "Hiya, quick one.", "Hi, could you check something?",
+))  # fmt: skip
+register("hedge", (
+    "Kindly, ", "When it's convenient, ", "If at all possible, ", "Sometime today, ", "If it's easy, ",
+    "Whenever you're ready, ", "First thing, ", "For me, ",
+))  # fmt: skip
+register("one", (
+    "whose {l} is marked as {v}", "with their {l} set as {v}", "filed under {v} for {l}", "that say {v} for {l}",
+    "where {l} reads {v}", "with {v} in the {l} column", "whose {l} value is {v}", "labelled {v} under {l}",
+))  # fmt: skip
+register("max", (
+    "with {l} that doesn't go above {v}", "whose {l} is within {v}", "with {l} kept at or below {v}",
+    "whose {l} sits at {v} or lower", "with {l} capped off at {v}", "that stay at or under {v} {l}",
+))  # fmt: skip
+register("range", (
+    "{lead} somewhere from {a} to {b}", "{lead} in between {a} and {b}", "{lead} from {a} right up to {b}",
+    "{lead} no earlier than {a}, no later than {b}", "{lead} within the dates {a} and {b}",
+))  # fmt: skip
+register("search", (
+    'that a search on "{v}" brings back', 'that include "{v}"', 'where "{v}" shows up', 'bearing "{v}"',
+    'that match a search for "{v}"', 'with the keyword "{v}"',
+))  # fmt: skip
+register("goal.count", (
+    "How many {np} are on record?", "What's the number of {np}, roughly? I need it exact.", "Count up {np} for me.",
+    "Could you tell me the count of {np}?", "I'd like a number: how many {np}?", "How many {np} does the list show?",
+))  # fmt: skip
+register("goal.top", (
+    "Which {s} is top of the list for {np}?", "Who comes first among {np}?", "Which {s} do I see first among {np}?",
+    "Tell me the first {s} listed among {np}.", "What heads the list among {np}?", "Which {s} sits first among {np}?",
+))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -493,18 +543,20 @@ class PhrasingSplit:
     seed: int = 0
     share: float = 0.3
 
-    def held(self, kind: str) -> frozenset[int]:
-        forms = PHRASINGS[kind]
+    def held(self, kind: str, forms: Sequence[str] | None = None) -> frozenset[int]:
+        """The held-out ids of `kind` (of `forms` when given: another registry's, as the `template` reference
+        reads v3's words by the registry dataset v4 was made with)."""
+        forms = PHRASINGS[kind] if forms is None else forms
         if len(forms) < 3:
             return frozenset()
         order = list(range(len(forms)))
         random.Random(f"phrasing-split:{self.seed}:{kind}").shuffle(order)
         return frozenset(order[: max(1, round(len(forms) * self.share))])
 
-    def usable(self, kind: str, which: str) -> list[int]:
-        """The ids of `kind` a chain of set `which` draws from."""
-        held = self.held(kind)
-        every = range(len(PHRASINGS[kind]))
+    def usable(self, kind: str, which: str, forms: Sequence[str] | None = None) -> list[int]:
+        """The ids of `kind` a chain of set `which` draws from (of `forms` when given)."""
+        held = self.held(kind, forms)
+        every = range(len(PHRASINGS[kind] if forms is None else forms))
         if not held:
             return list(every)
         return [i for i in every if (i in held) == (which == "held-out")]
@@ -518,8 +570,12 @@ class Drawer:
         self.used: list[str] = []
         self.request: list[str] = []  # the ids the request drew (the rest: the final message's)
 
-    def form(self, kind: str) -> str:
-        i = self.rng.choice(self.split.usable(kind, self.which))
+    def form(self, kind: str, fits: Callable[[str], bool] | None = None) -> str:
+        """A phrasing of `kind` from the chain's set (with `fits`, only among the forms it accepts, when any)."""
+        usable = self.split.usable(kind, self.which)
+        if fits is not None:
+            usable = [i for i in usable if fits(PHRASINGS[kind][i])] or usable
+        i = self.rng.choice(usable)
         self.used.append(f"{kind}#{i}")
         return PHRASINGS[kind][i]
 

@@ -8,6 +8,7 @@ import click
 
 from plandvc.chains.cli import parse_sizes
 from plandvc.chains.options import check_walk_options, walk_options
+from plandvc.chains.phrasing import SETS
 from plandvc.eval.client import Asking
 from plandvc.eval.closed import LoopConfig
 from plandvc.eval.metrics import table
@@ -28,6 +29,14 @@ from plandvc.run.chain import RunParams
 )
 @click.option("--out", type=options.DIR, required=True, help="the held-out folder to write")
 @walk_options(SpecsConfig)
+@click.option(
+    "--phrasing-set",
+    type=click.Choice(SETS),
+    default=SpecsConfig.phrasing_set,
+    show_default=True,
+    help="with --phrasing varied, the set the requests draw from: held-out (the evaluation's), or training (the "
+    "same chains in the training rows' phrasings, the `template` reference's high mark)",
+)
 @options.run_params("--budget", "--planner-turns")
 @options.dialect()
 @options.marks()
@@ -45,6 +54,8 @@ def eval_specs_cmd(**values: object) -> None:
     \b
     Example:
         plandvc eval-specs --pool data/pool --sites data/sites --out data/eval --n 24 --seed 0
+        plandvc eval-specs --pool data/pool --sites data/sites --out data/eval-training --phrasing varied \\
+            --phrasing-set training
     """
     params = fill(RunParams, values)
     cfg = fill(SpecsConfig, values, sizes=parse_sizes(str(values["sizes"])), params=params)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 import re
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from plandvc.eval.specs import HeldOut
 from plandvc.eval.wire import (
@@ -153,6 +153,17 @@ def copy_planner(messages: Messages) -> str:
     return reply("", {"done": {"text": text, "success": True}})
 
 
+def varied_words(chains: Sequence[HeldOut]) -> bool:
+    """Whether the held-out chains were worded by the phrasing registry (their folder's chains.jsonl records
+    a `phrasing`); v3's words record none."""
+    folders = {c.dir.parent.parent for c in chains}
+    for folder in sorted(folders):
+        path = folder / "chains.jsonl"
+        if path.is_file() and any("phrasing" in line for line in read_jsonl(path)):
+            return True
+    return False
+
+
 def reference_planner(name: str, chains: list[HeldOut], seed: int = 0) -> Planner:
     if name == "oracle":
         return Oracle(chains)
@@ -165,7 +176,7 @@ def reference_planner(name: str, chains: list[HeldOut], seed: int = 0) -> Planne
     if name == "template":
         from plandvc.eval.template import TemplatePlanner  # it reads requests as this module does
 
-        return TemplatePlanner(seed)
+        return TemplatePlanner(seed, frozen_=not varied_words(chains))
     raise InputError(f"--reference: unknown reference planner {name!r} (known: {', '.join(REFERENCES)})")
 
 

@@ -4,7 +4,10 @@ prints them.
 
 A cell is the teacher-forced step accuracy (strict, the lenient one after a slash when it differs) and the
 closed loop's successes out of its episodes. A planner or domain without metrics is left out; a cell for a
-planner not run on that domain is "—". A domain whose held-out chains have goal kinds that use what is found
+planner not run on that domain is "—". Beside the generated domains' column, the same held-out chains worded
+in the training phrasings (`metrics/eval-training-<name>.json`, teacher-forced only: issue 46's "every
+evaluation prints both"), so the `template` reference's score on training phrasings stands next to its score
+on held-out ones. A domain whose held-out chains have goal kinds that use what is found
 (issue 45: the metrics' `by_goal`) gets a table of its own, a column per goal kind and one for the delegations
 that carry a value only an earlier report revealed ("after a report": their accuracy and share).
 """
@@ -22,6 +25,7 @@ from plandvc.errors import InputError
 from plandvc.eval.reference import REFERENCES
 
 GENERATED = "generated"
+TRAINING = "generated, training phrasings"  # the same chains in training words (teacher-forced)
 
 
 @dataclass(frozen=True)
@@ -45,21 +49,22 @@ class Cell:
     chains: int
     strict: float
     lenient: float
-    success: int
-    episodes: int
+    success: int | None  # None: scored teacher-forced only (no closed loop)
+    episodes: int | None
     by_goal: dict[str, KindCell] = field(default_factory=dict)
     after_report: str | None = None
 
     def text(self) -> str:
         acc = f"{self.strict:.2f}" + (f" / {self.lenient:.2f}" if self.lenient != self.strict else "")
-        return f"{acc}, {self.success} of {self.episodes}"
+        return acc if self.episodes is None else f"{acc}, {self.success} of {self.episodes}"
 
 
 def cell(metrics: dict[str, Any]) -> Cell:
-    """A cell from one planner's metrics (`plandvc.eval.metrics.EvalMetrics`)."""
-    tf, cl = metrics["teacher_forced"], metrics["closed_loop"]
+    """A cell from one planner's metrics (`plandvc.eval.metrics.EvalMetrics`; no `closed_loop`: teacher-forced
+    only)."""
+    tf, cl = metrics["teacher_forced"], metrics.get("closed_loop")
     strict = float(tf["step_accuracy"])
-    closed = cl.get("by_goal", {})
+    closed = cl.get("by_goal", {}) if cl is not None else {}
     by_goal = {
         k: KindCell(
             g["accuracy"],
@@ -77,8 +82,8 @@ def cell(metrics: dict[str, Any]) -> Cell:
         int(metrics["chains"]),
         strict,
         float(tf.get("step_accuracy_lenient", strict)),
-        int(cl["success"]),
-        int(cl["episodes"]),
+        int(cl["success"]) if cl is not None else None,
+        int(cl["episodes"]) if cl is not None else None,
         by_goal,
         after_text,
     )
@@ -89,14 +94,15 @@ def _planner_name(metrics: dict[str, Any]) -> str:
 
 
 def collect(folder: Path) -> dict[str, dict[str, Cell]]:
-    """{domain: {planner: cell}} from a metrics folder; the generated domains first, then the apps by name."""
+    """{domain: {planner: cell}} from a metrics folder; the generated domains first (in held-out, then in
+    training phrasings), then the apps by name."""
     out: dict[str, dict[str, Cell]] = {}
     generated = [folder / "eval.json", *sorted(folder.glob("eval-reference-*.json"))]
-    for path in generated:
-        if path.is_file():
+    for domain, paths in ((GENERATED, generated), (TRAINING, sorted(folder.glob("eval-training-*.json")))):
+        for path in (p for p in paths if p.is_file()):
             m = cast(dict[str, Any], io.read_json(path))
             if "skipped" not in m:
-                out.setdefault(GENERATED, {})[_planner_name(m)] = cell(m)
+                out.setdefault(domain, {})[_planner_name(m)] = cell(m)
     for path in sorted(folder.glob("eval-apps-*.json")):
         app = path.stem.removeprefix("eval-apps-")
         found = cast(dict[str, dict[str, Any]], io.read_json(path))
@@ -148,7 +154,9 @@ def eval_table(folder: Path) -> None:
     """Print every planner on every held-out domain side by side: the generated test domains and each app.
 
     A cell is the teacher-forced step accuracy (strict / lenient) and the closed loop's successes of its
-    episodes, read from METRICS/eval.json, eval-reference-*.json and eval-apps-*.json.
+    episodes, read from METRICS/eval.json, eval-reference-*.json and eval-apps-*.json; the column "generated,
+    training phrasings" (METRICS/eval-training-*.json) is the same held-out chains in the training rows'
+    phrasings, teacher-forced only.
 
     \b
     Example:

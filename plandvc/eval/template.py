@@ -15,9 +15,13 @@ the history only the last answer, which its `done` repeats. A request it cannot 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
+from typing import cast
 
 from plandvc.chains.compose import ENTRY_WORDS, GOAL_DELEGATION, article, lower_label
 from plandvc.chains.phrasing import PHRASINGS, SETS, PhrasingSplit
@@ -25,10 +29,11 @@ from plandvc.eval.wire import Messages, first_user_text, reply, request_and_turn
 from plandvc.macros import FAMILY_OF
 from plandvc.macros.home import HOME_STEP
 from plandvc.memory.text import DONE_TEXT
+from plandvc.records import Ask, GoalStep
 
 _SLOT = re.compile(r"\{(\w+)\}")
 # the slots that hold a listing or quotes of their own; any other slot holds no comma, semicolon or quote
-_WIDE = frozenset({"np", "f", "vor", "vand", "said", "qv"})
+_WIDE = frozenset({"np", "f", "vor", "vand", "said", "qv", "x", "X"})
 # the slots that hold a list's or an entry's noun: three words at most ("my submissions", "the courses")
 _NOUNS = frozenset({"p", "the_p", "s", "tab"})
 _NOUN = r'[^\s,;".]+(?: [^\s,;".]+){0,2}?'
@@ -41,6 +46,7 @@ QUESTION_KINDS = ("report_information", "count_entries")
 # a constraint kind's macro (one value: a dropdown or options; the planner cannot tell which, both Filter)
 CONSTRAINT_MACRO = {"one": "filter_by_dropdown", "one.bare": "filter_by_dropdown", "many": "filter_by_options",
                     "max": "filter_by_slider", "range": "filter_by_date_range", "search": "search_by_text"}  # fmt: skip
+SORT, NAVIGATE = "sort_by_form", "navigate_to_page"  # the sort every list part may end on; the hop to a list
 DIRECTION = {("number", "asc"): "lowest first", ("number", "desc"): "highest first",
              ("date", "asc"): "oldest first", ("date", "desc"): "newest first",
              ("text", "asc"): "A to Z", ("text", "desc"): "Z to A"}  # fmt: skip
@@ -63,11 +69,48 @@ def form_regex(form: str) -> re.Pattern[str]:
     return re.compile("".join(out) + r"[.?!]?", re.I | re.S)
 
 
+# the registry as dataset v4 was made with it: held-out chains in v3's words (no phrasing recorded) are read by
+# it, so v3's params give v3's template replies while the registry grows (issue 46's language review)
+FROZEN = Path(__file__).with_name("template_forms_v4.json")
+_FROZEN: ContextVar[bool] = ContextVar("template_frozen", default=False)
+
+
 @cache
-def training_forms(kind: str, seed: int = 0) -> tuple[re.Pattern[str], ...]:
-    """The regexes of `kind`'s training phrasings under the split of `seed`."""
-    forms = PHRASINGS.get(kind, ())
-    return tuple(form_regex(forms[i]) for i in PhrasingSplit(seed).usable(kind, SETS[0]))
+def frozen_forms() -> dict[str, tuple[str, ...]]:
+    """The registry dataset v4 was made with (`FROZEN`), kind by kind."""
+    import json
+
+    return {k: tuple(v) for k, v in json.loads(FROZEN.read_text(encoding="utf-8")).items()}
+
+
+@contextmanager
+def frozen(on: bool) -> Iterator[None]:
+    """Read requests by the frozen registry (`on`) or today's within the block."""
+    token = _FROZEN.set(on)
+    try:
+        yield
+    finally:
+        _FROZEN.reset(token)
+
+
+def registry(frozen_: bool) -> Mapping[str, Sequence[str]]:
+    return frozen_forms() if frozen_ else PHRASINGS
+
+
+def training_texts(kind: str, seed: int) -> list[str]:
+    """`kind`'s training phrasings under the split of `seed`, of the registry in use."""
+    forms = registry(_FROZEN.get()).get(kind, ())
+    return [forms[i] for i in PhrasingSplit(seed).usable(kind, SETS[0], forms)] if forms else []
+
+
+@cache
+def training_forms(kind: str, seed: int = 0, frozen_: bool = False) -> tuple[re.Pattern[str], ...]:
+    """The regexes of `kind`'s training phrasings under the split of `seed` (of the frozen registry with
+    `frozen_`)."""
+    forms = registry(frozen_).get(kind, ())
+    return (
+        tuple(form_regex(forms[i]) for i in PhrasingSplit(seed).usable(kind, SETS[0], forms)) if forms else ()
+    )
 
 
 @cache
@@ -95,13 +138,28 @@ class Part:
 
 
 @dataclass
+class Live:
+    """A goal with live steps read back (`plandvc.chains.goal_words`' forms): its kind (detail, lookup,
+    compare, copy, delete), the fields asked, the entries the request names, the entry's noun, whether a sort
+    finds it, and how a compare's winner is said ("higher" or "later")."""
+
+    kind: str
+    fields: list[str] = field(default_factory=list)
+    entries: list[str] = field(default_factory=list)
+    s: str = ""
+    sorted: bool = False
+    hi: str = "higher"
+
+
+@dataclass
 class Plan:
     """The request read back: runs of parts (a list's constraints, or one entry part), the question's part,
-    and a goal's kind."""
+    and a goal's kind (and a goal with live steps, `live`)."""
 
     runs: list[list[Part]] = field(default_factory=list)
     goal: str | None = None
     noun: str = ""
+    live: Live | None = None
 
 
 def _match(kinds: Sequence[str], text: str, seed: int) -> tuple[str, re.Match[str]] | None:
@@ -109,7 +167,7 @@ def _match(kinds: Sequence[str], text: str, seed: int) -> tuple[str, re.Match[st
     "with {l} not exceeding {v}" wins over "with {l} {v}"), or None."""
     best: tuple[int, str, re.Match[str]] | None = None
     for kind in kinds:
-        for rx in training_forms(kind, seed):
+        for rx in training_forms(kind, seed, _FROZEN.get()):
             m = rx.fullmatch(text)
             if m is not None:
                 own = len(text) - sum(len(g) for g in m.groups() if g)
@@ -148,7 +206,7 @@ def _part(kind: str, m: re.Match[str]) -> Part:
     """The part a clause of `kind` says, with the slots its form filled."""
     slots = {k: v for k, v in m.groupdict().items() if v is not None}
     if kind.startswith("sort."):
-        return Part("sort_by_form", slots, kind)
+        return Part(SORT, slots, kind)
     return Part(CONSTRAINT_MACRO.get(kind, kind), slots, kind)
 
 
@@ -189,7 +247,7 @@ def _clause(text: str, first: bool, after_list: bool, seed: int) -> list[Part] |
             return None
         noun, said = np
         return [Part(p.macro, {**p.slots, "p": noun}, p.kind) for p in said] or [
-            Part("navigate_to_page", {"p": noun}, kind)
+            Part(NAVIGATE, {"p": noun}, kind)
         ]
     return [Part("open_entry" if kind == "open_among" else kind, slots, kind)]
 
@@ -197,7 +255,7 @@ def _clause(text: str, first: bool, after_list: bool, seed: int) -> list[Part] |
 def body_runs(text: str, seed: int, first: bool = True, after_list: bool = False) -> list[list[Part]] | None:
     """The body's runs: clauses joined by the training link forms, each a whole clause."""
     text = text.strip()
-    links = [f for i, f in enumerate(PHRASINGS["link"]) if i in PhrasingSplit(seed).usable("link", SETS[0])]
+    links = training_texts("link", seed)
     for a, b in _splits(text, links):
         head = _clause(text[:a], first, after_list, seed)
         if head is None:
@@ -209,14 +267,12 @@ def body_runs(text: str, seed: int, first: bool = True, after_list: bool = False
     return [whole] if whole is not None else None
 
 
-_LIST = frozenset({*CONSTRAINT_MACRO.values(), "sort_by_form"})
+_LIST = frozenset({*CONSTRAINT_MACRO.values(), SORT})
 
 
 def _said_forms(kind: str, seed: int) -> list[str]:
     """A slotless kind's training phrasings (a greeting, a closing), longest first."""
-    return sorted(
-        (PHRASINGS[kind][i] for i in PhrasingSplit(seed).usable(kind, SETS[0])), key=len, reverse=True
-    )
+    return sorted(training_texts(kind, seed), key=len, reverse=True)
 
 
 def _strip(text: str, seed: int) -> str:
@@ -235,6 +291,9 @@ def _strip(text: str, seed: int) -> str:
 def read_request(request: str, seed: int = 0) -> Plan | None:
     """The request read back into runs, or None when no training phrasing covers it."""
     text = _strip(request, seed)
+    live = read_live(text, seed)
+    if live is not None:
+        return live
     goal = _match(("goal.count", "goal.top"), text, seed)
     if goal is not None:
         kind, m = goal
@@ -256,6 +315,143 @@ def read_request(request: str, seed: int = 0) -> Plan | None:
     return Plan(runs + ([question] if question else []))
 
 
+# ── the goal kinds with live steps (issue 45): find, open, read, copy or delete one entry ──────────────────
+
+LIVE_KINDS = ("goal.detail", "goal.lookup", "goal.compare", "goal.act.copy", "goal.act.delete")
+_SUP_KINDS = tuple(f"sup.{t}.{d}" for t in ("number", "date") for d in ("asc", "desc"))
+
+
+def _fields_said(text: str) -> list[str]:
+    """The fields a goal asks ("rows (thousands) and published"), one label each."""
+    return [f for f in re.split(r", | and ", text) if f]
+
+
+def _sort_said(sup: str, seed: int) -> Part | None:
+    """A superlative ("oldest released date", "title from A to Z") as the sort that finds the entry."""
+    for kind, d in (("from A to Z", "asc"), ("from Z to A", "desc")):
+        if sup.endswith(" " + kind):
+            return Part(SORT, {"l": sup[: -len(kind) - 1]}, f"sort.text.{d}")
+    said = _match(_SUP_KINDS, sup, seed)
+    if said is None:
+        return None
+    kind, m = said
+    label = m.group("l")
+    if kind.startswith("sup.date.") and label.endswith("ed date"):  # "released date" -> "released"
+        label = label.removesuffix(" date")
+    return Part(SORT, {"l": label}, "sort." + kind.removeprefix("sup."))
+
+
+def _found(x: str, seed: int) -> tuple[str, list[Part], str, bool] | None:
+    """(the list's noun, its constraints with the sort last, the entry's noun, sorted) of the entry found."""
+    said = _match(("find.sorted", "find.only"), x, seed)
+    if said is None:
+        return None
+    kind, m = said
+    slots = {k: v for k, v in m.groupdict().items() if v is not None}
+    np = noun_phrase(slots["np"], seed)
+    if np is None:
+        return None
+    noun, parts = np
+    sort = _sort_said(slots.get("sup", ""), seed) if kind == "find.sorted" else None
+    if kind == "find.sorted" and sort is None:
+        return None
+    run = [Part(p.macro, {**p.slots, "p": noun}, p.kind) for p in parts]
+    if sort is not None:
+        run.append(Part(sort.macro, {**sort.slots, "p": noun}, sort.kind))
+    return noun, run, slots.get("s", noun), sort is not None
+
+
+def read_live(text: str, seed: int) -> Plan | None:
+    """A goal with live steps in a training form of its kind, read back: the constraints' run (detail, act) and
+    the `Live` facts the later steps need; None when no such form covers `text`."""
+    said = _match(LIVE_KINDS, text, seed)
+    if said is None:
+        return None
+    kind, m = said
+    slots = {k: v for k, v in m.groupdict().items() if v is not None}
+    short = kind.removeprefix("goal.").removeprefix("act.")
+    fields = _fields_said(slots.get("f", ""))
+    if short in ("lookup", "compare"):
+        entries = [slots[k] for k in ("e", "a", "b") if k in slots]
+        s = slots.get("s", slots.get("p", ""))
+        return Plan([], live=Live(short, fields, entries, s, hi=slots.get("hi", "higher")))
+    found = _found(slots.get("x", slots.get("X", "")), seed)
+    if found is None and "f" in slots and "x" in slots:  # "which {f} {x} has": where the fields end, tried
+        both = f"{slots['f']} {slots['x']}"
+        for i in (i for i, c in enumerate(both) if c == " "):
+            found = _found(both[i + 1 :], seed)
+            if found is not None:
+                fields = _fields_said(both[:i])
+                break
+    if found is None:
+        return None
+    noun, run, s, sort = found
+    return Plan([run], noun=noun, live=Live(short, fields, [], s, sort))
+
+
+def _list_link(s: str, page: str) -> str:
+    """The list page's link text on the page for entries `s` ("Datasets" for "dataset"), or `s`'s plural."""
+    wanted = {s.casefold() + "s", s.casefold() + "es", s.casefold()[:-1] + "ies", s.casefold()}
+    for m in re.finditer(r"<a [^>]*>([^<\n]+?) />", page):
+        if m.group(1).strip().casefold() in wanted:
+            return m.group(1).strip()
+    return (s[:1].upper() + s[1:] + "s") if s else ""
+
+
+def live_steps(live: Live, answers: Sequence[str], page: str) -> list[tuple[str, str]]:
+    """(family, instruction) of a live goal's steps after its constraints, in the composer's delegation words
+    (`goal_words`' own): find, open the entry found (its name: the find's reported answer), read, copy or
+    delete; a lookup or a compare opens the list page first, then each named entry."""
+    from plandvc.chains.goal_words import _say
+
+    s = live.s
+    group = cast(list[Ask], [{"macro": SORT if live.sorted else ""}])
+    out: list[tuple[str, str]] = []
+
+    def said(do: str, name: str, label: str = "") -> None:
+        step = cast(GoalStep, {"do": do, "name": name, "label": label})
+        out.append((_LIVE_FAMILY[do], _say(step, s, group)[0]))
+
+    if live.kind in ("lookup", "compare"):
+        out.append(("Navigation", ENTRY_WORDS[NAVIGATE].delegates.format(P=_list_link(s, page))))
+        for e in live.entries[: 1 if live.kind == "lookup" else 2]:
+            said("open", e)
+            for f in live.fields:
+                said("read", e, page_label(f, page, True))
+        return out
+    said("find", "")
+    e = answers[0] if answers else ""
+    said("open", e)
+    if live.kind == "detail":
+        for f in live.fields:
+            said("read", e, page_label(f, page, True))
+    elif live.kind == "copy":
+        f = live.fields[0] if live.fields else "name"
+        said("copy", e, page_label(s if f == "name" else f, page, True))
+    else:
+        said("delete", e)
+    return out
+
+
+_LIVE_FAMILY = {"find": "Information", "open": "Navigation", "read": "Information", "copy": "Information",
+                "delete": "Form"}  # fmt: skip
+
+
+def live_answer(live: Live, answers: Sequence[str]) -> str:
+    """What a live goal's done says: the values read (joined as the chain's answer joins them), a compare's
+    winner by the two values read, the entry acted on."""
+    if live.kind == "compare" and len(answers) >= 2:
+        a, b = answers[-2], answers[-1]
+        try:  # a number compared by value, a date (or anything else) as written
+            first = float(a.replace(",", "")) >= float(b.replace(",", "")) if live.hi == "higher" else a >= b
+        except ValueError:
+            first = a >= b
+        return live.entries[0 if first else 1] if len(live.entries) == 2 else ""
+    if live.kind in ("detail", "lookup"):
+        return " and ".join(answers[1:] if live.kind == "detail" else answers)
+    return answers[-1] if answers else ""
+
+
 # ── the delegations ──────────────────────────────────────────────────────────
 
 _LABEL = re.compile(r"\blabel=(\"[^\"]*\"|\S+?)(?=[ />])")
@@ -264,12 +460,18 @@ _TITLE = re.compile(r"^Title: .*· (.+)$", re.M)
 _ANSWER = re.compile(r"^Answer: (.+)$", re.M)
 
 
-def page_label(label: str, page: str) -> str:
-    """The label as the page writes it (a control's `label=`), else with a capital first letter."""
+def page_label(label: str, page: str, lines: bool = False) -> str:
+    """The label as the page writes it (a control's `label=`; with `lines`, also a heading on a line of its
+    own, "Max likes": the live goals' reading, so the older goals' replies keep their words), else with a
+    capital first letter."""
+    wanted = (label.casefold(), f"max {label}".casefold())
     for m in _LABEL.finditer(page):
         said = m.group(1).strip('"')
-        if said.casefold() in (label.casefold(), f"max {label}".casefold()):
+        if said.casefold() in wanted:
             return said
+    for line in page.splitlines() if lines else ():  # a control's heading as a line of its own
+        if line.strip().casefold() in wanted:
+            return line.strip()
     return label[:1].upper() + label[1:]
 
 
@@ -287,21 +489,21 @@ def option_label(value: str, page: str) -> str:
     return ""
 
 
-def say(part: Part, page: str, site: str) -> str:
+def say(part: Part, page: str, site: str, lines: bool = False) -> str:
     """The part's instruction: the composer's own words for an entry part, plain ones naming the value, label,
     direction or bound for a list's constraint (no widget named: the planner does not know it)."""
     s = part.slots
     p = s.get("p", s.get("the_p", "")).removeprefix("the ")
     the_p = p if p.split(" ", 1)[0].lower() in ("my", "your", "our") else f"the {p}"
     label = s.get("l") or s.get("lead", "").removeprefix("with ")
-    big = page_label(label, page) if label else ""
+    big = page_label(label, page, lines) if label else ""
     v = s.get("v", "")
     if part.kind == "one.bare":
         big = option_label(v, page)
-    if part.macro == "sort_by_form":
+    if part.macro == SORT:
         _, t, d = part.kind.split(".")
         return f'Sort {the_p} by "{big}", {DIRECTION[(t, d)]}.'
-    if part.macro == "filter_by_slider":
+    if part.macro == CONSTRAINT_MACRO["max"]:
         return f"Set {big} on {the_p} to at most {v}."
     if part.macro == "filter_by_date_range":
         return f'Set {big} between "{s.get("a", "")}" and "{s.get("b", "")}" on {the_p}.'
@@ -349,16 +551,19 @@ class _Blank(dict[str, str]):
         return ""
 
 
-def steps(plan: Plan, page: str, site: str) -> list[tuple[str, str]]:
+def steps(plan: Plan, page: str, site: str, answers: Sequence[str] = ()) -> list[tuple[str, str]]:
     """(family, instruction) of every step: the runs in order, a trip home between runs (none before an entry
-    opened from the list just shown), a goal's reading last."""
+    opened from the list just shown), a goal's reading last (a live goal's steps, with the answers reported so
+    far)."""
     out: list[tuple[str, str]] = []
     for i, run in enumerate(plan.runs):
         if i > 0 and run[0].kind != "open_among":
             out.append(("Navigation", HOME_STEP.format(site=site)))
-        out += [(FAMILY_OF[p.macro], say(p, page, site)) for p in run]
+        out += [(FAMILY_OF[p.macro], say(p, page, site, plan.live is not None)) for p in run]
     if plan.goal is not None:
         out.append(("Information", GOAL_DELEGATION[plan.goal].format(p=plan.noun, s=plan.noun)))
+    if plan.live is not None:
+        out += live_steps(plan.live, answers, page)
     return out
 
 
@@ -366,20 +571,26 @@ class TemplatePlanner:
     """`template`: the request read back by the training phrasings, its steps delegated one a turn, then done
     (with the last reported answer when there is one)."""
 
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
+    def __init__(self, seed: int = 0, frozen_: bool = False) -> None:
+        self.seed, self.frozen = seed, frozen_
 
     def __call__(self, messages: Messages) -> str:
+        with frozen(self.frozen):
+            return self._reply(messages)
+
+    def _reply(self, messages: Messages) -> str:
         request, turn = request_and_turn(messages)
         text = first_user_text(messages)
         page = text.split("<browser_state>", 1)[-1]
         title = _TITLE.search(page)
         site = title.group(1).strip() if title else ""
         plan = read_request(request, self.seed)
-        todo = steps(plan, page, site) if plan is not None else []
+        answers = [a.strip() for a in _ANSWER.findall(text.split("<browser_state>", 1)[0])]
+        todo = steps(plan, page, site, answers) if plan is not None else []
         if turn < len(todo):
             family, instruction = todo[turn]
             return reply("", {"delegate": {"family": family, "instruction": instruction}})
-        answers = _ANSWER.findall(text.split("<browser_state>", 1)[0])
-        done = f"The answer is {answers[-1].strip()}." if answers else DONE_TEXT
+        said = live_answer(plan.live, answers) if plan is not None and plan.live is not None else ""
+        said = said or (answers[-1] if answers else "")
+        done = f"The answer is {said}." if said else DONE_TEXT
         return reply("", {"done": {"text": done, "success": True}})

@@ -65,6 +65,7 @@ EVAL_CODE: tuple[str, ...] = tuple(
             "plandvc/eval/reference.py",
             "plandvc/eval/run.py",
             "plandvc/eval/template.py",
+            "plandvc/eval/template_forms_v4.json",
             "plandvc/eval/score.py",
             "plandvc/eval/specs.py",
             "plandvc/eval/teacher.py",

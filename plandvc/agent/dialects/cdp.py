@@ -12,11 +12,9 @@ from the highest paint order down, a node whose box the opaque boxes painted abo
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol, TypedDict, cast
-
-if TYPE_CHECKING:
-    from plandvc.agent.dialects.page import Node
+from typing import Protocol, TypedDict, cast
 
 # dom/enhanced_snapshot.py REQUIRED_COMPUTED_STYLES, in its order (a style's place is its index)
 STYLES = (
@@ -420,10 +418,17 @@ class _Union:
         self.rects.extend(pending)
 
 
-def paint_order(nodes: list[Node]) -> None:
+class Painted(Protocol):
+    """What the paint-order filter reads and sets of a page node (`plandvc.agent.dialects.page.Node`)."""
+
+    facts: Facts | None
+    covered: bool
+
+
+def paint_order(nodes: Sequence[Painted]) -> None:
     """`PaintOrderRemover.calculate_paint_order` over the nodes (in document order): a node whose box is
     covered by the boxes of opaque nodes painted above it is ignored (`Node.covered`)."""
-    groups: dict[int, list[Node]] = defaultdict(list)
+    groups: dict[int, list[Painted]] = defaultdict(list)
     for n in nodes:
         if n.facts is not None and n.facts.paint_order is not None and n.facts.box is not None:
             groups[n.facts.paint_order].append(n)
