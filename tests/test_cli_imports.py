@@ -12,14 +12,17 @@ import pytest
 
 HEAVY = ("openai", "playwright")
 
-# the commands that run without a model server or a browser, and the heavy packages each loads for its work
+# the commands that run without a model server or a browser ...
 CHEAP = ["chain-specs", "pool-items", "filter-rows", "eval-specs", "eval-table", "chain-structure", "view"]
+# ... and the ones that use one of them, which import it only when they run
+LATER = ["make-pool", "run-chains", "eval-planner", "eval-apps", "record-apps"]
 
 
-def loaded_by(*imports: str, command: str | None = None) -> set[str]:
-    """The heavy top-level packages a fresh interpreter holds after importing `imports` and, when given,
-    resolving the `plandvc` subcommand `command` (what `plandvc COMMAND` imports before it runs)."""
-    code = "import sys, json\n" + "".join(f"import {m}\n" for m in imports)
+def loaded_by(*imports: str, command: str | None = None, before: str = "") -> set[str]:
+    """The heavy top-level packages a fresh interpreter holds after importing `imports`, running the code
+    `before` and, when given, resolving the `plandvc` subcommand `command` (what `plandvc COMMAND` imports
+    before it runs)."""
+    code = "import sys, json\n" + "".join(f"import {m}\n" for m in imports) + before + "\n"
     if command:
         code += (
             f"import click\nfrom plandvc.cli import cli\ncli.get_command(click.Context(cli), {command!r})\n"
@@ -29,8 +32,8 @@ def loaded_by(*imports: str, command: str | None = None) -> set[str]:
     return set(json.loads(out.stdout))
 
 
-@pytest.mark.parametrize("command", CHEAP)
-def test_a_command_without_a_model_or_browser_imports_neither(command: str) -> None:
+@pytest.mark.parametrize("command", CHEAP + LATER)
+def test_resolving_a_command_imports_neither(command: str) -> None:
     assert loaded_by(command=command) == set()
 
 
@@ -38,7 +41,16 @@ def test_the_run_and_a_model_client_still_load_what_they_use() -> None:
     """The check can fail: the modules that use Playwright and openai load them (so `loaded_by` sees them)."""
     assert loaded_by("plandvc.browser.session") == {"playwright"}
     assert loaded_by("plandvc.memory.model") == {"openai"}
-    assert loaded_by(command="make-pool") == {"playwright"}  # it imports the browser session at module level
+
+
+def test_help_lists_every_command_without_either() -> None:
+    """`plandvc --help` imports every command for its one-line help; none of them imports either at import
+    time (a browser or a model client is imported when a command runs, e.g. make-pool's Chromium)."""
+    code = ["import io, contextlib", "from plandvc.cli import cli"]
+    code += [
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit): cli(['--help'])"
+    ]
+    assert loaded_by(before="\n".join(code)) == set()
 
 
 def test_lazy_names_are_their_modules_objects() -> None:
