@@ -234,10 +234,20 @@ class GoalRead(TypedDict):
 
 
 # what a goal's live step does (`plandvc.run.goal`): read the name of the entry the list leaves first, open an
-# entry by its name, read one of its fields, copy its copy field, delete it
-GoalDo = Literal["find", "open", "read", "copy", "delete"]
+# entry by its name, read one of its fields, copy its copy field, delete it, edit one of its fields (an app's form)
+GoalDo = Literal["find", "open", "read", "copy", "delete", "edit"]
 # a goal chain's kind (`plandvc.chains.goal_kinds`): the v3 two read the list; the others use what is found
 GoalKind = Literal["count", "top", "detail", "lookup", "compare", "act"]
+
+
+class GoalMove(TypedDict):
+    """One move of an app's `edit` step on the entry's own page (`plandvc.run.goal.LiveSteps`): the element whose
+    attributes include `attrs` (its id, its name), the action on it, the value typed or chosen."""
+
+    action: Literal["click", "select", "input"]
+    attrs: dict[str, str]
+    value: NotRequired[str]
+    memory: str
 
 
 class GoalStep(TypedDict):
@@ -254,6 +264,10 @@ class GoalStep(TypedDict):
     field: NotRequired[str]  # read: the field's column
     say: NotRequired[str]  # the delegation
     plan: NotRequired[str]  # the checklist's words for it before the chain has found its values
+    read: NotRequired[GoalRead]  # an app's find or read: where its page shows the entries or the field
+    entries: NotRequired[str]  # an app's open: the path its entry links start with ("/ticket/")
+    moves: NotRequired[list[GoalMove]]  # an app's edit: the form's moves on the entry's page
+    value: NotRequired[str]  # an edit: the field's new value
 
 
 class ChainGoal(TypedDict):

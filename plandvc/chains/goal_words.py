@@ -73,7 +73,7 @@ def _request(goal: ChainGoal, group: Sequence[Ask], rng: random.Random) -> tuple
                     'I need the {f} of the {s} "{e}".',
                 )
             )
-            return form.format(f=_fields(steps), s=s, e=names[0]), ""
+            return _among(group, rng, form.format(f=_fields(steps), s=s, e=names[0])), ""
         label = lower_label(steps[1].get("label", ""))
         form = rng.choice(
             (
@@ -82,7 +82,8 @@ def _request(goal: ChainGoal, group: Sequence[Ask], rng: random.Random) -> tuple
                 'Between "{a}" and "{b}", which {s} has the higher {f}? Tell me each one\'s {f}.',
             )
         )
-        return form.format(f=label, s=s, p=group[0]["plural"], a=names[0], b=names[1]), ""
+        said = form.format(f=label, s=s, p=group[0]["plural"], a=names[0], b=names[1])
+        return _among(group, rng, said), ""
     asked, named = _found_phrase(group, rng)
     if kind == "detail":
         form = rng.choice(
@@ -98,8 +99,22 @@ def _request(goal: ChainGoal, group: Sequence[Ask], rng: random.Random) -> tuple
     if last["do"] == "copy":
         form = rng.choice(("Find {x} and copy its {f} to my clipboard.", "Copy the {f} of {x} for me."))
         return form.format(x=asked, f=_copied(last, s)), named
+    if last["do"] == "edit":
+        form = rng.choice(('Find {x} and set its {f} to "{v}".', 'Change the {f} of {x} to "{v}".'))
+        return form.format(x=asked, f=lower_label(last.get("label", "")), v=last.get("value", "")), named
     form = rng.choice(("Find {x} and delete it.", "Delete {x}, please.", "Remove {x} from {the_p}."))
     return form.format(x=asked, the_p=the(group[0]["plural"])), named
+
+
+def _among(group: Sequence[Ask], rng: random.Random, said: str) -> str:
+    """An app's named entries among the constraints that list them ("Among the tickets whose component is X,
+    what ..."); `said` as it is after a navigation (the generated sites' lookups and compares draw nothing)."""
+    rest = [a for a in group if a["macro"] != "navigate_to_page"]
+    if not rest:
+        return said
+    among = listing([constraint(a, rng, one=False) for a in rest])
+    head = said if said.startswith(("I ", "I'")) else said[:1].lower() + said[1:]
+    return f"Among the {group[0]['plural']} {among}, {head}"
 
 
 def _say(st: GoalStep, s: str, group: Sequence[Ask]) -> tuple[str, str]:
@@ -119,6 +134,12 @@ def _say(st: GoalStep, s: str, group: Sequence[Ask]) -> tuple[str, str]:
         return f'Read the {label} of the {s} "{e}".', f"Read its {lower_label(label)}"
     if do == "copy":
         return f'Copy the {label} of the {s} "{e}".', f"Copy its {lower_label(label)}"
+    if do == "edit":
+        v = st.get("value", "")
+        return (
+            f'Set the {lower_label(label)} of the {s} "{e}" to "{v}".',
+            f'Set its {lower_label(label)} to "{v}"',
+        )
     return f'Delete the {s} "{e}".', f"Delete the {s} found"
 
 
@@ -149,6 +170,8 @@ def _final(goal: ChainGoal, group: Sequence[Ask], named: str, rng: random.Random
     if last["do"] == "copy":
         label = _copied(last, s)
         return f'{named[:1].upper()}{named[1:]} is "{name}"; I copied its {label}, {last["check"].get("value")}, to your clipboard.'
+    if last["do"] == "edit":
+        return f'{named[:1].upper()}{named[1:]} is "{name}"; I set its {lower_label(last.get("label", ""))} to "{last.get("value", "")}".'
     return f'{named[:1].upper()}{named[1:]} was "{name}"; I deleted it.'
 
 
@@ -297,7 +320,7 @@ def varied_goal_request(goal: ChainGoal, group: Sequence[Ask], d: Drawer) -> tup
     sup = ""
     if kind == "lookup":
         e = next(st["name"] for st in steps if st["do"] == "open")
-        body = d.form("goal.lookup").format(s=s, a=article(s), e=e, **_reads(steps))
+        body = _among(group, d.rng, d.form("goal.lookup").format(s=s, a=article(s), e=e, **_reads(steps)))
     elif kind == "compare":
         names = [st["name"] for st in steps if st["do"] == "open"]
         body = d.form("goal.compare").format(
@@ -308,6 +331,7 @@ def varied_goal_request(goal: ChainGoal, group: Sequence[Ask], d: Drawer) -> tup
             b=names[1],
             hi=_higher(steps),
         )
+        body = _among(group, d.rng, body)
     else:
         x, sup = _found_varied(group, d)
         last = steps[-1]
@@ -315,6 +339,9 @@ def varied_goal_request(goal: ChainGoal, group: Sequence[Ask], d: Drawer) -> tup
             body = d.form("goal.detail").format(x=x, X=_up(x), **_reads(steps))
         elif last["do"] == "copy":
             body = d.form("goal.act.copy").format(x=x, X=_up(x), f=_copied(last, s))
+        elif last["do"] == "edit":
+            f, v = lower_label(last.get("label", "")), last.get("value", "")
+            body = d.form("goal.act.edit").format(x=x, X=_up(x), f=f, v=v)
         else:
             body = d.form("goal.act.delete").format(x=x, X=_up(x), the_p=the(p))
     return assemble(lead, hedge, body, close), sup
@@ -348,6 +375,9 @@ def varied_goal_final(goal: ChainGoal, group: Sequence[Ask], sup: str, d: Drawer
         return _up(d.form("final.detail").format(**x, **_reads(steps)))
     if last["do"] == "copy":
         return _up(d.form("final.act.copy").format(**x, f=_copied(last, s), v=last["check"].get("value")))
+    if last["do"] == "edit":
+        f, v = lower_label(last.get("label", "")), last.get("value", "")
+        return _up(d.form("final.act.edit").format(**x, f=f, v=v))
     return _up(d.form("final.act.delete").format(**x))
 
 
@@ -546,3 +576,18 @@ register("sup.number.desc", ("highest-ranked {l}", "record {l}", "peak {l}", "up
 register("sup.number.asc", ("least {l}", "lowest possible {l}", "tiniest {l}", "minimal {l}"))
 register("sup.date.desc", ("most up-to-date {l}", "last {l}", "most current {l}"))
 register("sup.date.asc", ("earliest-ever {l}", "most distant {l}", "first-ever {l}"))
+
+
+# an app's act that edits the entry found (`GoalStep.moves`): {f} the field, {v} its new value
+register("goal.act.edit", (
+    'Find {x} and set its {f} to "{v}".', 'Change the {f} of {x} to "{v}".', 'Track down {x} and make its {f} "{v}".',
+    'Could you set the {f} of {x} to "{v}"?', 'Look up {x}; its {f} should be "{v}" now.',
+    'Please update {x} so that its {f} is "{v}".', 'I need the {f} of {x} changed to "{v}".',
+    'Set {x} to {f} "{v}", please.', 'Find {x} and switch its {f} to "{v}".', 'Update the {f} of {x} to "{v}".',
+))  # fmt: skip
+register("final.act.edit", (
+    '{X} is "{e}"; I set its {f} to "{v}".', 'I changed the {f} of "{e}", {x}, to "{v}".',
+    'Done: "{e}" now has {f} "{v}".', '"{e}" was {x}; its {f} is "{v}" now.', 'Updated "{e}": {f} "{v}".',
+    'It was "{e}", and its {f} is set to "{v}".', 'I found "{e}" and set its {f} to "{v}".',
+    '{X} is "{e}"; its {f} now reads "{v}".', 'The {f} of "{e}" is "{v}" now.', 'Set: "{e}" has the {f} "{v}".',
+))  # fmt: skip

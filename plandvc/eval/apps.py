@@ -33,6 +33,7 @@ from plandvc import io
 from plandvc.apps import REGISTRY as APPS
 from plandvc.apps.app import App, Facts, Served, on_fresh_session
 from plandvc.apps.script import AppTask
+from plandvc.chains.goal_kinds import V3_KINDS, parse_kinds
 from plandvc.chains.make import ChainParams, make_chains
 from plandvc.errors import InputError
 from plandvc.macros import REGISTRY
@@ -151,6 +152,8 @@ class AppSpecsConfig:
     tries: int = ChainParams.tries
     answer_share: float = ChainParams.answer_share
     goal_share: float = 0.4  # goal chains (constraints on the list, then a question), where the app has goals
+    goal_kinds: str = ChainParams.goal_kinds  # their mix (chains.goal_kinds); v3's count,top: every app's
+    hygiene: bool = ChainParams.hygiene  # refuse the chains with a hygiene problem (chains.hygiene)
     params: RunParams | None = None
     reuse_specs: bool = False  # an existing held-out folder is kept (its summary returned): no walk, no run
 
@@ -257,6 +260,12 @@ def _app_specs(app: App, cfg: AppSpecsConfig) -> dict[str, Any]:
 
     records = app_items(app, cfg.pool, cfg.seed, cfg.size)
     goals = app.goal(cfg.seed, cfg.size) if app.goal is not None and cfg.goal_share else None
+    mixed = parse_kinds(cfg.goal_kinds) is not None and goals is not None
+    if mixed and app.kinds is None:
+        raise InputError(
+            f"--goal-kinds: {app.name}'s goal chains are count and top only (--goal-kinds {V3_KINDS})"
+        )
+    kinds = {app.name: app.kinds(cfg.seed, cfg.size)} if mixed and app.kinds is not None else None
     walk = ChainParams(
         n=cfg.n,
         sizes=cfg.sizes,
@@ -265,8 +274,11 @@ def _app_specs(app: App, cfg: AppSpecsConfig) -> dict[str, Any]:
         answer_share=cfg.answer_share,
         request="composed",
         goal_share=cfg.goal_share if goals is not None else 0.0,
+        goal_kinds=cfg.goal_kinds if mixed else V3_KINDS,
+        hygiene=cfg.hygiene,
     )
-    chains = make_chains(records, walk, answers={app.name: goals} if goals is not None else None)
+    answers = {app.name: goals} if goals is not None else None
+    chains = make_chains(records, walk, answers=answers, kinds=kinds)
     tmp = io.staging(cfg.out)
     io.write_jsonl(tmp / "items.jsonl", records)
     io.write_jsonl(tmp / "chains.jsonl", chains)

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from plandvc.browser.protocol import SessionProtocol, SessionRecord
 from plandvc.checks import Check
 from plandvc.macros import FAMILY_OF
-from plandvc.records import ChainGoal, ElementDescriptor, GoalStep, ReplyRecord, Trajectory
+from plandvc.records import ChainGoal, ElementDescriptor, GoalStep, ParamValue, ReplyRecord, Trajectory
 from plandvc.replay import LivePage, Replayer
 
 _SHOWING = re.compile(r"Showing\s+([\d,]+)")
@@ -94,6 +94,7 @@ STEP_MACRO = {
     "read": "report_information",
     "copy": "copy_value",
     "delete": "delete_entry",
+    "edit": "edit_entry",
 }
 STEP_FAMILY = {"find": "Information", "open": "Navigation", "read": "Information", "copy": "Information"}
 _NUMBER = re.compile(r"-?[\d,]*\.?\d+")
@@ -113,19 +114,24 @@ async def read_step(session: SessionProtocol, st: GoalStep, site: str) -> Trajec
     """What the Information specialist reads for a `find` (the first entry the list shows) or a `read` (one
     field of the entry's page) on the page as it is, as its trajectory."""
     traj = unread_step(st, site)
+    where = st.get("read")  # an app's page: its own selector (and a pattern for the value)
     if st["do"] == "find":
-        links = [(h, t) for h, t in await session.read("main a[href]") if _is_entry(h, st["page"]) and t]
+        found = await session.read(where["selector"] if where is not None else "main a[href]")
+        links = [(h, t) for h, t in found if (where is not None or _is_entry(h, st["page"])) and t.strip()]
         if not links:
             raise GoalUnread(f"no entry of {st['page']} listed on {session.url}")
         answer = links[0][1].strip()
         traj["done"] = f'The first entry the list shows now is "{answer}".'
     else:
         field = st.get("field", "")
-        got = [t for _, t in await session.read(f'dl.fields dd[data-field="{field}"]')]
+        selector = where["selector"] if where is not None else f'dl.fields dd[data-field="{field}"]'
+        got = [t for _, t in await session.read(selector)]
         if len(got) != 1:
             raise GoalUnread(f"no field {field!r} on {session.url}")
         text = " ".join(got[0].split())
-        m = _NUMBER.search(text) if st["check"].get("number") else None
+        pattern = re.compile(where["pattern"]) if where is not None and "pattern" in where else None
+        m = pattern.search(text) if pattern is not None else None
+        m = m if pattern is not None else _NUMBER.search(text) if st["check"].get("number") else None
         answer = m.group(0) if m is not None else text
         traj["done"] = f"The {st.get('label', field)} shown on this page is {text}."
     traj["answer"], traj["end"] = answer, session.url
@@ -137,7 +143,8 @@ class LiveSteps(Replayer):
     each next step is chosen on the live snapshot and recorded into the trajectory as it goes, then replayed
     by the Replayer's own machinery (the element found again by its descriptor). An `open` clicks the link
     that bears the entry's name (after the page's "Back to" link when the list is not shown); a `copy` the
-    entry's copy button; a `delete` its Delete button, then the dialog's confirmation."""
+    entry's copy button; a `delete` its Delete button, then the dialog's confirmation; an app's `edit` its
+    form's moves (`GoalStep.moves`) on whichever entry's page is open."""
 
     def __init__(self, traj: Trajectory, session: SessionRecord, st: GoalStep) -> None:
         super().__init__(traj, [], session)
@@ -147,12 +154,19 @@ class LiveSteps(Replayer):
 
     def next_action(self, snapshot: LivePage) -> ReplyRecord:
         if not self.finished and self.cursor >= len(self.steps):
-            move = self._next_move([e.descriptor() for e in snapshot.elements], snapshot.url)
+            live = [e.descriptor() for e in snapshot.elements]
+            move: tuple[str, ElementDescriptor, str, ParamValue] | None
+            if self.goal_step["do"] == "edit":
+                move = _form_move(self.goal_step, live, self.done_moves, snapshot.url)
+            else:
+                got = self._next_move(live, snapshot.url)
+                move = (*got, None) if got is not None else None
             if move is not None:
-                what, el, memory = move
+                what, el, memory, value = move
+                action = what if self.goal_step["do"] == "edit" else "click"
                 self.elements.append(el)
                 self.steps.append(
-                    {"action": "click", "element": len(self.elements) - 1, "value": None, "memory": memory}
+                    {"action": action, "element": len(self.elements) - 1, "value": value, "memory": memory}
                 )
                 self.done_moves.append(what)
             else:
@@ -173,7 +187,7 @@ class LiveSteps(Replayer):
                 (
                     d for d in live
                     if d.get("tag") == "a" and " ".join(str(d.get("text", "")).split()) == name
-                    and _is_entry(str(attrs(d).get("href") or ""), st["page"])
+                    and _entry_link(str(attrs(d).get("href") or ""), st)
                 ),
                 None,
             )  # fmt: skip
@@ -237,9 +251,37 @@ class LiveSteps(Replayer):
             return f'I opened "{st["name"]}"; its page is shown.'
         if st["do"] == "copy":
             return f'I copied the {st.get("label", "value")} of "{st["name"]}" to the clipboard.'
+        if st["do"] == "edit":
+            return f'I set the {st.get("label", "field")} of "{st["name"]}" to {st.get("value", "")}.'
         return f'I deleted "{st["name"]}"; it is no longer in the list.'
 
 
 def step_gate(st: GoalStep) -> tuple[Check, dict[str, bool]]:
-    """A live step's gate and its verifier (a delete changes that entry and no other)."""
-    return st["check"], {"exclusive": True} if st["do"] == "delete" else {}
+    """A live step's gate and its verifier (a delete or an edit changes that entry and no other)."""
+    return st["check"], {"exclusive": True} if st["do"] in ("delete", "edit") else {}
+
+
+def _entry_link(href: str, st: GoalStep) -> bool:
+    """Whether a link goes to an entry of the step's list: an app's entry paths (`entries`), else the
+    generated site's `<list path>/<id>`."""
+    if "entries" not in st:
+        return _is_entry(href, st["page"])
+    rest = urlsplit(href).path.removeprefix(st["entries"])
+    return rest != urlsplit(href).path and bool(rest) and "/" not in rest
+
+
+def _form_move(
+    st: GoalStep, live: list[ElementDescriptor], done: list[str], url: str
+) -> tuple[str, ElementDescriptor, str, ParamValue] | None:
+    """An edit's next move on the entry's page as it is: the form's next element found by its attributes (the
+    page's own ids and names, the same on every entry's page: the edit changes whichever entry is open)."""
+    moves = st.get("moves", [])
+    if len(done) >= len(moves):
+        return None
+    move = moves[len(done)]
+    el = next(
+        (d for d in live if all((d.get("attrs") or {}).get(k) == v for k, v in move["attrs"].items())), None
+    )
+    if el is None:
+        raise GoalUnread(f"no element {move['attrs']} on {url}")
+    return move["action"], el, move["memory"], move.get("value")

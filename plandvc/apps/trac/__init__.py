@@ -23,4 +23,5 @@ APP = App(
     facts=facts.facts,
     template=adapter.template,
     goal=facts.goal,
+    kinds=facts.kinds,
 )
