@@ -244,6 +244,10 @@ def app_specs(cfg: AppSpecsConfig) -> dict[str, Any]:
     """Walk, run and check an app's held-out chains into `cfg.out` (eval-specs' layout) while holding its lock;
     the summary. With `reuse_specs`, a held-out folder of the same app already there is kept."""
     app = known_app(cfg.app)
+    if cfg.goal_share and parse_kinds(cfg.goal_kinds) is not None and app.kinds is None:
+        raise InputError(
+            f"--goal-kinds: {app.name}'s goal chains are count and top only (--goal-kinds {V3_KINDS})"
+        )
     with io.exclusive(cfg.out, COMMAND):
         if cfg.reuse_specs and cfg.out.is_dir() and is_app_specs_out(cfg.out):
             found = cast(dict[str, Any], io.read_json(cfg.out / "summary.json"))
@@ -261,10 +265,6 @@ def _app_specs(app: App, cfg: AppSpecsConfig) -> dict[str, Any]:
     records = app_items(app, cfg.pool, cfg.seed, cfg.size)
     goals = app.goal(cfg.seed, cfg.size) if app.goal is not None and cfg.goal_share else None
     mixed = parse_kinds(cfg.goal_kinds) is not None and goals is not None
-    if mixed and app.kinds is None:
-        raise InputError(
-            f"--goal-kinds: {app.name}'s goal chains are count and top only (--goal-kinds {V3_KINDS})"
-        )
     kinds = {app.name: app.kinds(cfg.seed, cfg.size)} if mixed and app.kinds is not None else None
     walk = ChainParams(
         n=cfg.n,

@@ -1,0 +1,139 @@
+"""The goal kinds that use what is found, on Trac (plandvc/apps/trac/goals.py): walked from the committed Trac
+pool, each run by the scripted planner in Chromium on a fresh tracd and gated on Trac's database; the same
+chains with the planner delegating ANOTHER ticket (a misread report) open, read or edit that ticket for real,
+and the gates on the right ticket fail."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from plandvc import io
+from plandvc.apps import REGISTRY
+from plandvc.apps.trac import adapter
+from plandvc.apps.trac.facts import query_rows
+from plandvc.chains.make import ChainParams, make_chains
+from plandvc.errors import InputError
+from plandvc.eval.apps import AppSpecsConfig, _run_all, app_items
+from plandvc.records import ChainSpec, ItemRecord
+from plandvc.run.chain import RunParams
+
+ROOT = Path(__file__).resolve().parents[1]
+POOL = ROOT / "data" / "apps" / "trac" / "pool"
+MIX = "detail:0.3,lookup:0.2,compare:0.2,act:0.3"
+
+
+def trac_chains(
+    n: int = 16, mix: str = MIX, hygiene: bool = True
+) -> tuple[list[ChainSpec], list[ItemRecord]]:
+    app = REGISTRY["trac"]
+    assert app.goal is not None and app.kinds is not None
+    records = app_items(app, POOL, 0, 40)
+    params = ChainParams(n=n, request="composed", goal_share=1.0, goal_kinds=mix, hygiene=hygiene)
+    made = make_chains(records, params, answers={"trac": app.goal(0, 40)}, kinds={"trac": app.kinds(0, 40)})
+    return made, records
+
+
+def test_trac_goal_kinds_carry_the_found_ticket_and_read_its_data() -> None:
+    chains, _ = trac_chains()
+    assert chains == trac_chains()[0]  # a function of the seed
+    tickets = {str(t["summary"]): t for t in adapter.tickets(adapter.template(0, 40))}
+    kinds = {c["goal"]["kind"] for c in chains}
+    assert {"detail", "lookup", "compare", "act"} <= kinds
+    for c in chains:
+        goal = c["goal"]
+        steps = goal["steps"]
+        if goal["kind"] in (
+            "detail",
+            "act",
+        ):  # the found ticket's name is not in the request: a report gives it
+            assert steps[0]["do"] == "find" and steps[0]["name"] not in c["request"]
+            assert f'"{steps[0]["name"]}"' in steps[1]["say"]
+        for st in steps:
+            t = tickets[st["name"]]
+            if st["do"] == "read" and st.get("field") != "time":
+                assert st["check"]["expected"] == str(t[st["field"]])
+            if st["do"] == "open":
+                assert st["check"]["path"] == f"/ticket/{t['id']}"
+            if st["do"] == "edit":
+                assert st["check"] == {
+                    "kind": "entry_updated", "table": "ticket", "id": str(t["id"]),
+                    "fields": {st["field"]: st["value"]},
+                }  # fmt: skip
+                assert st["value"] != str(t[st["field"]])
+
+
+def test_an_app_without_goal_kinds_refuses_a_mix(tmp_path: Path) -> None:
+    from plandvc.eval.apps import app_specs
+
+    with pytest.raises(InputError, match="oscar's goal chains are count and top only"):
+        app_specs(AppSpecsConfig("oscar", ROOT / "data/apps/oscar/pool", tmp_path / "s", goal_kinds=MIX))
+
+
+def other_ticket(chain: ChainSpec, items: dict[str, ItemRecord]) -> str:
+    """Another ticket the chain's list shows (the one a misread report would name)."""
+    pairs = [(str(k), str(v)) for p in chain["parts"] for k, v in items[p["id"]]["ask"].get("query", [])]
+    rows = query_rows(adapter.tickets(adapter.template(0, 40)), pairs)
+    opened = {s["name"] for s in chain["goal"]["steps"]}
+    return next(str(t["summary"]) for t in rows if str(t["summary"]) not in opened)
+
+
+def misdelegated(chain: ChainSpec, other: str, at: int) -> ChainSpec:
+    """The chain with its steps from `at` on delegated for `other` (the gates still on the right ticket)."""
+    goal = dict(chain["goal"])
+    steps = [dict(s) for s in goal["steps"]]
+    for s in steps[at:]:
+        s["say"] = s["say"].replace(f'"{s["name"]}"', f'"{other}"')
+        s["name"] = other
+    goal["steps"] = steps  # type: ignore[typeddict-item]
+    return {**chain, "key": chain["key"][:-4] + "bad0", "goal": goal}  # type: ignore[typeddict-item]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+def test_trac_goal_kinds_pass_and_fail_on_the_wrong_ticket_in_chromium(tmp_path: Path) -> None:
+    chains, records = trac_chains()
+    items = {r["id"]: r for r in records}
+
+    def first(kind: str, more: bool = False) -> ChainSpec:
+        def several(c: ChainSpec) -> bool:
+            try:
+                other_ticket(c, items)
+            except StopIteration:
+                return False
+            return True
+
+        return next(c for c in chains if c["goal"]["kind"] == kind and (not more or several(c)))
+
+    detail, lookup, compare, act = (
+        first("detail", True),
+        first("lookup"),
+        first("compare"),
+        first("act", True),
+    )
+    a = compare["goal"]["steps"][0]["name"]
+    bad = {
+        "detail": misdelegated(detail, other_ticket(detail, items), 1),  # opens and reads another ticket
+        "compare": misdelegated(compare, a, 2),  # opens and reads the first ticket again
+        "act": misdelegated(act, other_ticket(act, items), 1),  # edits another ticket
+    }
+    good = [detail, lookup, compare, act]
+    cfg = AppSpecsConfig("trac", POOL, tmp_path / "held")
+    results = {
+        r["key"]: r
+        for r in asyncio.run(
+            _run_all(REGISTRY["trac"], good + list(bad.values()), cfg, RunParams(), tmp_path / "raw")
+        )
+    }
+    for c in good:
+        assert results[c["key"]]["ok"], results[c["key"]]
+        rows = io.read_jsonl(tmp_path / "raw" / c["key"] / "rows.jsonl")
+        assert len(rows) == len(c["parts"]) + len(c["goal"]["steps"]) + 1
+    for what, c in bad.items():
+        got = results[c["key"]]
+        assert not got["ok"], (what, got)
+        failed = str(got["detail"]).split(" ok | ")[0]  # the failed gates come first
+        assert failed.startswith("open: visited: expected"), got
+        assert ("edit: entry_updated" if what == "act" else "read: answer: expected") in failed, got
