@@ -16,7 +16,7 @@ from plandvc.apps.trac import adapter
 from plandvc.apps.trac.facts import query_rows
 from plandvc.chains.make import ChainParams, make_chains
 from plandvc.errors import InputError
-from plandvc.eval.apps import AppSpecsConfig, _run_all, app_items
+from plandvc.eval.apps import AppSpecsConfig, _run_all, app_items, app_kinds
 from plandvc.records import ChainSpec, ItemRecord
 from plandvc.run.chain import RunParams
 
@@ -29,10 +29,11 @@ def trac_chains(
     n: int = 16, mix: str = MIX, hygiene: bool = True
 ) -> tuple[list[ChainSpec], list[ItemRecord]]:
     app = REGISTRY["trac"]
-    assert app.goal is not None and app.kinds is not None
+    kinds = app_kinds(app)
+    assert app.goal is not None and kinds is not None
     records = app_items(app, POOL, 0, 40)
     params = ChainParams(n=n, request="composed", goal_share=1.0, goal_kinds=mix, hygiene=hygiene)
-    made = make_chains(records, params, answers={"trac": app.goal(0, 40)}, kinds={"trac": app.kinds(0, 40)})
+    made = make_chains(records, params, answers={"trac": app.goal(0, 40)}, kinds={"trac": kinds(0, 40)})
     return made, records
 
 
@@ -137,3 +138,16 @@ def test_trac_goal_kinds_pass_and_fail_on_the_wrong_ticket_in_chromium(tmp_path:
         failed = str(got["detail"]).split(" ok | ")[0]  # the failed gates come first
         assert failed.startswith("open: visited: expected"), got
         assert ("edit: entry_updated" if what == "act" else "read: answer: expected") in failed, got
+
+
+def test_the_hygiene_switch_reads_trac_chains_and_fails_on_a_planted_problem() -> None:
+    from plandvc.chains.hygiene import chain_problems
+
+    chains, records = trac_chains(n=12)
+    items = {r["id"]: r for r in records}
+    assert chains and all(chain_problems(c, items, {}) == [] for c in chains)
+    noisy = {
+        **chains[0],
+        "request": chains[0]["request"].rstrip(".") + " with at most 2.4000000000000004 matches.",
+    }
+    assert any("2.4000000000000004" in p for p in chain_problems(noisy, items, {}))

@@ -44,7 +44,6 @@ T = TypeVar("T")
 if TYPE_CHECKING:
     from plandvc.apps.script import AppTask, Solution
     from plandvc.browser import Browser, Session
-    from plandvc.chains.goal_kinds import AppKinds
     from plandvc.records import Ask, ChainGoal, ItemRecord
 
 
@@ -106,8 +105,6 @@ class App:
     template: Callable[[int, int], Path]  # (seed, size) -> the seeded state sessions copy (made on first use)
     # (seed, size) -> its goal chains' answers from its database (plandvc.chains.goals.Answer); None: no goals
     goal: Callable[[int, int], Callable[[Sequence[ItemRecord], str], ChainGoal | None]] | None = None
-    # (seed, size) -> its goal kinds that use what is found (plandvc.chains.goal_kinds.AppKinds); None: none
-    kinds: Callable[[int, int], AppKinds] | None = None
 
 
 LOCKS = Path(__file__).resolve().parent / "locks"

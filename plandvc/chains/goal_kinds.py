@@ -40,7 +40,7 @@ from plandvc.records import ChainGoal, ChainSpec, GoalDo, GoalKind, GoalStep, It
 from plandvc.sites.art import format_value
 from plandvc.sites.model import Column, Page, Spec, Table
 
-# an app's goal kinds (`App.kinds`): (the app's walk records, a kind, the kind's rng) -> one chain or None
+# an app's goal kinds (an app package's `goals.kinds(seed, size)`): (the app's walk records, a kind, the kind's rng) -> one chain or None
 AppKinds = Callable[[Sequence[ItemRecord], str, random.Random], ChainSpec | None]
 V3_KINDS = "count,top"  # chains.goal_kinds' v3 value: the kind follows the constraints (a sort: top)
 KINDS: tuple[str, ...] = get_args(GoalKind)

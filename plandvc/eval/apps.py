@@ -23,6 +23,8 @@ Nothing here writes a training row: the folder is the evaluation's only.
 from __future__ import annotations
 
 import asyncio
+import importlib
+import importlib.util
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -33,7 +35,7 @@ from plandvc import io
 from plandvc.apps import REGISTRY as APPS
 from plandvc.apps.app import App, Facts, Served, on_fresh_session
 from plandvc.apps.script import AppTask
-from plandvc.chains.goal_kinds import V3_KINDS, parse_kinds
+from plandvc.chains.goal_kinds import V3_KINDS, AppKinds, parse_kinds
 from plandvc.chains.make import ChainParams, make_chains
 from plandvc.errors import InputError
 from plandvc.macros import REGISTRY
@@ -107,6 +109,16 @@ def app_items(app: App, pool: Path, seed: int, size: int) -> list[ItemRecord]:
     facts = app.facts(seed, size)
     store = app_pool(pool, app)
     return sorted((app_record(store, k, facts, app.home) for k in store.kept), key=lambda r: r["id"])
+
+
+def app_kinds(app: App) -> Callable[[int, int], AppKinds] | None:
+    """The app's goal kinds that use what is found: its package's `goals.kinds(seed, size)` (Trac:
+    `plandvc.apps.trac.goals`), or None when it has no `goals` module. Imported here, by the evaluation, so
+    recording an app's tasks (record-apps) imports no chain code."""
+    name = f"plandvc.apps.{app.name}.goals"
+    if importlib.util.find_spec(name) is None:
+        return None
+    return cast(Callable[[int, int], AppKinds], importlib.import_module(name).kinds)
 
 
 # ── sessions ─────────────────────────────────────────────────────────────────
@@ -244,7 +256,7 @@ def app_specs(cfg: AppSpecsConfig) -> dict[str, Any]:
     """Walk, run and check an app's held-out chains into `cfg.out` (eval-specs' layout) while holding its lock;
     the summary. With `reuse_specs`, a held-out folder of the same app already there is kept."""
     app = known_app(cfg.app)
-    if cfg.goal_share and parse_kinds(cfg.goal_kinds) is not None and app.kinds is None:
+    if cfg.goal_share and parse_kinds(cfg.goal_kinds) is not None and app_kinds(app) is None:
         raise InputError(
             f"--goal-kinds: {app.name}'s goal chains are count and top only (--goal-kinds {V3_KINDS})"
         )
@@ -265,7 +277,8 @@ def _app_specs(app: App, cfg: AppSpecsConfig) -> dict[str, Any]:
     records = app_items(app, cfg.pool, cfg.seed, cfg.size)
     goals = app.goal(cfg.seed, cfg.size) if app.goal is not None and cfg.goal_share else None
     mixed = parse_kinds(cfg.goal_kinds) is not None and goals is not None
-    kinds = {app.name: app.kinds(cfg.seed, cfg.size)} if mixed and app.kinds is not None else None
+    made = app_kinds(app) if mixed else None
+    kinds = {app.name: made(cfg.seed, cfg.size)} if made is not None else None
     walk = ChainParams(
         n=cfg.n,
         sizes=cfg.sizes,

@@ -23,5 +23,4 @@ APP = App(
     facts=facts.facts,
     template=adapter.template,
     goal=facts.goal,
-    kinds=facts.kinds,
 )

@@ -10,16 +10,12 @@ page a query part before it is gated on.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from plandvc.apps.app import Facts
 from plandvc.apps.script import AppTask
 from plandvc.apps.trac import adapter
 from plandvc.checks import Row
 from plandvc.records import Ask, ChainGoal, GoalRead, ItemRecord
-
-if TYPE_CHECKING:
-    from plandvc.chains.goal_kinds import AppKinds
 
 SITE_NAME = "Trac"
 HOME_QUERY = "/query"  # the ticket list: where goal chains' constraints stay
@@ -166,11 +162,3 @@ def goal_answer(tickets: Sequence[Row]) -> Callable[[Sequence[ItemRecord], str],
 def goal(seed: int, size: int) -> Callable[[Sequence[ItemRecord], str], ChainGoal | None]:
     """The goal answerer of the Trac seeded with (seed, size tickets): the App's `goal`."""
     return goal_answer(adapter.tickets(adapter.template(seed, size)))
-
-
-def kinds(seed: int, size: int) -> AppKinds:
-    """The goal kinds that use what is found on the Trac seeded with (seed, size tickets): the App's `kinds`
-    (`plandvc.apps.trac.goals`, imported here when asked: recording Trac's tasks needs no chain code)."""
-    from plandvc.apps.trac.goals import kinds as trac_kinds
-
-    return trac_kinds(seed, size)

@@ -1,5 +1,6 @@
-"""Trac's goal kinds that use what the team finds (`chains.goal_kinds` on an app; `App.kinds`), made from its
-seeded tickets, each step performed live on Trac's own pages and gated on its database (`plandvc.run.goal`):
+"""Trac's goal kinds that use what the team finds (`chains.goal_kinds` on an app, found by
+`plandvc.eval.apps.app_kinds`), made from its seeded tickets, each step performed live on Trac's own pages and
+gated on its database (`plandvc.run.goal`):
 
 - `detail`: constraints on the ticket list (a component, statuses, the Ticket sort) -> the ticket they leave
   first (sorted by the Ticket column: ids never tie) or alone -> its summary read off the list (`find`) ->
@@ -182,7 +183,7 @@ def _opened(t: Row) -> str:
 
 
 def kinds(seed: int, size: int) -> TracGoals:
-    """The goal kinds of the Trac seeded with (seed, size tickets): the App's `kinds`."""
+    """The goal kinds of the Trac seeded with (seed, size tickets): read by `plandvc.eval.apps.app_kinds`."""
     from plandvc.apps.trac.tasks import offer
 
     env = adapter.template(seed, size)
