@@ -234,8 +234,9 @@ class GoalRead(TypedDict):
 
 
 # what a goal's live step does (`plandvc.run.goal`): read the name of the entry the list leaves first, open an
-# entry by its name, read one of its fields, copy its copy field, delete it, edit one of its fields (an app's form)
-GoalDo = Literal["find", "open", "read", "copy", "delete", "edit"]
+# entry by its name, read one of its fields, copy its copy field, delete it, edit one of its fields or add it to
+# a basket (an app's form: `GoalStep.moves`)
+GoalDo = Literal["find", "open", "read", "copy", "delete", "edit", "add"]
 # a goal chain's kind (`plandvc.chains.goal_kinds`): the v3 two read the list; the others use what is found
 GoalKind = Literal["count", "top", "detail", "lookup", "compare", "act"]
 
@@ -266,7 +267,7 @@ class GoalStep(TypedDict):
     plan: NotRequired[str]  # the checklist's words for it before the chain has found its values
     read: NotRequired[GoalRead]  # an app's find or read: where its page shows the entries or the field
     entries: NotRequired[str]  # an app's open: the path its entry links start with ("/ticket/")
-    moves: NotRequired[list[GoalMove]]  # an app's edit: the form's moves on the entry's page
+    moves: NotRequired[list[GoalMove]]  # an app's edit or add: the form's moves on the entry's page
     value: NotRequired[str]  # an edit: the field's new value
 
 

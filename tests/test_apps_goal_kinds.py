@@ -151,3 +151,38 @@ def test_the_hygiene_switch_reads_trac_chains_and_fails_on_a_planted_problem() -
         "request": chains[0]["request"].rstrip(".") + " with at most 2.4000000000000004 matches.",
     }
     assert any("2.4000000000000004" in p for p in chain_problems(noisy, items, {}))
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+def test_shop_goal_kinds_pass_and_fail_on_the_wrong_product_in_chromium(tmp_path: Path) -> None:
+    """The shop's detail and act (add the found product to the basket) pass every gate; the act delegated for
+    another product of the sorted catalogue puts THAT product in the basket, and the gates on the found one
+    (its page opened, a basket line of it created) fail."""
+    from plandvc.apps.oscar import adapter as shop
+
+    app = REGISTRY["oscar"]
+    kinds = app_kinds(app)
+    assert kinds is not None
+    pool = ROOT / "data" / "apps" / "oscar" / "pool"
+    records = app_items(app, pool, 0, 40)
+    params = ChainParams(
+        n=6, request="composed", goal_share=1.0, goal_kinds="detail:0.5,act:0.5", hygiene=True
+    )
+    chains = make_chains(records, params, answers={}, kinds={"oscar": kinds(0, 40)})
+    detail = next(c for c in chains if c["goal"]["kind"] == "detail")
+    act = next(c for c in chains if c["goal"]["kind"] == "act")
+    titles = sorted(str(p["title"]) for p in shop.products(shop.template(0, 40)))
+    other = next(t for t in titles if t != act["goal"]["steps"][0]["name"])
+    bad = misdelegated(act, other, 1)
+    cfg = AppSpecsConfig("oscar", pool, tmp_path / "held")
+    results = {
+        r["key"]: r
+        for r in asyncio.run(_run_all(app, [detail, act, bad], cfg, RunParams(), tmp_path / "raw"))
+    }
+    assert results[detail["key"]]["ok"], results[detail["key"]]
+    assert results[act["key"]]["ok"], results[act["key"]]
+    got = results[bad["key"]]
+    assert not got["ok"], got
+    failed = str(got["detail"]).split(" ok | ")[0]
+    assert failed.startswith("open: visited: expected") and "add: entry_created" in failed, got

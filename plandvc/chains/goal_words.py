@@ -99,6 +99,9 @@ def _request(goal: ChainGoal, group: Sequence[Ask], rng: random.Random) -> tuple
     if last["do"] == "copy":
         form = rng.choice(("Find {x} and copy its {f} to my clipboard.", "Copy the {f} of {x} for me."))
         return form.format(x=asked, f=_copied(last, s)), named
+    if last["do"] == "add":
+        form = rng.choice(("Find {x} and add it to my {f}.", "Put {x} in my {f}."))
+        return form.format(x=asked, f=last.get("label", "")), named
     if last["do"] == "edit":
         form = rng.choice(('Find {x} and set its {f} to "{v}".', 'Change the {f} of {x} to "{v}".'))
         return form.format(x=asked, f=lower_label(last.get("label", "")), v=last.get("value", "")), named
@@ -134,6 +137,8 @@ def _say(st: GoalStep, s: str, group: Sequence[Ask]) -> tuple[str, str]:
         return f'Read the {label} of the {s} "{e}".', f"Read its {lower_label(label)}"
     if do == "copy":
         return f'Copy the {label} of the {s} "{e}".', f"Copy its {lower_label(label)}"
+    if do == "add":
+        return f'Add the {s} "{e}" to the {label}.', f"Add it to the {label}"
     if do == "edit":
         v = st.get("value", "")
         return (
@@ -170,6 +175,8 @@ def _final(goal: ChainGoal, group: Sequence[Ask], named: str, rng: random.Random
     if last["do"] == "copy":
         label = _copied(last, s)
         return f'{named[:1].upper()}{named[1:]} is "{name}"; I copied its {label}, {last["check"].get("value")}, to your clipboard.'
+    if last["do"] == "add":
+        return f'{named[:1].upper()}{named[1:]} is "{name}"; I added it to your {last.get("label", "")}.'
     if last["do"] == "edit":
         return f'{named[:1].upper()}{named[1:]} is "{name}"; I set its {lower_label(last.get("label", ""))} to "{last.get("value", "")}".'
     return f'{named[:1].upper()}{named[1:]} was "{name}"; I deleted it.'
@@ -342,6 +349,8 @@ def varied_goal_request(goal: ChainGoal, group: Sequence[Ask], d: Drawer) -> tup
         elif last["do"] == "edit":
             f, v = lower_label(last.get("label", "")), last.get("value", "")
             body = d.form("goal.act.edit").format(x=x, X=_up(x), f=f, v=v)
+        elif last["do"] == "add":
+            body = d.form("goal.act.add").format(x=x, X=_up(x), f=last.get("label", ""))
         else:
             body = d.form("goal.act.delete").format(x=x, X=_up(x), the_p=the(p))
     return assemble(lead, hedge, body, close), sup
@@ -378,6 +387,8 @@ def varied_goal_final(goal: ChainGoal, group: Sequence[Ask], sup: str, d: Drawer
     if last["do"] == "edit":
         f, v = lower_label(last.get("label", "")), last.get("value", "")
         return _up(d.form("final.act.edit").format(**x, f=f, v=v))
+    if last["do"] == "add":
+        return _up(d.form("final.act.add").format(**x, f=last.get("label", "")))
     return _up(d.form("final.act.delete").format(**x))
 
 
@@ -590,4 +601,17 @@ register("final.act.edit", (
     'Done: "{e}" now has {f} "{v}".', '"{e}" was {x}; its {f} is "{v}" now.', 'Updated "{e}": {f} "{v}".',
     'It was "{e}", and its {f} is set to "{v}".', 'I found "{e}" and set its {f} to "{v}".',
     '{X} is "{e}"; its {f} now reads "{v}".', 'The {f} of "{e}" is "{v}" now.', 'Set: "{e}" has the {f} "{v}".',
+))  # fmt: skip
+# an app's act that adds the entry found to a basket or a list (`GoalStep.moves`): {f} where it goes
+register("goal.act.add", (
+    "Find {x} and add it to my {f}.", "Put {x} in my {f}.", "Could you add {x} to my {f}?",
+    "Track down {x} and drop it into my {f}.", "I'd like {x} in my {f}, please.", "Add {x} to my {f} for me.",
+    "Look up {x} and put it in my {f}.", "Please get {x} into my {f}.", "Go find {x}; it goes in my {f}.",
+    "My {f} needs {x}: add it, please.",
+))  # fmt: skip
+register("final.act.add", (
+    '{X} is "{e}"; I added it to your {f}.', 'I put "{e}", {x}, in your {f}.', 'Done: "{e}" is in your {f}.',
+    '"{e}" was {x}; it is in your {f} now.', 'Added "{e}" to your {f}.', 'It was "{e}", and it is in your {f}.',
+    'I found "{e}" and added it to your {f}.', '{X} is "{e}"; your {f} has it now.',
+    'Your {f} now holds "{e}".', 'In your {f}: "{e}".',
 ))  # fmt: skip

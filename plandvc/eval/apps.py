@@ -276,8 +276,8 @@ def _app_specs(app: App, cfg: AppSpecsConfig) -> dict[str, Any]:
 
     records = app_items(app, cfg.pool, cfg.seed, cfg.size)
     goals = app.goal(cfg.seed, cfg.size) if app.goal is not None and cfg.goal_share else None
-    mixed = parse_kinds(cfg.goal_kinds) is not None and goals is not None
-    made = app_kinds(app) if mixed else None
+    made = app_kinds(app) if cfg.goal_share and parse_kinds(cfg.goal_kinds) is not None else None
+    mixed = made is not None  # app_specs refused a mix on an app with no goal kinds
     kinds = {app.name: made(cfg.seed, cfg.size)} if made is not None else None
     walk = ChainParams(
         n=cfg.n,
@@ -286,11 +286,11 @@ def _app_specs(app: App, cfg: AppSpecsConfig) -> dict[str, Any]:
         tries=cfg.tries,
         answer_share=cfg.answer_share,
         request="composed",
-        goal_share=cfg.goal_share if goals is not None else 0.0,
+        goal_share=cfg.goal_share if goals is not None or mixed else 0.0,
         goal_kinds=cfg.goal_kinds if mixed else V3_KINDS,
         hygiene=cfg.hygiene,
     )
-    answers = {app.name: goals} if goals is not None else None
+    answers = {app.name: goals} if goals is not None else {} if mixed else None  # {}: no count or top
     chains = make_chains(records, walk, answers=answers, kinds=kinds)
     tmp = io.staging(cfg.out)
     io.write_jsonl(tmp / "items.jsonl", records)

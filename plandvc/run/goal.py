@@ -95,8 +95,10 @@ STEP_MACRO = {
     "copy": "copy_value",
     "delete": "delete_entry",
     "edit": "edit_entry",
+    "add": "create_entry",
 }
 STEP_FAMILY = {"find": "Information", "open": "Navigation", "read": "Information", "copy": "Information"}
+FORM_STEPS = ("edit", "add")  # an app's steps done by the form's moves (`GoalStep.moves`)
 _NUMBER = re.compile(r"-?[\d,]*\.?\d+")
 
 
@@ -156,14 +158,14 @@ class LiveSteps(Replayer):
         if not self.finished and self.cursor >= len(self.steps):
             live = [e.descriptor() for e in snapshot.elements]
             move: tuple[str, ElementDescriptor, str, ParamValue] | None
-            if self.goal_step["do"] == "edit":
+            if self.goal_step["do"] in FORM_STEPS:
                 move = _form_move(self.goal_step, live, self.done_moves, snapshot.url)
             else:
                 got = self._next_move(live, snapshot.url)
                 move = (*got, None) if got is not None else None
             if move is not None:
                 what, el, memory, value = move
-                action = what if self.goal_step["do"] == "edit" else "click"
+                action = what if self.goal_step["do"] in FORM_STEPS else "click"
                 self.elements.append(el)
                 self.steps.append(
                     {"action": action, "element": len(self.elements) - 1, "value": value, "memory": memory}
@@ -251,14 +253,16 @@ class LiveSteps(Replayer):
             return f'I opened "{st["name"]}"; its page is shown.'
         if st["do"] == "copy":
             return f'I copied the {st.get("label", "value")} of "{st["name"]}" to the clipboard.'
+        if st["do"] == "add":
+            return f'I added "{st["name"]}" to the {st.get("label", "basket")}.'
         if st["do"] == "edit":
             return f'I set the {st.get("label", "field")} of "{st["name"]}" to {st.get("value", "")}.'
         return f'I deleted "{st["name"]}"; it is no longer in the list.'
 
 
 def step_gate(st: GoalStep) -> tuple[Check, dict[str, bool]]:
-    """A live step's gate and its verifier (a delete or an edit changes that entry and no other)."""
-    return st["check"], {"exclusive": True} if st["do"] in ("delete", "edit") else {}
+    """A live step's gate and its verifier (a delete, an edit or an add changes that entry and no other)."""
+    return st["check"], {"exclusive": True} if st["do"] in ("delete", *FORM_STEPS) else {}
 
 
 def _entry_link(href: str, st: GoalStep) -> bool:
@@ -266,8 +270,9 @@ def _entry_link(href: str, st: GoalStep) -> bool:
     generated site's `<list path>/<id>`."""
     if "entries" not in st:
         return _is_entry(href, st["page"])
-    rest = urlsplit(href).path.removeprefix(st["entries"])
-    return rest != urlsplit(href).path and bool(rest) and "/" not in rest
+    path = urlsplit(href).path
+    rest = path.removeprefix(st["entries"]).removesuffix("/")  # the shop's "/catalogue/<slug>_<id>/"
+    return path.startswith(st["entries"]) and bool(rest) and "/" not in rest
 
 
 def _form_move(
