@@ -69,8 +69,11 @@ def test_trac_goal_kinds_carry_the_found_ticket_and_read_its_data() -> None:
 def test_an_app_without_goal_kinds_refuses_a_mix(tmp_path: Path) -> None:
     from plandvc.eval.apps import app_specs
 
-    with pytest.raises(InputError, match="oscar's goal chains are count and top only"):
-        app_specs(AppSpecsConfig("oscar", ROOT / "data/apps/oscar/pool", tmp_path / "s", goal_kinds=MIX))
+    with pytest.raises(InputError, match="mediawiki's goal chains are count and top only"):
+        app_specs(
+            AppSpecsConfig("mediawiki", ROOT / "data/apps/mediawiki/pool", tmp_path / "s", goal_kinds=MIX)
+        )
+    assert not (tmp_path / "s").exists()  # refused before any work
 
 
 def other_ticket(chain: ChainSpec, items: dict[str, ItemRecord]) -> str:
