@@ -267,6 +267,7 @@ class GoalStep(TypedDict):
     plan: NotRequired[str]  # the checklist's words for it before the chain has found its values
     read: NotRequired[GoalRead]  # an app's find or read: where its page shows the entries or the field
     entries: NotRequired[str]  # an app's open: the path its entry links start with ("/ticket/")
+    back: NotRequired[str]  # an app's open: the text of the link back to the list from an entry's page
     moves: NotRequired[list[GoalMove]]  # an app's edit or add: the form's moves on the entry's page
     value: NotRequired[str]  # an edit: the field's new value
 

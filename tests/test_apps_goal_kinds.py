@@ -66,9 +66,11 @@ def test_trac_goal_kinds_carry_the_found_ticket_and_read_its_data() -> None:
                 assert st["value"] != str(t[st["field"]])
 
 
-def test_an_app_without_goal_kinds_refuses_a_mix(tmp_path: Path) -> None:
+def test_an_app_without_goal_kinds_refuses_a_mix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from plandvc.eval import apps
     from plandvc.eval.apps import app_specs
 
+    monkeypatch.setattr(apps, "app_kinds", lambda app: None)  # an app package with no goals module
     with pytest.raises(InputError, match="mediawiki's goal chains are count and top only"):
         app_specs(
             AppSpecsConfig("mediawiki", ROOT / "data/apps/mediawiki/pool", tmp_path / "s", goal_kinds=MIX)
@@ -189,3 +191,33 @@ def test_shop_goal_kinds_pass_and_fail_on_the_wrong_product_in_chromium(tmp_path
     assert not got["ok"], got
     failed = str(got["detail"]).split(" ok | ")[0]
     assert failed.startswith("open: visited: expected") and "add: entry_created" in failed, got
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+def test_wiki_goal_kinds_pass_and_fail_on_the_wrong_page_in_chromium(tmp_path: Path) -> None:
+    """The wiki's lookup and compare (back to the category through the first page's category link) pass every
+    gate; the compare delegated to open the first page again reads it twice, and the gates on the second page
+    (its page opened, its fact read) fail."""
+    app = REGISTRY["mediawiki"]
+    kinds = app_kinds(app)
+    assert kinds is not None
+    pool = ROOT / "data" / "apps" / "mediawiki" / "pool"
+    records = app_items(app, pool, 0, 40)
+    mix = "lookup:0.5,compare:0.5"
+    params = ChainParams(n=6, request="composed", goal_share=1.0, goal_kinds=mix, hygiene=True)
+    chains = make_chains(records, params, answers={}, kinds={"mediawiki": kinds(0, 40)})
+    lookup = next(c for c in chains if c["goal"]["kind"] == "lookup")
+    compare = next(c for c in chains if c["goal"]["kind"] == "compare")
+    bad = misdelegated(compare, compare["goal"]["steps"][0]["name"], 2)
+    cfg = AppSpecsConfig("mediawiki", pool, tmp_path / "held")
+    results = {
+        r["key"]: r
+        for r in asyncio.run(_run_all(app, [lookup, compare, bad], cfg, RunParams(), tmp_path / "raw"))
+    }
+    assert results[lookup["key"]]["ok"], results[lookup["key"]]
+    assert results[compare["key"]]["ok"], results[compare["key"]]
+    got = results[bad["key"]]
+    assert not got["ok"], got
+    failed = str(got["detail"]).split(" ok | ")[0]
+    assert failed.startswith("open: visited: expected") and "read: answer: expected" in failed, got

@@ -198,7 +198,7 @@ class LiveSteps(Replayer):
             back = next(
                 (
                     d for d in live
-                    if d.get("tag") == "a" and str(d.get("text", "")).startswith("Back to ")
+                    if d.get("tag") == "a" and _backs(st, str(d.get("text", "")))
                     and urlsplit(str(attrs(d).get("href") or "")).path == st["page"]
                 ),
                 None,
@@ -263,6 +263,12 @@ class LiveSteps(Replayer):
 def step_gate(st: GoalStep) -> tuple[Check, dict[str, bool]]:
     """A live step's gate and its verifier (a delete, an edit or an add changes that entry and no other)."""
     return st["check"], {"exclusive": True} if st["do"] in ("delete", *FORM_STEPS) else {}
+
+
+def _backs(st: GoalStep, text: str) -> bool:
+    """Whether a link's text is the way back to the step's list: an app's own (`back`: the wiki's category
+    link), else the generated site's (and Trac's) "Back to ..."."""
+    return " ".join(text.split()) == st["back"] if "back" in st else text.startswith("Back to ")
 
 
 def _entry_link(href: str, st: GoalStep) -> bool:
