@@ -221,3 +221,15 @@ def test_wiki_goal_kinds_pass_and_fail_on_the_wrong_page_in_chromium(tmp_path: P
     assert not got["ok"], got
     failed = str(got["detail"]).split(" ok | ")[0]
     assert failed.startswith("open: visited: expected") and "read: answer: expected" in failed, got
+
+
+def test_params_name_each_apps_goal_kinds() -> None:
+    """apps.goal_kinds gives every app of apps.names its mix, and a mix only to an app with goal kinds."""
+    import yaml
+
+    from plandvc.chains.goal_kinds import parse_kinds
+
+    apps = yaml.safe_load((ROOT / "params.yaml").read_text())["apps"]
+    assert sorted(apps["goal_kinds"]) == sorted(apps["names"])
+    for name, mix in apps["goal_kinds"].items():
+        assert parse_kinds(mix) is None or app_kinds(REGISTRY[name]) is not None, name
