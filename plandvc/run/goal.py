@@ -119,7 +119,10 @@ async def read_step(session: SessionProtocol, st: GoalStep, site: str) -> Trajec
     where = st.get("read")  # an app's page: its own selector (and a pattern for the value)
     if st["do"] == "find":
         found = await session.read(where["selector"] if where is not None else "main a[href]")
-        links = [(h, t) for h, t in found if (where is not None or _is_entry(h, st["page"])) and t.strip()]
+        links = [
+            (h, t) for h, t in found
+            if (t.strip() if where is not None else _is_entry(h, st["page"]) and t)
+        ]  # fmt: skip
         if not links:
             raise GoalUnread(f"no entry of {st['page']} listed on {session.url}")
         answer = links[0][1].strip()
