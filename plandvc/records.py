@@ -266,7 +266,7 @@ class GoalStep(TypedDict):
     say: NotRequired[str]  # the delegation
     plan: NotRequired[str]  # the checklist's words for it before the chain has found its values
     reveals: NotRequired[bool]  # read: its value is carried by a later step (a carry goal's constraint)
-    value: NotRequired[str]  # narrow: the value it sets, verbatim as a read revealed it; an edit: the new value
+    value: NotRequired[str]  # narrow: the value set (verbatim as a read revealed it); edit: the new one
     control: NotRequired[str]  # narrow: the list control's id
     param: NotRequired[str]  # narrow: the control's URL parameter
     action: NotRequired[str]  # narrow: "select" (a dropdown) or "input" (a search box)
