@@ -234,10 +234,21 @@ class GoalRead(TypedDict):
 
 
 # what a goal's live step does (`plandvc.run.goal`): read the name of the entry the list leaves first, open an
-# entry by its name, read one of its fields, copy its copy field, delete it
-GoalDo = Literal["find", "open", "read", "copy", "delete", "narrow", "count"]
+# entry by its name, read one of its fields, copy its copy field, delete it, narrow its list by a value read
+# (carry), count the list, edit one of its fields or add it to a basket (an app's form: `GoalStep.moves`)
+GoalDo = Literal["find", "open", "read", "copy", "delete", "narrow", "count", "edit", "add"]
 # a goal chain's kind (`plandvc.chains.goal_kinds`): the v3 two read the list; the others use what is found
 GoalKind = Literal["count", "top", "detail", "lookup", "compare", "act", "carry"]
+
+
+class GoalMove(TypedDict):
+    """One move of an app's `edit` step on the entry's own page (`plandvc.run.goal.LiveSteps`): the element whose
+    attributes include `attrs` (its id, its name), the action on it, the value typed or chosen."""
+
+    action: Literal["click", "select", "input"]
+    attrs: dict[str, str]
+    value: NotRequired[str]
+    memory: str
 
 
 class GoalStep(TypedDict):
@@ -255,11 +266,15 @@ class GoalStep(TypedDict):
     say: NotRequired[str]  # the delegation
     plan: NotRequired[str]  # the checklist's words for it before the chain has found its values
     reveals: NotRequired[bool]  # read: its value is carried by a later step (a carry goal's constraint)
-    value: NotRequired[str]  # narrow: the value it sets, verbatim as a read revealed it
+    value: NotRequired[str]  # narrow: the value set (verbatim as a read revealed it); edit: the new one
     control: NotRequired[str]  # narrow: the list control's id
     param: NotRequired[str]  # narrow: the control's URL parameter
     action: NotRequired[str]  # narrow: "select" (a dropdown) or "input" (a search box)
     apply: NotRequired[str]  # narrow: the id of the button that applies it ("": it applies on change)
+    read: NotRequired[GoalRead]  # an app's find or read: where its page shows the entries or the field
+    entries: NotRequired[str]  # an app's open: the path its entry links start with ("/ticket/")
+    back: NotRequired[str]  # an app's open: the text of the link back to the list from an entry's page
+    moves: NotRequired[list[GoalMove]]  # an app's edit or add: the form's moves on the entry's page
 
 
 class ChainGoal(TypedDict):

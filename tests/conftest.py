@@ -1,6 +1,7 @@
 """The shared fixtures of the test suite, each defined once: a real sites server on a free loopback port, one
 real Chromium per test module, a fresh browser session per test, and the generated world with its pool items
-made once per session. Every test's default log directory is a temporary one and hypothesis keeps no database,
+made once per session, and one make-pool recording on a sample of the world (`world_sample`) made once per
+run and shared read-only by the world modules that need recorded trajectories. Every test's default log directory is a temporary one and hypothesis keeps no database,
 so no test writes into the checkout.
 
 `make test` runs the suite on two pytest-xdist workers with `--dist loadfile`: each test file runs whole on one
@@ -10,13 +11,15 @@ with its own temporary folders; servers take free ports).
 The plain helpers the tests import live in their own modules beside this one: `bundled` (the bundled sites
 and sample pool, whose items `pool_items_once` reads once per process), `sites_http` (an HTTP client and page
 reader), `agent_doubles` (fakes for the agent tests), `chain_pools` (records and pools for the chains tests),
-`raw_chains` (run-chains output for the rows tests) and `openai_double` (an OpenAI-protocol server)."""
+`raw_chains` (run-chains output for the rows tests), `world_sample` (the shared world recording's record) and
+`openai_double` (an OpenAI-protocol server)."""
 
 from __future__ import annotations
 
 import fcntl
 import os
 import pickle
+import shutil
 import tempfile
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -36,13 +39,14 @@ set_hypothesis_home_dir(tempfile.mkdtemp(prefix="plandvc-hypothesis-"))
 
 # the helper modules' asserts read like the tests' own when they fail
 pytest.register_assert_rewrite(
-    "bundled", "sites_http", "agent_doubles", "chain_pools", "raw_chains", "view_pages"
+    "bundled", "sites_http", "agent_doubles", "chain_pools", "raw_chains", "view_pages", "world_sample"
 )
 
 # the plain Playwright fixtures (pw_browser, and the viewer's file_page) live beside the viewer's page helpers
 pytest_plugins = ["view_pages"]
 
 from bundled import SITES_DIR  # noqa: E402
+from world_sample import SAMPLE_EXTRA, SAMPLE_PER_MACRO, RecordedSample, recorded_counts  # noqa: E402
 
 from plandvc.browser import Browser, Session  # noqa: E402
 from plandvc.ports import free_ports  # noqa: E402
@@ -53,13 +57,17 @@ ROOT = Path(__file__).resolve().parents[1]
 T = TypeVar("T")
 
 
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The run's temporary folder, shared by all its xdist workers (each worker has its own below it)."""
+    root = tmp_path_factory.getbasetemp()
+    return root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root
+
+
 def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[], T]) -> T:
     """`make()` made once for the whole run, however many xdist workers ask: the first to take the lock makes
     it and pickles it into the run's temporary folder (shared by the workers), the others wait and read it.
-    For plain data only (no paths of one worker's folders)."""
-    root = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        root = root.parent  # the run's folder, above each worker's own
+    For plain data, or paths under `run_folder` (which every worker sees)."""
+    root = run_folder(tmp_path_factory)
     done = root / f"{name}.pickle"
     with open(root / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or its process ends
@@ -77,11 +85,21 @@ def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callabl
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """On an xdist worker, the files with the most end-to-end (`slow`) tests go first, each file's tests kept
     together and in their order: `--dist loadfile` hands out files in this order, so the long ones start early
-    and do not leave one worker running the last of them alone. A plain run keeps pytest's order."""
+    and do not leave one worker running the last of them alone. Of the files that read the run's one world
+    recording (`world_sample`), the first goes first (its worker records) and the others right after the slow
+    files, so the other worker runs those meanwhile instead of waiting for the recording. A plain run keeps
+    pytest's order."""
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return
     slow = Counter(item.path for item in items if item.get_closest_marker("slow"))
-    items.sort(key=lambda item: -slow[item.path])  # a stable sort: a file's tests stay in their order
+    sample = sorted({item.path for item in items if "world_sample" in getattr(item, "fixturenames", ())})
+
+    def rank(item: pytest.Item) -> tuple[int, int]:
+        if item.path in sample:
+            return (0 if item.path == sample[0] else 2), -slow[item.path]
+        return (1 if slow[item.path] else 3), -slow[item.path]
+
+    items.sort(key=rank)  # a stable sort: a file's tests stay in their order
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -148,3 +166,51 @@ def world_items(tmp_path_factory: pytest.TempPathFactory, world0: Path) -> list[
         return pool_items(pool, world0, pool / "pool_ids.txt")[0]
 
     return made_once(tmp_path_factory, "world_items", read)
+
+
+@pytest.fixture(scope="session")
+def world_sample(tmp_path_factory: pytest.TempPathFactory, world0: Path) -> RecordedSample:
+    """make-pool recorded once per run (`made_once`, in the run's shared folder) on the world sample that
+    test_world_pool, test_world_macros, test_world_go_to_page and test_world_theme read: each picks its sites
+    from it by what they show, instead of recording a pool of its own (those recordings were most of the
+    world modules' time)."""
+    from click.testing import CliRunner
+
+    from plandvc.cli import cli
+    from plandvc.io import write_json
+    from plandvc.pool.coverage import covering_sample
+    from plandvc.sites.spec import load_sites
+
+    root = run_folder(tmp_path_factory) / "world-sample"
+    covering = tuple(covering_sample(load_sites(world0)))
+
+    def record() -> tuple[int, str]:
+        shutil.rmtree(root, ignore_errors=True)  # what a failed attempt of another worker left
+        names = sorted({*covering, *SAMPLE_EXTRA})
+        for name in names:
+            shutil.copytree(world0 / name, root / "sites" / name)
+        write_json(root / "sites" / "site_split.json", {"train": names, "test": []})
+        ports = ",".join(str(p) for p in free_ports(2))
+        r = CliRunner().invoke(
+            cli,
+            ["make-pool", "--sites", str(root / "sites"), "--out", str(root / "pool"),
+             "--per-macro", str(SAMPLE_PER_MACRO), "--workers", "2", "--ports", ports],
+            catch_exceptions=False,
+        )  # fmt: skip
+        for f in (root / "pool").rglob("*"):  # read-only to the tests: an edit in place fails loudly
+            if f.is_file():
+                f.chmod(0o444)
+        return r.exit_code, r.output
+
+    exit_code, output = made_once(tmp_path_factory, "world_sample", record)
+    pool = root / "pool"
+    return RecordedSample(
+        sites=root / "sites",
+        pool=pool,
+        exit_code=exit_code,
+        output=output,
+        covering=covering,
+        per_macro=SAMPLE_PER_MACRO,
+        accepted=recorded_counts(pool, "accepted"),
+        rejected=recorded_counts(pool, "rejected"),
+    )

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from chain_run import run_chains
+from world_sample import RecordedSample
 
 from plandvc import io
 from plandvc.chains.items import pool_items
@@ -18,22 +19,21 @@ from plandvc.chains.walk import chain_specs
 from plandvc.macros import macro
 from plandvc.pool.tasks import site_tasks
 from plandvc.sites.spec import load_sites
-from plandvc.world.make import make_world
 
 ROOT = Path(__file__).resolve().parents[1]
-# numbered (no banner), nextprev (a newsletter pop-up); each has a go_to_page task that starts at home (seed 0)
-SITES = ("hotels-harbour-stays", "papers-preprint-commons")
+# of the session's recorded world sample (`world_sample`): numbered pages (no banner; a go_to_page task starts at
+# home, seed 0), next/previous links (a cookie banner)
+SITES = ("hotels-harbour-stays", "code-forgehub")
 
 
-def test_only_sites_that_page_by_number_or_link_get_tasks(tmp_path: Path) -> None:
+def test_only_sites_that_page_by_number_or_link_get_tasks(world0: Path) -> None:
     assert not [
         t
         for s in load_sites(ROOT / "data" / "sites").values()
         for t in site_tasks(s)
         if t["macro"] == "go_to_page"
     ]
-    make_world(tmp_path / "w", seed=0)
-    specs = load_sites(tmp_path / "w")
+    specs = load_sites(world0)
     by_pager: dict[str, int] = {}
     phrasings: set[str] = set()
     m = macro("go_to_page")
@@ -56,29 +56,26 @@ def test_only_sites_that_page_by_number_or_link_get_tasks(tmp_path: Path) -> Non
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(900)
-def test_go_to_page_is_recorded_chained_and_gated(tmp_path: Path) -> None:
-    from plandvc.pool.recorder import make_pool
-    from plandvc.ports import free_ports
+@pytest.mark.timeout(2400)  # the session's recording (`world_sample`) is made by the first test that asks
+def test_go_to_page_is_recorded_chained_and_gated(world_sample: RecordedSample, tmp_path: Path) -> None:
+    sites, pool, per = world_sample.sites, world_sample.pool, world_sample.per_macro
+    assert world_sample.exit_code == 0, world_sample.output
+    specs = load_sites(sites)
+    assert [specs[s].theme.pagination for s in SITES] == ["numbered", "nextprev"]
+    assert specs[SITES[0]].theme.banner == "none"
 
-    make_world(tmp_path / "world", seed=0)
-    sites, pool = tmp_path / "sites", tmp_path / "pool"
-    for name in SITES:
-        shutil.copytree(tmp_path / "world" / name, sites / name)
-    io.write_json(sites / "site_split.json", {"train": list(SITES), "test": []})
-    assert sorted(load_sites(sites)[s].theme.pagination for s in SITES) == ["nextprev", "numbered"]
-
-    summary = make_pool(sites, pool, workers=2, ports=free_ports(2), per_macro=3, log=lambda _: None)
-    assert [summary.accepted[(s, "go_to_page")] for s in SITES] == [3, 3], summary.rejected
-    assert not [k for k in summary.rejected if k[1] == "go_to_page"]
+    assert [world_sample.accepted[(s, "go_to_page")] for s in SITES] == [per, per], world_sample.rejected
+    assert not [k for k in world_sample.rejected if k[1] == "go_to_page"]
     for d in sorted((pool / "runs" / "r1" / "accepted").glob("*-go_to_page-*")):
         traj = io.read_json(d / "trajectory.json")
         [n] = io.read_json(d / "task.json")["check"]["params"]["page"]
         assert traj["end"].endswith(f"?page={n}") and traj["done"].startswith(f'I went to page "{n}"')
 
     records, report = pool_items(pool, sites)
+    assert not report["unreadable"]
+    records = [r for r in records if r["site"] in SITES]
     pages = {r["id"]: r for r in records if r["macro"] == "go_to_page"}
-    assert len(pages) == 6 and not report["unreadable"]
+    assert len(pages) == 2 * per
     chains = chain_specs(records, 80, seed=0)
     with_page = [c for c in chains if any(p["id"] in pages for p in c["parts"])]
     assert with_page
@@ -100,7 +97,8 @@ def test_go_to_page_is_recorded_chained_and_gated(tmp_path: Path) -> None:
     [(ok, detail)] = asyncio.run(run_chains([chain], pool, sites))
     assert ok, detail
 
-    # the gate can fail: the part checked for another page than the one it goes to
+    # the gate can fail: the part checked for another page than the one it goes to (in a copy of the pool)
+    pool = Path(shutil.copytree(pool, tmp_path / "pool"))
     part = next(p["id"] for p in chain["parts"] if p["id"] in pages)
     task_file = pool / "runs" / "r1" / "accepted" / part / "task.json"
     task = io.read_json(task_file)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import shutil
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from chain_run import run_chains
+from world_sample import WIDGET_SITES, RecordedSample
 
 from plandvc import io
 from plandvc.checks import gate
@@ -24,14 +24,13 @@ from plandvc.pool.tasks import site_tasks
 from plandvc.sites.model import ENTRY_TABS
 from plandvc.sites.server import App
 from plandvc.sites.spec import Spec, load_sites
-from plandvc.world.make import make_world
 
 ROOT = Path(__file__).resolve().parents[1]
 NEW = ("switch_tab", "choose_suggestion", "delete_entry")
-# tabs and an autocomplete search, no banner (a dashboard and a card grid); and one with a cookie banner and a
-# drawer, recorded only
-CHAINED = ("papers-scholarvault", "courses-skillbridge-academy")
-SITES = (*CHAINED, "store-baskety")
+# of the session's recorded world sample (`world_sample`): tabs and an autocomplete search, no banner (a
+# dashboard and a card grid); and one with a cookie banner and a top bar, recorded only
+CHAINED = WIDGET_SITES
+SITES = (*CHAINED, "code-forgehub")
 
 
 def has_widget(spec: Spec, name: str) -> bool:
@@ -53,10 +52,9 @@ def written(t: Any) -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("world") / "world"
-    make_world(out, seed=0)
-    return out
+def world(world0: Path) -> Path:
+    """The session's generated world (read-only)."""
+    return world0
 
 
 def test_offered_only_where_the_widget_is_and_on_ten_world_sites(world: Path) -> None:
@@ -232,21 +230,16 @@ def wrong_attempts_fail(pool: Path, sites: Path, site: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(1500)
-def test_recorded_gated_and_chained(world: Path, tmp_path: Path) -> None:
+@pytest.mark.timeout(2400)  # the session's recording (`world_sample`) is made by the first test that asks
+def test_recorded_gated_and_chained(world_sample: RecordedSample) -> None:
     from plandvc.chains.items import pool_items
     from plandvc.chains.walk import chain_specs
-    from plandvc.pool.recorder import make_pool
-    from plandvc.ports import free_ports
 
-    sites, pool = tmp_path / "sites", tmp_path / "pool"
+    sites, pool, n = world_sample.sites, world_sample.pool, world_sample.per_macro
+    assert world_sample.exit_code == 0, world_sample.output
     for name in SITES:
-        shutil.copytree(world / name, sites / name)
-    io.write_json(sites / "site_split.json", {"train": list(SITES), "test": []})
-    summary = make_pool(sites, pool, workers=2, ports=free_ports(2), per_macro=2, log=lambda _: None)
-    for name in SITES:
-        assert [summary.accepted[(name, m)] for m in NEW] == [2, 2, 2], (name, summary.rejected)
-    assert not [k for k in summary.rejected if k[1] in NEW], summary.rejected
+        assert [world_sample.accepted[(name, m)] for m in NEW] == [n, n, n], (name, world_sample.rejected)
+    assert not [k for k in world_sample.rejected if k[1] in NEW], world_sample.rejected
     for d in sorted((pool / "runs" / "r1" / "accepted").glob("*-switch_tab-*")):
         tab = io.read_json(d / "task.json")["target"]["tab"]
         assert io.read_json(d / "trajectory.json")["end"].endswith(f"?tab={tab}")
@@ -255,6 +248,7 @@ def test_recorded_gated_and_chained(world: Path, tmp_path: Path) -> None:
 
     records, report = pool_items(pool, sites)
     assert not report["unreadable"]
+    records = [r for r in records if r["site"] in SITES]
     macro_of = {r["id"]: r["macro"] for r in records}
     chains = [c for c in chain_specs(records, 400, seed=0) if c["site"] in CHAINED]
 

@@ -4,16 +4,21 @@ re-themed sites as `plandvc.contract.retheme` promises (every one off the naviga
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
+from world_sample import RecordedSample
 
 from plandvc.contract.retheme import check_promise, replay_pool, report
-from plandvc.io import read_json
-from plandvc.pool.recorder import make_pool
-from plandvc.ports import free_ports
+from plandvc.io import read_json, write_bytes
+from plandvc.pool.store import Pool
+from plandvc.sites.spec import load_sites
 from plandvc.world.make import make_world, sub_world
 
-# a drawer, a top bar and a two-level menu site; a wizard, modal and page form among them
-SITES = ["recipes-weeknight-kitchen", "recipes-pantry-stories", "hotels-nightfall-hotels"]
+# of the session's recorded world sample (`world_sample`): a drawer, a top bar and a two-level menu site; a
+# wizard, modal and page form among them
+SITES = ["search-querya", "code-forgehub", "code-repohouse"]
 
 
 def test_a_theme_seed_changes_every_look_and_keeps_data_family_and_controls(tmp_path):
@@ -35,16 +40,34 @@ def test_a_theme_seed_changes_every_look_and_keeps_data_family_and_controls(tmp_
             assert a["theme"][k] != b["theme"][k], (site, k)
 
 
+def one_per_macro(world_sample: RecordedSample, sites: list[str], out: Path) -> Path:
+    """A copy of the session's recorded pool whose kept trajectories (`pool_ids.txt`) are the first of each
+    macro on each of `sites`: what `make-pool --per-macro 1` on those sites keeps."""
+    pool = Path(shutil.copytree(world_sample.pool, out))
+    first: dict[tuple[str, str], str] = {}
+    store = Pool.open(pool)
+    for tid in store.ids():
+        task = read_json(pool / store.dir_of(tid) / "task.json")
+        if task["site"] in sites:
+            first.setdefault((task["site"], task["macro"]), tid)
+    write_bytes(pool / "pool_ids.txt", "".join(f"{tid}\n" for tid in sorted(first.values())).encode())
+    return pool
+
+
 @pytest.mark.slow
-@pytest.mark.timeout(900)
-def test_recorded_trajectories_replay_on_rethemed_sites(tmp_path):
-    make_world(tmp_path / "w", seed=0)
+@pytest.mark.timeout(2400)  # the session's recording (`world_sample`) is made by the first test that asks
+def test_recorded_trajectories_replay_on_rethemed_sites(world_sample: RecordedSample, tmp_path: Path) -> None:
+    specs = load_sites(world_sample.sites)
+    assert sorted(specs[s].theme.nav for s in SITES) == ["drawer", "menu", "topbar"]
+    assert set().union(*({f"form:{t.form}" for t in specs[s].tables.values() if t.create or t.edit} for s in SITES)) >= {
+        "form:wizard", "form:modal", "form:page"
+    }  # fmt: skip
     make_world(tmp_path / "t", seed=0, theme_seed=1)
-    original = sub_world(tmp_path / "w", SITES, tmp_path / "original")
     rethemed = sub_world(tmp_path / "t", SITES, tmp_path / "rethemed")
-    pool = tmp_path / "pool"
-    summary = make_pool(original, pool, per_macro=1, workers=2, ports=free_ports(1), log=lambda s: None)
-    assert sum(summary.accepted.values()) >= 36 and not summary.rejected, summary.reasons
+    assert world_sample.exit_code == 0, world_sample.output
+    assert not [k for k in world_sample.rejected if k[0] in SITES], world_sample.rejected
+    pool = one_per_macro(world_sample, SITES, tmp_path / "pool")
+    assert len(Pool.open(pool).ids()) >= 36
 
     results = replay_pool(pool, rethemed, workers=2)
     print(report(results))

@@ -34,6 +34,7 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import IO, TYPE_CHECKING, Any, Protocol, TypeVar
 
 from plandvc.errors import InfrastructureError
@@ -105,6 +106,39 @@ class App:
     template: Callable[[int, int], Path]  # (seed, size) -> the seeded state sessions copy (made on first use)
     # (seed, size) -> its goal chains' answers from its database (plandvc.chains.goals.Answer); None: no goals
     goal: Callable[[int, int], Callable[[Sequence[ItemRecord], str], ChainGoal | None]] | None = None
+
+
+def app_of(
+    adapter: ModuleType,
+    facts: ModuleType,
+    tasks: ModuleType,
+    *,
+    name: str,
+    title: str,
+    home_text: str,
+    pages: tuple[tuple[str, str], ...],
+) -> App:
+    """An application's `App` from its package's three modules, each of one shape: `adapter` (`install`,
+    `serve`, `template`), `facts` (`SITE_NAME`, `TODAY`, `HOME`, `facts`, and `goal` when it answers goal
+    chains) and `tasks` (`MACROS`, `app_tasks`); what differs per app is its name, title, the home link's text
+    (the trip home clicks it, to `facts.HOME`) and the docs' pages."""
+    return App(
+        name=name,
+        title=title,
+        site=facts.SITE_NAME,
+        today=facts.TODAY,
+        home=facts.HOME,
+        home_link=(home_text, facts.HOME),
+        pages=pages,
+        install=adapter.install,
+        macros=tasks.MACROS.names(),
+        tasks=tasks.app_tasks,
+        solution=tasks.MACROS.solution,
+        serve=adapter.serve,
+        facts=facts.facts,
+        template=adapter.template,
+        goal=getattr(facts, "goal", None),
+    )
 
 
 LOCKS = Path(__file__).resolve().parent / "locks"

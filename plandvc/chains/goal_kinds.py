@@ -47,6 +47,8 @@ from plandvc.sites.art import format_value
 from plandvc.sites.model import Column, Control, Page, Spec, Table
 from plandvc.sites.query import BadValue, select_rows
 
+# an app's goal kinds (an app package's `goals.kinds(seed, size)`): (the app's walk records, a kind, the kind's rng) -> one chain or None
+AppKinds = Callable[[Sequence[ItemRecord], str, random.Random], ChainSpec | None]
 V3_KINDS = "count,top"  # chains.goal_kinds' v3 value: the kind follows the constraints (a sort: top)
 KINDS: tuple[str, ...] = get_args(GoalKind)
 FIELDS = (1, 2)  # fields a detail or lookup goal reads
@@ -435,6 +437,42 @@ def coverage(
             if not made:
                 missing[kind] = f"no {kind} chain in {tries} draws: it needs {NEEDS[kind]}"
         out[site] = missing
+    return out
+
+
+def app_kind_chains(
+    records: Sequence[ItemRecord],
+    answers: Mapping[str, Callable[..., ChainGoal | None]],
+    kinds: Mapping[str, AppKinds],
+    n: int,
+    goal_kinds: str,
+    seed: int = 0,
+    tries: int = 40,
+) -> list[ChainSpec]:
+    """Up to n goal chains on applications in the mix `goal_kinds` (not the v3 value): count and top answered
+    from each app's database (`answers`), the kinds that use what is found made by the app's own `kinds`, each
+    kind's chains in turn from a `random.Random` of its own (as `kind_chains` does on the generated sites)."""
+    mix = parse_kinds(goal_kinds)
+    if mix is None:
+        raise InputError(f"goal_kinds: {goal_kinds!r} is the v3 mix: use goal_chains")
+    out: list[ChainSpec] = []
+    for kind, k in kind_counts(mix, n).items():
+        if kind in ("count", "top"):
+            out += goal_chains(records, answers, k, seed=seed, tries=tries, kind=kind)
+            continue
+        rng = random.Random(f"goal-kinds:{seed}:{kind}")
+        seen: set[str] = set()
+
+        def attempt(
+            site: str, kind: str = kind, rng: random.Random = rng, seen: set[str] = seen
+        ) -> ChainSpec | None:
+            made = kinds[site](records, kind, rng)
+            if made is None or made["key"] in seen:
+                return None
+            seen.add(made["key"])
+            return made
+
+        out += take_turns(sorted(kinds), k, tries, attempt)
     return out
 
 

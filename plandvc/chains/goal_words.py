@@ -75,7 +75,7 @@ def _request(goal: ChainGoal, group: Sequence[Ask], rng: random.Random) -> tuple
                     'I need the {f} of the {s} "{e}".',
                 )
             )
-            return form.format(f=_fields(steps), s=s, e=names[0]), ""
+            return _among(group, rng, form.format(f=_fields(steps), s=s, e=names[0])), ""
         label = lower_label(steps[1].get("label", ""))
         form = rng.choice(
             (
@@ -84,7 +84,8 @@ def _request(goal: ChainGoal, group: Sequence[Ask], rng: random.Random) -> tuple
                 'Between "{a}" and "{b}", which {s} has the higher {f}? Tell me each one\'s {f}.',
             )
         )
-        return form.format(f=label, s=s, p=group[0]["plural"], a=names[0], b=names[1]), ""
+        said = form.format(f=label, s=s, p=group[0]["plural"], a=names[0], b=names[1])
+        return _among(group, rng, said), ""
     if kind == "carry":
         return _carry_form(steps, group, rng.choice(_CARRY_FORMS[_how(steps)])), ""
     asked, named = _found_phrase(group, rng)
@@ -102,6 +103,12 @@ def _request(goal: ChainGoal, group: Sequence[Ask], rng: random.Random) -> tuple
     if last["do"] == "copy":
         form = rng.choice(("Find {x} and copy its {f} to my clipboard.", "Copy the {f} of {x} for me."))
         return form.format(x=asked, f=_copied(last, s)), named
+    if last["do"] == "add":
+        form = rng.choice(("Find {x} and add it to my {f}.", "Put {x} in my {f}."))
+        return form.format(x=asked, f=last.get("label", "")), named
+    if last["do"] == "edit":
+        form = rng.choice(('Find {x} and set its {f} to "{v}".', 'Change the {f} of {x} to "{v}".'))
+        return form.format(x=asked, f=lower_label(last.get("label", "")), v=last.get("value", "")), named
     form = rng.choice(("Find {x} and delete it.", "Delete {x}, please.", "Remove {x} from {the_p}."))
     return form.format(x=asked, the_p=the(group[0]["plural"])), named
 
@@ -146,6 +153,17 @@ def _carry_form(steps: Sequence[GoalStep], group: Sequence[Ask], form: str, n: s
     return _up(owned(said))  # "3 of my trips", "How many of my trips"
 
 
+def _among(group: Sequence[Ask], rng: random.Random, said: str) -> str:
+    """An app's named entries among the constraints that list them ("Among the tickets whose component is X,
+    what ..."); `said` as it is after a navigation (the generated sites' lookups and compares draw nothing)."""
+    rest = [a for a in group if a["macro"] != "navigate_to_page"]
+    if not rest:
+        return said
+    among = listing([constraint(a, rng, one=False) for a in rest])
+    head = said if said.startswith(("I ", "I'")) else said[:1].lower() + said[1:]
+    return f"Among the {group[0]['plural']} {among}, {head}"
+
+
 def _say(st: GoalStep, s: str, group: Sequence[Ask]) -> tuple[str, str]:
     """(a live step's delegation, its checklist words before the chain found its values)."""
     do, e, label = st["do"], st["name"], st.get("label", "")
@@ -171,6 +189,14 @@ def _say(st: GoalStep, s: str, group: Sequence[Ask]) -> tuple[str, str]:
         return f'Filter {the(p)} by {f} "{v}".', f"Filter {the(p)} by that {f}"
     if do == "count":
         return f"Read how many {p} the list shows now.", f"Read how many {p} the list shows now."
+    if do == "add":
+        return f'Add the {s} "{e}" to the {label}.', f"Add it to the {label}"
+    if do == "edit":
+        v = st.get("value", "")
+        return (
+            f'Set the {lower_label(label)} of the {s} "{e}" to "{v}".',
+            f'Set its {lower_label(label)} to "{v}"',
+        )
     return f'Delete the {s} "{e}".', f"Delete the {s} found"
 
 
@@ -203,6 +229,10 @@ def _final(goal: ChainGoal, group: Sequence[Ask], named: str, rng: random.Random
     if last["do"] == "copy":
         label = _copied(last, s)
         return f'{named[:1].upper()}{named[1:]} is "{name}"; I copied its {label}, {last["check"].get("value")}, to your clipboard.'
+    if last["do"] == "add":
+        return f'{named[:1].upper()}{named[1:]} is "{name}"; I added it to your {last.get("label", "")}.'
+    if last["do"] == "edit":
+        return f'{named[:1].upper()}{named[1:]} is "{name}"; I set its {lower_label(last.get("label", ""))} to "{last.get("value", "")}".'
     return f'{named[:1].upper()}{named[1:]} was "{name}"; I deleted it.'
 
 
@@ -374,7 +404,7 @@ def varied_goal_request(goal: ChainGoal, group: Sequence[Ask], d: Drawer) -> tup
     sup = ""
     if kind == "lookup":
         e = next(st["name"] for st in steps if st["do"] == "open")
-        body = d.form("goal.lookup").format(s=s, a=article(s), e=e, **_reads(steps))
+        body = _among(group, d.rng, d.form("goal.lookup").format(s=s, a=article(s), e=e, **_reads(steps)))
     elif kind == "carry":
         body = _carry_form(steps, group, d.form(f"goal.carry.{_how(steps)}"))
     elif kind == "compare":
@@ -387,6 +417,7 @@ def varied_goal_request(goal: ChainGoal, group: Sequence[Ask], d: Drawer) -> tup
             b=names[1],
             hi=_higher(steps),
         )
+        body = _among(group, d.rng, body)
     else:
         x, sup = _found_varied(group, d)
         last = steps[-1]
@@ -394,6 +425,11 @@ def varied_goal_request(goal: ChainGoal, group: Sequence[Ask], d: Drawer) -> tup
             body = d.form("goal.detail").format(x=x, X=_up(x), **_reads(steps))
         elif last["do"] == "copy":
             body = d.form("goal.act.copy").format(x=x, X=_up(x), f=_copied(last, s))
+        elif last["do"] == "edit":
+            f, v = lower_label(last.get("label", "")), last.get("value", "")
+            body = d.form("goal.act.edit").format(x=x, X=_up(x), f=f, v=v)
+        elif last["do"] == "add":
+            body = d.form("goal.act.add").format(x=x, X=_up(x), f=last.get("label", ""))
         else:
             body = d.form("goal.act.delete").format(x=x, X=_up(x), the_p=the(p))
     return assemble(lead, hedge, body, close), sup
@@ -430,6 +466,11 @@ def varied_goal_final(goal: ChainGoal, group: Sequence[Ask], sup: str, d: Drawer
         return _up(d.form("final.detail").format(**x, **_reads(steps)))
     if last["do"] == "copy":
         return _up(d.form("final.act.copy").format(**x, f=_copied(last, s), v=last["check"].get("value")))
+    if last["do"] == "edit":
+        f, v = lower_label(last.get("label", "")), last.get("value", "")
+        return _up(d.form("final.act.edit").format(**x, f=f, v=v))
+    if last["do"] == "add":
+        return _up(d.form("final.act.add").format(**x, f=last.get("label", "")))
     return _up(d.form("final.act.delete").format(**x))
 
 
@@ -710,4 +751,31 @@ register("find.only", (
     "the one {s} listed for {np}", "the single {s} left in {np}", "the lone {s} for {np}", "the one match for {np}",
     "the only {s} the site shows for {np}", "the one {s} that comes up for {np}", "the sole {s} for {np}",
     "the one and only {s} for {np}", "the {s} that is the only result for {np}", "the single hit for {np}",
+))  # fmt: skip
+
+# an app's act that edits the entry found (`GoalStep.moves`): {f} the field, {v} its new value
+register("goal.act.edit", (
+    'Find {x} and set its {f} to "{v}".', 'Change the {f} of {x} to "{v}".', 'Track down {x} and make its {f} "{v}".',
+    'Could you set the {f} of {x} to "{v}"?', 'Look up {x}; its {f} should be "{v}" now.',
+    'Please update {x} so that its {f} is "{v}".', 'I need the {f} of {x} changed to "{v}".',
+    'Set {x} to {f} "{v}", please.', 'Find {x} and switch its {f} to "{v}".', 'Update the {f} of {x} to "{v}".',
+))  # fmt: skip
+register("final.act.edit", (
+    '{X} is "{e}"; I set its {f} to "{v}".', 'I changed the {f} of "{e}", {x}, to "{v}".',
+    'Done: "{e}" now has {f} "{v}".', '"{e}" was {x}; its {f} is "{v}" now.', 'Updated "{e}": {f} "{v}".',
+    'It was "{e}", and its {f} is set to "{v}".', 'I found "{e}" and set its {f} to "{v}".',
+    '{X} is "{e}"; its {f} now reads "{v}".', 'The {f} of "{e}" is "{v}" now.', 'Set: "{e}" has the {f} "{v}".',
+))  # fmt: skip
+# an app's act that adds the entry found to a basket or a list (`GoalStep.moves`): {f} where it goes
+register("goal.act.add", (
+    "Find {x} and add it to my {f}.", "Put {x} in my {f}.", "Could you add {x} to my {f}?",
+    "Track down {x} and drop it into my {f}.", "I'd like {x} in my {f}, please.", "Add {x} to my {f} for me.",
+    "Look up {x} and put it in my {f}.", "Please get {x} into my {f}.", "Go find {x}; it goes in my {f}.",
+    "My {f} needs {x}: add it, please.",
+))  # fmt: skip
+register("final.act.add", (
+    '{X} is "{e}"; I added it to your {f}.', 'I put "{e}", {x}, in your {f}.', 'Done: "{e}" is in your {f}.',
+    '"{e}" was {x}; it is in your {f} now.', 'Added "{e}" to your {f}.', 'It was "{e}", and it is in your {f}.',
+    'I found "{e}" and added it to your {f}.', '{X} is "{e}"; your {f} has it now.',
+    'Your {f} now holds "{e}".', 'In your {f}: "{e}".',
 ))  # fmt: skip

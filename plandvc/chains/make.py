@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from plandvc.chains.compose import REQUESTS, compose_chains
-from plandvc.chains.goal_kinds import V3_KINDS, kind_chains, parse_kinds
+from plandvc.chains.goal_kinds import V3_KINDS, AppKinds, app_kind_chains, kind_chains, parse_kinds
 from plandvc.chains.goal_words import goal_words
 from plandvc.chains.goals import Answer, goal_chains, site_answers
 from plandvc.chains.hygiene import chain_problems
@@ -56,17 +56,18 @@ def make_chains(
     params: ChainParams,
     specs: Mapping[str, Spec] | None = None,
     answers: Mapping[str, Answer] | None = None,
+    kinds: Mapping[str, AppKinds] | None = None,
 ) -> list[ChainSpec]:
-    """The chains of `items`; with `hygiene` (composed requests only) made for more than n, the ones with a
+    """The chains of `items` (an app's goals: its database's `answers` and its `kinds`); with `hygiene` (composed requests only) made for more than n, the ones with a
     hygiene problem (`plandvc.chains.hygiene`) refused, and the first n clean ones kept in order."""
     p = params
     if not p.hygiene:
-        return _make_chains(items, p, specs, answers)
+        return _make_chains(items, p, specs, answers, kinds)
     if p.request != "composed":
         raise InputError("hygiene: the checks read composed words (request: composed)")
     more = replace(p, n=p.n + math.ceil(p.n * HYGIENE_MARGIN), hygiene=False)
     by_id = {r["id"]: r for r in items}
-    made = _make_chains(items, more, specs, answers)
+    made = _make_chains(items, more, specs, answers, kinds)
     return [c for c in made if not chain_problems(c, by_id, specs or {})][: p.n]
 
 
@@ -75,6 +76,7 @@ def _make_chains(
     params: ChainParams,
     specs: Mapping[str, Spec] | None = None,
     answers: Mapping[str, Answer] | None = None,
+    kinds: Mapping[str, AppKinds] | None = None,
 ) -> list[ChainSpec]:
     """The chains of `items`: a composed request leaves out the parts a user never asks for (pages, tabs, trips
     home as parts); `goal_share` of the chains are goal chains (their answers need the sites' `specs`, or an
@@ -92,8 +94,8 @@ def _make_chains(
     if p.phrasing != PHRASING[0] and p.request != "composed":
         raise InputError("phrasing: varied phrasing needs composed requests (request: composed)")
     mixed = parse_kinds(p.goal_kinds) is not None
-    if mixed and answers is not None:
-        raise InputError("goal_kinds: an app's goal chains are count and top only (goal_kinds: count,top)")
+    if mixed and answers is not None and kinds is None:
+        raise InputError("goal_kinds: this app's goal chains are count and top only (goal_kinds: count,top)")
     if p.goal_share and p.request != "composed":
         raise InputError("goal_share: goal chains need composed requests (request: composed)")
     usable = (
@@ -112,7 +114,11 @@ def _make_chains(
     if n_goal:
         if answers is None and specs is None:
             raise InputError("goal_share: goal chains need the sites (--sites)")
-        if mixed:
+        if mixed and answers is not None and kinds is not None:
+            chains += app_kind_chains(
+                usable, answers, kinds, n_goal, p.goal_kinds, seed=p.seed, tries=p.tries
+            )
+        elif mixed:
             chains += kind_chains(usable, specs or {}, n_goal, p.goal_kinds, seed=p.seed, tries=p.tries)
         else:
             answers = answers if answers is not None else site_answers(specs or {})

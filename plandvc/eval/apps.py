@@ -23,6 +23,8 @@ Nothing here writes a training row: the folder is the evaluation's only.
 from __future__ import annotations
 
 import asyncio
+import importlib
+import importlib.util
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -33,6 +35,7 @@ from plandvc import io
 from plandvc.apps import REGISTRY as APPS
 from plandvc.apps.app import App, Facts, Served, on_fresh_session
 from plandvc.apps.script import AppTask
+from plandvc.chains.goal_kinds import V3_KINDS, AppKinds, parse_kinds
 from plandvc.chains.make import ChainParams, make_chains
 from plandvc.errors import InputError
 from plandvc.macros import REGISTRY
@@ -108,6 +111,16 @@ def app_items(app: App, pool: Path, seed: int, size: int) -> list[ItemRecord]:
     return sorted((app_record(store, k, facts, app.home) for k in store.kept), key=lambda r: r["id"])
 
 
+def app_kinds(app: App) -> Callable[[int, int], AppKinds] | None:
+    """The app's goal kinds that use what is found: its package's `goals.kinds(seed, size)` (Trac:
+    `plandvc.apps.trac.goals`), or None when it has no `goals` module. Imported here, by the evaluation, so
+    recording an app's tasks (record-apps) imports no chain code."""
+    name = f"plandvc.apps.{app.name}.goals"
+    if importlib.util.find_spec(name) is None:
+        return None
+    return cast(Callable[[int, int], AppKinds], importlib.import_module(name).kinds)
+
+
 # ── sessions ─────────────────────────────────────────────────────────────────
 
 
@@ -151,6 +164,8 @@ class AppSpecsConfig:
     tries: int = ChainParams.tries
     answer_share: float = ChainParams.answer_share
     goal_share: float = 0.4  # goal chains (constraints on the list, then a question), where the app has goals
+    goal_kinds: str = ChainParams.goal_kinds  # their mix (chains.goal_kinds); v3's count,top: every app's
+    hygiene: bool = ChainParams.hygiene  # refuse the chains with a hygiene problem (chains.hygiene)
     params: RunParams | None = None
     reuse_specs: bool = False  # an existing held-out folder is kept (its summary returned): no walk, no run
 
@@ -241,6 +256,10 @@ def app_specs(cfg: AppSpecsConfig) -> dict[str, Any]:
     """Walk, run and check an app's held-out chains into `cfg.out` (eval-specs' layout) while holding its lock;
     the summary. With `reuse_specs`, a held-out folder of the same app already there is kept."""
     app = known_app(cfg.app)
+    if cfg.goal_share and parse_kinds(cfg.goal_kinds) is not None and app_kinds(app) is None:
+        raise InputError(
+            f"--goal-kinds: {app.name}'s goal chains are count and top only (--goal-kinds {V3_KINDS})"
+        )
     with io.exclusive(cfg.out, COMMAND):
         if cfg.reuse_specs and cfg.out.is_dir() and is_app_specs_out(cfg.out):
             found = cast(dict[str, Any], io.read_json(cfg.out / "summary.json"))
@@ -257,6 +276,9 @@ def _app_specs(app: App, cfg: AppSpecsConfig) -> dict[str, Any]:
 
     records = app_items(app, cfg.pool, cfg.seed, cfg.size)
     goals = app.goal(cfg.seed, cfg.size) if app.goal is not None and cfg.goal_share else None
+    made = app_kinds(app) if cfg.goal_share and parse_kinds(cfg.goal_kinds) is not None else None
+    mixed = made is not None  # app_specs refused a mix on an app with no goal kinds
+    kinds = {app.name: made(cfg.seed, cfg.size)} if made is not None else None
     walk = ChainParams(
         n=cfg.n,
         sizes=cfg.sizes,
@@ -264,9 +286,12 @@ def _app_specs(app: App, cfg: AppSpecsConfig) -> dict[str, Any]:
         tries=cfg.tries,
         answer_share=cfg.answer_share,
         request="composed",
-        goal_share=cfg.goal_share if goals is not None else 0.0,
+        goal_share=cfg.goal_share if goals is not None or mixed else 0.0,
+        goal_kinds=cfg.goal_kinds if mixed else V3_KINDS,
+        hygiene=cfg.hygiene,
     )
-    chains = make_chains(records, walk, answers={app.name: goals} if goals is not None else None)
+    answers = {app.name: goals} if goals is not None else {} if mixed else None  # {}: no count or top
+    chains = make_chains(records, walk, answers=answers, kinds=kinds)
     tmp = io.staging(cfg.out)
     io.write_jsonl(tmp / "items.jsonl", records)
     io.write_jsonl(tmp / "chains.jsonl", chains)

@@ -65,6 +65,19 @@ def _references(ctx: click.Context, param: click.Parameter, value: str) -> list[
     AppSpecsConfig.goal_share,
     "goal chains among them, where the app answers goals (eval.goal_share)",
 )
+@click.option(
+    "--goal-kinds",
+    default=AppSpecsConfig.goal_kinds,
+    show_default=True,
+    help="the goal chains' kinds (chain-specs --goal-kinds); a mix needs an app with goal kinds (Trac)",
+)
+@click.option(
+    "--hygiene",
+    type=click.BOOL,
+    default=AppSpecsConfig.hygiene,
+    show_default=True,
+    help="refuse the held-out chains whose words fail a hygiene check (chain-specs --hygiene)",
+)
 @click.option("--reuse-specs", is_flag=True, help="keep an existing held-out folder (no walk, no run)")
 @options.dialect()
 @options.marks()

@@ -25,9 +25,8 @@ import asyncio
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import openai
 import orjson
 from jsonschema import Draft202012Validator
 
@@ -36,6 +35,9 @@ from plandvc.io import InputError
 from plandvc.memory import server
 from plandvc.memory.server import transient, why
 from plandvc.rows.shape import shape_error
+
+if TYPE_CHECKING:  # imported where used: openai costs ~1 CPU-s, paid only by a command that asks a planner
+    import openai
 
 REFUSED = (400, 422)
 
@@ -165,6 +167,8 @@ class PlannerClient:
         return await self._reply(messages)
 
     async def _reply(self, messages: Sequence[Mapping[str, object]]) -> tuple[str | None, str | None]:
+        import openai
+
         k = 0
         while True:
             form = self.format
@@ -198,6 +202,8 @@ class PlannerClient:
     async def _lesser_format(self, messages: Sequence[Mapping[str, object]], refused_form: str) -> str | None:
         """The request once in each form below `refused_form`; the first answered becomes the form from now on
         (the server refused the ones above it). None when none is answered: the request itself failed."""
+        import openai
+
         refused = [refused_form]
         for form in FORMATS[FORMATS.index(refused_form) + 1 :]:
             try:

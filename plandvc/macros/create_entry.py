@@ -59,4 +59,5 @@ MACRO = replace(
     form("create_entry", "entry_created", frozenset({"table"}), PHRASES, tasks, solve),
     pieces=frozenset({"form"}),
     app_order=7,
+    goal_steps=frozenset({"add"}),  # an app's act that adds the entry found to a basket
 )

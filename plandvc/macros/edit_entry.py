@@ -98,4 +98,5 @@ MACRO = replace(
     form("edit_entry", "entry_updated", frozenset({"table", "entry"}), PHRASES, tasks, solve),
     pieces=frozenset({"form", "pagination"}),
     app_order=8,
+    goal_steps=frozenset({"edit"}),  # an app's act that edits the entry found
 )

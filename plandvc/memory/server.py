@@ -14,12 +14,13 @@ import os
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 from urllib.parse import urlsplit
 
-import openai
-
 from plandvc.io import InputError
+
+if TYPE_CHECKING:  # imported where used: openai costs ~1 CPU-s, paid only by a command that asks a server
+    import openai
 
 T = TypeVar("T")
 TRANSIENT_STATUS = {408, 409, 429}  # and every 5xx
@@ -41,6 +42,8 @@ def base_url(url: str) -> str | None:
 
 def transient(e: BaseException) -> bool:
     """Worth another try: a connection that failed, reset or timed out; 408, 409, 429 or a 5xx answer."""
+    import openai
+
     if isinstance(e, openai.APIConnectionError):  # APITimeoutError is one
         return True
     return isinstance(e, openai.APIStatusError) and (
@@ -50,6 +53,8 @@ def transient(e: BaseException) -> bool:
 
 def why(e: BaseException) -> str:
     """One line saying what went wrong with a request."""
+    import openai
+
     if isinstance(e, openai.APITimeoutError):
         return "timed out"
     if isinstance(e, openai.APIStatusError):
@@ -67,6 +72,8 @@ async def retry(
 ) -> T:
     """`make()`, a transient error retried up to `retries` times, waiting backoff x 2^k between tries; the last
     error is raised. `traffic` counts the requests, retries, time-outs and errors."""
+    import openai
+
     count: Counter[str] = Counter() if traffic is None else traffic
     for k in range(retries + 1):
         try:
@@ -106,6 +113,8 @@ async def connect(
 ) -> tuple[openai.AsyncOpenAI, str]:
     """(the client, its base URL) once `GET /models` answers and lists `model`, else `role.unavailable` with one
     line; `timeout` is per request (seconds)."""
+    import openai
+
     who, unavailable = role.who, role.unavailable
     base = base_url(url)
     if base is None:

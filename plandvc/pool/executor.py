@@ -6,11 +6,15 @@ Recording it fills (steps over recorded elements, done text, answer) ends on the
 
 from __future__ import annotations
 
-from plandvc.browser import Session
+from typing import TYPE_CHECKING
+
 from plandvc.macros import macro, widgets
 from plandvc.macros.script import Executor, Recording, ScriptError
 from plandvc.records import Task
 from plandvc.sites.spec import Spec
+
+if TYPE_CHECKING:
+    from plandvc.browser import Session
 
 __all__ = ["Recording", "ScriptError", "execute"]
 

@@ -22,10 +22,9 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from plandvc import io
-from plandvc.browser import Session
 from plandvc.checks import gate
 from plandvc.macros import QA_MACROS
 from plandvc.macros.make import PER_MACRO
@@ -35,6 +34,9 @@ from plandvc.pool.tasks import generate
 from plandvc.ports import free_ports
 from plandvc.records import ElementDescriptor, KeptLine, PoolTask, Task, Trajectory
 from plandvc.sites.spec import Spec, load_sites, site_name
+
+if TYPE_CHECKING:
+    from plandvc.browser import Session
 
 
 @dataclass

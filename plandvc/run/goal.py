@@ -96,6 +96,7 @@ STEP_FAMILY = {
     "count": "Information",
 }
 READS = frozenset({"find", "read", "count"})  # the live steps the Information specialist reads off the page
+FORM_STEPS = ("edit", "add")  # an app's steps done by the form's moves (`GoalStep.moves`)
 _NUMBER = re.compile(r"-?[\d,]*\.?\d+")
 
 
@@ -118,8 +119,13 @@ async def read_step(session: SessionProtocol, st: GoalStep, site: str) -> Trajec
     """What the Information specialist reads for a `find` (the first entry the list shows), a `count` (the list's
     "Showing N" line) or a `read` (one field of the entry's page) on the page as it is, as its trajectory."""
     traj = unread_step(st, site)
+    where = st.get("read")  # an app's page: its own selector (and a pattern for the value)
     if st["do"] == "find":
-        links = [(h, t) for h, t in await session.read("main a[href]") if _is_entry(h, st["page"]) and t]
+        found = await session.read(where["selector"] if where is not None else "main a[href]")
+        links = [
+            (h, t) for h, t in found
+            if (t.strip() if where is not None else _is_entry(h, st["page"]) and t)
+        ]  # fmt: skip
         if not links:
             raise GoalUnread(f"no entry of {st['page']} listed on {session.url}")
         answer = links[0][1].strip()
@@ -133,11 +139,14 @@ async def read_step(session: SessionProtocol, st: GoalStep, site: str) -> Trajec
         traj["done"] = f"The list shows {answer} entries now."
     else:
         field = st.get("field", "")
-        got = [t for _, t in await session.read(f'dl.fields dd[data-field="{field}"]')]
+        selector = where["selector"] if where is not None else f'dl.fields dd[data-field="{field}"]'
+        got = [t for _, t in await session.read(selector)]
         if len(got) != 1:
             raise GoalUnread(f"no field {field!r} on {session.url}")
         text = " ".join(got[0].split())
-        m = _NUMBER.search(text) if st["check"].get("number") else None
+        pattern = re.compile(where["pattern"]) if where is not None and "pattern" in where else None
+        m = pattern.search(text) if pattern is not None else None
+        m = m if pattern is not None else _NUMBER.search(text) if st["check"].get("number") else None
         answer = m.group(0) if m is not None else text
         traj["done"] = f"The {st.get('label', field)} shown on this page is {text}."
     traj["answer"], traj["end"] = answer, session.url
@@ -159,12 +168,10 @@ def _attrs(d: ElementDescriptor) -> Mapping[str, str | None]:
     return d.get("attrs") or {}
 
 
-def _back_to(d: ElementDescriptor, page: str) -> bool:
-    """Whether `d` is an entry page's "Back to ..." link to the list `page`."""
+def _back_to(d: ElementDescriptor, st: GoalStep) -> bool:
+    """Whether `d` is an entry page's way back to the step's list (`_backs`: "Back to ...", or an app's own)."""
     href = str(_attrs(d).get("href") or "")
-    return (
-        d.get("tag") == "a" and str(d.get("text", "")).startswith("Back to ") and urlsplit(href).path == page
-    )
+    return d.get("tag") == "a" and _backs(st, str(d.get("text", ""))) and urlsplit(href).path == st["page"]
 
 
 class LiveSteps(Replayer):
@@ -172,7 +179,8 @@ class LiveSteps(Replayer):
     each next step is chosen on the live snapshot and recorded into the trajectory as it goes, then replayed
     by the Replayer's own machinery (the element found again by its descriptor). An `open` clicks the link
     that bears the entry's name (after the page's "Back to" link when the list is not shown); a `copy` the
-    entry's copy button; a `delete` its Delete button, then the dialog's confirmation."""
+    entry's copy button; a `delete` its Delete button, then the dialog's confirmation; an app's `edit` its
+    form's moves (`GoalStep.moves`) on whichever entry's page is open."""
 
     def __init__(self, traj: Trajectory, session: SessionRecord, st: GoalStep) -> None:
         super().__init__(traj, [], session)
@@ -182,7 +190,12 @@ class LiveSteps(Replayer):
 
     def next_action(self, snapshot: LivePage) -> ReplyRecord:
         if not self.finished and self.cursor >= len(self.steps):
-            move = self._next_move([e.descriptor() for e in snapshot.elements], snapshot.url)
+            live = [e.descriptor() for e in snapshot.elements]
+            move = (
+                _form_move(self.goal_step, live, self.done_moves, snapshot.url)
+                if self.goal_step["do"] in FORM_STEPS
+                else self._next_move(live, snapshot.url)
+            )
             if move is not None:
                 self.elements.append(move.element)
                 self.steps.append(
@@ -210,13 +223,13 @@ class LiveSteps(Replayer):
                 (
                     d for d in live
                     if d.get("tag") == "a" and " ".join(str(d.get("text", "")).split()) == name
-                    and _is_entry(str(attrs(d).get("href") or ""), st["page"])
+                    and _entry_link(str(attrs(d).get("href") or ""), st)
                 ),
                 None,
             )  # fmt: skip
             if link is not None:
                 return Move("entry", link, f'Opening "{name}" by its link.')
-            back = next((d for d in live if _back_to(d, st["page"])), None)
+            back = next((d for d in live if _back_to(d, st)), None)
             if back is not None and "back" not in moves:
                 return Move("back", back, "Going back to the list to find the entry.")
             raise GoalUnread(f'no link to "{name}" on {url}')
@@ -269,7 +282,7 @@ class LiveSteps(Replayer):
         st, moves = self.goal_step, self.done_moves
         cid, value = st.get("control", ""), st.get("value", "")
         if urlsplit(url).path != st["page"] and not moves:
-            back = next((d for d in live if _back_to(d, st["page"])), None)
+            back = next((d for d in live if _back_to(d, st)), None)
             if back is None:
                 raise GoalUnread(f"no link back to {st['page']} on {url}")
             return Move("back", back, "Going back to the list to narrow it.")
@@ -313,9 +326,44 @@ class LiveSteps(Replayer):
             return f'I copied the {st.get("label", "value")} of "{st["name"]}" to the clipboard.'
         if st["do"] == "narrow":
             return f'I narrowed the list to {st.get("label", "")} "{st.get("value", "")}"; it is shown.'
+        if st["do"] == "add":
+            return f'I added "{st["name"]}" to the {st.get("label", "basket")}.'
+        if st["do"] == "edit":
+            return f'I set the {st.get("label", "field")} of "{st["name"]}" to {st.get("value", "")}.'
         return f'I deleted "{st["name"]}"; it is no longer in the list.'
 
 
 def step_gate(st: GoalStep) -> tuple[Check, dict[str, bool]]:
-    """A live step's gate and its verifier (a delete changes that entry and no other)."""
-    return st["check"], {"exclusive": True} if st["do"] == "delete" else {}
+    """A live step's gate and its verifier (a delete, an edit or an add changes that entry and no other)."""
+    return st["check"], {"exclusive": True} if st["do"] in ("delete", *FORM_STEPS) else {}
+
+
+def _backs(st: GoalStep, text: str) -> bool:
+    """Whether a link's text is the way back to the step's list: an app's own (`back`: the wiki's category
+    link), else the generated site's (and Trac's) "Back to ..."."""
+    return " ".join(text.split()) == st["back"] if "back" in st else text.startswith("Back to ")
+
+
+def _entry_link(href: str, st: GoalStep) -> bool:
+    """Whether a link goes to an entry of the step's list: an app's entry paths (`entries`), else the
+    generated site's `<list path>/<id>`."""
+    if "entries" not in st:
+        return _is_entry(href, st["page"])
+    path = urlsplit(href).path
+    rest = path.removeprefix(st["entries"]).removesuffix("/")  # the shop's "/catalogue/<slug>_<id>/"
+    return path.startswith(st["entries"]) and bool(rest) and "/" not in rest
+
+
+def _form_move(st: GoalStep, live: list[ElementDescriptor], done: list[str], url: str) -> Move | None:
+    """An edit's next move on the entry's page as it is: the form's next element found by its attributes (the
+    page's own ids and names, the same on every entry's page: the edit changes whichever entry is open)."""
+    moves = st.get("moves", [])
+    if len(done) >= len(moves):
+        return None
+    move = moves[len(done)]
+    el = next(
+        (d for d in live if all((d.get("attrs") or {}).get(k) == v for k, v in move["attrs"].items())), None
+    )
+    if el is None:
+        raise GoalUnread(f"no element {move['attrs']} on {url}")
+    return Move(move["action"], el, move["memory"], move["action"], move.get("value"))

@@ -4,26 +4,19 @@ walk and the composer what a task asks. `APP` is its registry line (`plandvc.app
 
 from __future__ import annotations
 
-from plandvc.apps.app import App
+from plandvc.apps.app import app_of
 from plandvc.apps.mediawiki import adapter, facts, tasks
 
-APP = App(
+APP = app_of(
+    adapter,
+    facts,
+    tasks,
     name="mediawiki",
     title="MediaWiki 1.39, a wiki",
-    site=facts.SITE_NAME,
-    today=facts.TODAY,
-    home=facts.HOME,
-    home_link=("Main page", facts.HOME),
+    home_text="Main page",
     pages=(
         ("home", facts.HOME),
         ("list", "/index.php/Category:Cities"),
         ("form", "/index.php?title=Main_Page&action=edit"),
     ),
-    install=adapter.install,
-    macros=tasks.MACROS.names(),
-    tasks=tasks.app_tasks,
-    solution=tasks.MACROS.solution,
-    serve=adapter.serve,
-    facts=facts.facts,
-    template=adapter.template,
 )

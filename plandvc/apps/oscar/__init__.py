@@ -4,26 +4,19 @@
 
 from __future__ import annotations
 
-from plandvc.apps.app import App
+from plandvc.apps.app import app_of
 from plandvc.apps.oscar import adapter, facts, tasks
 
-APP = App(
+APP = app_of(
+    adapter,
+    facts,
+    tasks,
     name="oscar",
     title="django-oscar 4.2, a shop",
-    site=facts.SITE_NAME,
-    today=facts.TODAY,
-    home=facts.HOME,
-    home_link=("Oscar Shop", facts.HOME),
+    home_text="Oscar Shop",
     pages=(
         ("home", "/catalogue/"),
         ("list", "/catalogue/category/audio_1/"),
         ("form", "/accounts/addresses/1/"),
     ),
-    install=adapter.install,
-    macros=tasks.MACROS.names(),
-    tasks=tasks.app_tasks,
-    solution=tasks.MACROS.solution,
-    serve=adapter.serve,
-    facts=facts.facts,
-    template=adapter.template,
 )

@@ -25,6 +25,7 @@ SITE_NAME = "Oscar Shop"
 HOME = "/catalogue/"  # the shop's home: its name in the header links there
 TODAY = "2024-04-01"  # the seeded shop's today: its clock in a session (adapter.NOW)
 LIST_SCOPES = tuple(f"query:/catalogue:{p}" for p in ("category", "sort_by", "page"))
+SORT_COLUMNS = {"price": "Price", "title": "Title", "rating": "Customer rating", "newest": "Date added"}
 LABELS = {"price": "Price", "colour": "Colour", "material": "Material", "upc": "UPC", "city": "City"}
 
 
@@ -54,7 +55,9 @@ def oscar_ask(task: AppTask) -> Ask:
         ask |= {"values": [str(t["category"])], "query": [["category", str(t["category"])]]}
     elif m == "sort_by_form":
         key = str(t["key"])
-        ask |= {"label": str(t["label"]), "kind": "sort", "impl": "select", "query": [["sort_by", key]]}
+        # the column a user names ("the lowest price"), not the option's text ("Price low to high")
+        label = SORT_COLUMNS.get(key.split("-")[0], str(t["label"]))
+        ask |= {"label": label, "kind": "sort", "impl": "select", "query": [["sort_by", key]]}
         ask |= {"dir": "desc" if key.endswith("desc") or key in ("rating", "newest") else "asc"}
         ask["type"] = (
             "number" if key.startswith("price") or key == "rating" else "date" if key == "newest" else "text"

@@ -4,23 +4,15 @@
 
 from __future__ import annotations
 
-from plandvc.apps.app import App
+from plandvc.apps.app import app_of
 from plandvc.apps.trac import adapter, facts, tasks
 
-APP = App(
+APP = app_of(
+    adapter,
+    facts,
+    tasks,
     name="trac",
     title="Trac 1.6, an issue tracker",
-    site=facts.SITE_NAME,
-    today=facts.TODAY,
-    home=facts.HOME,
-    home_link=("Wiki", facts.HOME),
+    home_text="Wiki",
     pages=(("home", "/wiki"), ("list", "/query"), ("form", "/newticket")),
-    install=adapter.install,
-    macros=tasks.MACROS.names(),
-    tasks=tasks.app_tasks,
-    solution=tasks.MACROS.solution,
-    serve=adapter.serve,
-    facts=facts.facts,
-    template=adapter.template,
-    goal=facts.goal,
 )

@@ -258,12 +258,14 @@ def _connect(env: Path) -> sqlite3.Connection:
     return db
 
 
-def tickets(env: Path) -> list[Row]:
-    """Every ticket, by id, with the fields in FIELDS (custom fields added by name)."""
+def tickets(env: Path, with_time: bool = False) -> list[Row]:
+    """Every ticket, by id, with the fields in FIELDS (custom fields added by name); `with_time`: its `time`
+    too (when it was opened: the goal kinds' compare; the gates' state has no time)."""
+    cols = (*FIELDS, "time") if with_time else FIELDS
     with contextlib.closing(_connect(env)) as db:
         rows = [
-            {k: ("" if r[k] is None else r[k]) for k in FIELDS}
-            for r in db.execute(f"SELECT {', '.join(FIELDS)} FROM ticket ORDER BY id")
+            {k: ("" if r[k] is None else r[k]) for k in cols}
+            for r in db.execute(f"SELECT {', '.join(cols)} FROM ticket ORDER BY id")
         ]
         custom: dict[int, dict[str, str]] = {}
         for r in db.execute("SELECT ticket, name, value FROM ticket_custom ORDER BY ticket, name"):

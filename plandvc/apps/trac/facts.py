@@ -24,7 +24,7 @@ TODAY = "2024-04-01"  # the seeded tracker's "today": after its last seeded tick
 # the query parameters of Trac's ticket list, as the tasks' scopes name them
 QUERY_SCOPES = tuple(f"query:/query:{p}" for p in ("component", "status", "order", "page"))
 LABELS = {"component": "Component", "priority": "Priority", "milestone": "Milestone", "type": "Type",
-          "status": "Status", "reporter": "Reporter", "summary": "Summary"}  # fmt: skip
+          "status": "Status", "reporter": "Reporter", "summary": "Summary", "owner": "Owner"}  # fmt: skip
 
 
 # ── records ──────────────────────────────────────────────────────────────────
