@@ -24,10 +24,10 @@ ORDER = (
     "world",
     "macros",
     "pool",
-    "apps",
     "replay",
     "contract",
     "chains",
+    "apps",
     "agent",
     "run",
     "rows",
@@ -185,7 +185,7 @@ def test_the_map_states_this_order() -> None:
 
 def test_a_map_that_drifts_is_caught() -> None:
     doc = (PKG.parent / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
-    swapped = doc.replace("pool → apps", "apps → pool", 1)
+    swapped = doc.replace("chains → apps", "apps → chains", 1)
     assert swapped != doc and documented_layers(swapped)[0] != ORDER
     fewer = doc.replace("`checks`", "`chex`", 1)
     assert fewer != doc and documented_layers(fewer)[1] != LEAVES

@@ -30,6 +30,7 @@ from plandvc.chains.compose import (
     varied_np,
 )
 from plandvc.chains.phrasing import Drawer, register, sort_kind
+from plandvc.macros.navigate_to_page import MACRO as NAVIGATE
 from plandvc.records import Ask, ChainGoal, GoalStep
 
 
@@ -156,7 +157,7 @@ def _carry_form(steps: Sequence[GoalStep], group: Sequence[Ask], form: str, n: s
 def _among(group: Sequence[Ask], rng: random.Random, said: str) -> str:
     """An app's named entries among the constraints that list them ("Among the tickets whose component is X,
     what ..."); `said` as it is after a navigation (the generated sites' lookups and compares draw nothing)."""
-    rest = [a for a in group if a["macro"] != "navigate_to_page"]
+    rest = [a for a in group if a["macro"] != NAVIGATE.name]
     if not rest:
         return said
     among = listing([constraint(a, rng, one=False) for a in rest])
@@ -480,7 +481,7 @@ def goal_words(
     """The words of a goal with live steps, after its parts' (`asks`: the constraints, or the navigation):
     (the request, the steps with their delegations, the final message); the composer's `GoalWords` hook. With
     a `drawer` the request and final message are drawn through it (it records their ids)."""
-    group = [a for a in asks if a["macro"] != "navigate_to_page"] or list(asks)
+    group = [a for a in asks if a["macro"] != NAVIGATE.name] or list(asks)
     if drawer is not None:
         request, named = varied_goal_request(goal, group, drawer)
         drawer.request = list(drawer.used)

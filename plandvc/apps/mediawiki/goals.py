@@ -21,6 +21,7 @@ from plandvc.apps.mediawiki.tasks import path_of
 from plandvc.chains.goal_kinds import FIELDS
 from plandvc.chains.walk import chain_key
 from plandvc.checks import Check, Row
+from plandvc.macros.navigate_to_page import MACRO as NAVIGATE
 from plandvc.records import ChainGoal, ChainPart, ChainSpec, GoalRead, GoalStep, ItemRecord
 
 SITE = "mediawiki"
@@ -51,7 +52,7 @@ class WikiGoals:
     def __call__(self, records: Sequence[ItemRecord], kind: str, rng: random.Random) -> ChainSpec | None:
         navs = [
             r for r in sorted(records, key=lambda r: r["id"])
-            if r["macro"] == "navigate_to_page" and r["home_start"] and str(r["control"]).startswith(CATEGORY)
+            if r["macro"] == NAVIGATE.name and r["home_start"] and str(r["control"]).startswith(CATEGORY)
         ]  # fmt: skip
         if kind not in ("lookup", "compare") or not navs:
             return None
