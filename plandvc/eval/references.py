@@ -21,7 +21,7 @@ from plandvc.eval.client import Asking
 from plandvc.eval.closed import LoopConfig
 from plandvc.eval.metrics import EvalMetrics
 from plandvc.eval.reference import REFERENCES, PlannerServer, reference_planner
-from plandvc.eval.run import MODES, EvalConfig, Venue, _evaluate, check_outputs
+from plandvc.eval.run import MODES, EvalConfig, Venue, check_outputs, score_planner
 from plandvc.eval.specs import HeldOut, load_held_out
 
 NAME = "{name}"  # the placeholder OUT and METRICS name the reference by
@@ -111,6 +111,6 @@ async def _score_all(
             shared = Venue(await stack.enter_async_context(Browser()), servers.bases[0])
         for c in configs:
             t0 = time.monotonic()
-            out[c.reference] = await _evaluate(c, chains, url, f"reference-{c.reference}", shared)
+            out[c.reference] = await score_planner(c, chains, url, f"reference-{c.reference}", shared)
             cfg.timings[c.reference] = time.monotonic() - t0
     return out

@@ -126,10 +126,10 @@ def evaluate(cfg: EvalConfig) -> EvalMetrics | SkippedMetrics:
         if cfg.limit:
             chains = chains[: cfg.limit]
         with planner_endpoint(cfg, chains) as (url, model):
-            return asyncio.run(_evaluate(cfg, chains, url, model))
+            return asyncio.run(score_planner(cfg, chains, url, model))
 
 
-async def _evaluate(
+async def score_planner(
     cfg: EvalConfig, chains: list[HeldOut], url: str, model: str, shared: Venue | None = None
 ) -> EvalMetrics:
     """Score the planner at (url, model) and write cfg's outputs. `shared`: the Chromium and the sites' base
