@@ -29,6 +29,7 @@ COMMANDS = {
     "view": "plandvc.view.cli:view",
     "eval-specs": "plandvc.eval.cli:eval_specs_cmd",
     "eval-planner": "plandvc.eval.cli:eval_planner_cmd",
+    "eval-references": "plandvc.eval.cli:eval_references_cmd",
     "eval-apps": "plandvc.eval.apps_cli:eval_apps",
     "eval-table": "plandvc.eval.table:eval_table",
     "push": "plandvc.remote:push",

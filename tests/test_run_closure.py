@@ -166,9 +166,7 @@ def test_dvc_yaml_eval_deps_are_eval_code() -> None:
         "eval_specs_training",
         "eval_reference_training",
     ):
-        stage = stages[name].get(
-            "do", stages[name]
-        )  # eval_reference(_training): one stage a reference (foreach)
+        stage = stages[name]
         assert [d for d in stage["deps"] if d.startswith("plandvc")] == list(EVAL_CODE), name
 
 

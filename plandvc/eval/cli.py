@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 import click
+from click.decorators import FC
 
 from plandvc.chains.cli import parse_sizes
 from plandvc.chains.options import check_walk_options, walk_options
@@ -13,6 +14,7 @@ from plandvc.eval.client import Asking
 from plandvc.eval.closed import LoopConfig
 from plandvc.eval.metrics import table
 from plandvc.eval.reference import REFERENCES
+from plandvc.eval.references import ReferencesConfig, eval_references, parse_references
 from plandvc.eval.run import MODES, EvalConfig, evaluate
 from plandvc.eval.specs import SpecsConfig, eval_specs
 from plandvc.options import feeds, fill
@@ -68,11 +70,45 @@ def eval_specs_cmd(**values: object) -> None:
     )
 
 
+def scoring_options(command: FC) -> FC:
+    """The options eval-planner and eval-references share: the chains, the pool and sites, how the planner is
+    asked and the closed loop's caps."""
+    for option in reversed(
+        [
+            click.option(
+                "--specs", type=options.DIR, required=True, help="the held-out folder from eval-specs"
+            ),
+            click.option(
+                "--pool", type=options.DIR, required=True, help="the executor pool (the parts' trajectories)"
+            ),
+            click.option("--sites", type=options.DIR, required=True, help="the sites folder"),
+            click.option("--seed", type=int, default=0, show_default=True, help="random-family's seed"),
+            click.option("--mode", type=click.Choice(MODES), default="both", show_default=True),
+            click.option(
+                "--images",
+                type=click.BOOL,
+                default=True,
+                show_default=True,
+                help="send the screenshot as an image part (false for a text-only model)",
+            ),
+            click.option(
+                "--limit", type=click.IntRange(0), default=0, help="only the first N held-out chains"
+            ),
+            options.shown(
+                "--timeout", click.FloatRange(0.1), 120.0, "seconds per reply before it is retried"
+            ),
+            options.shown("--retries", click.IntRange(0), 2, "retries per reply"),
+            options.shown("--concurrency", click.IntRange(1), 2, "replies asked at once (teacher-forced)"),
+            click.option("--max-tokens", type=click.IntRange(16), default=512, show_default=True),
+            options.run_params("--budget", "--planner-turns"),
+        ]
+    ):
+        command = option(command)
+    return command
+
+
 @feeds(EvalConfig, LoopConfig, Asking)
 @click.command("eval-planner")
-@click.option("--specs", type=options.DIR, required=True, help="the held-out folder from eval-specs")
-@click.option("--pool", type=options.DIR, required=True, help="the executor pool (the parts' trajectories)")
-@click.option("--sites", type=options.DIR, required=True, help="the sites folder")
 @click.option(
     "--out",
     type=options.DIR,
@@ -93,21 +129,7 @@ def eval_specs_cmd(**values: object) -> None:
     default="",
     help="serve a reference planner over loopback HTTP instead of --planner-url",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="random-family's seed")
-@click.option("--mode", type=click.Choice(MODES), default="both", show_default=True)
-@click.option(
-    "--images",
-    type=click.BOOL,
-    default=True,
-    show_default=True,
-    help="send the screenshot as an image part (false for a text-only model)",
-)
-@click.option("--limit", type=click.IntRange(0), default=0, help="only the first N held-out chains")
-@options.shown("--timeout", click.FloatRange(0.1), 120.0, "seconds per reply before it is retried")
-@options.shown("--retries", click.IntRange(0), 2, "retries per reply")
-@options.shown("--concurrency", click.IntRange(1), 2, "replies asked at once (teacher-forced)")
-@click.option("--max-tokens", type=click.IntRange(16), default=512, show_default=True)
-@options.run_params("--budget", "--planner-turns")
+@scoring_options
 def eval_planner_cmd(**values: object) -> None:
     """Score a planner on the held-out chains, teacher-forced and in the closed loop.
 
@@ -138,4 +160,42 @@ def eval_planner_cmd(**values: object) -> None:
     click.echo(table(m))
     took = ", ".join(f"{k} {v:.1f}" for k, v in cfg.timings.items())
     click.echo(f"eval-planner: wall seconds: {took}", err=True)
+    sys.stdout.flush()
+
+
+@feeds(ReferencesConfig, LoopConfig, Asking)
+@click.command("eval-references")
+@click.option(
+    "--references",
+    default=",".join(REFERENCES),
+    show_default=True,
+    help="the reference planners to score, a comma list",
+)
+@click.option("--out", required=True, help="each reference's folder, {name} its name (eval/reference-{name})")
+@click.option(
+    "--metrics",
+    required=True,
+    help="each reference's metrics file, {name} its name (metrics/eval-reference-{name}.json)",
+)
+@scoring_options
+def eval_references_cmd(**values: object) -> None:
+    """Score every reference planner on the held-out chains in one process and one served session.
+
+    Each reference's OUT and METRICS are byte for byte what `eval-planner --reference <name>` writes; one
+    loopback server serves them all, teacher-forced first, then the closed loops in one Chromium (an episode a
+    page-blind reference's first reply already ends off script is not played). Prints each table.
+
+    \b
+    Example:
+        plandvc eval-references --specs data/eval --pool data/pool --sites data/sites \\
+            --references oracle,copy,always-done,random-family,template \\
+            --out 'eval/reference-{name}' --metrics 'metrics/eval-reference-{name}.json'
+    """
+    loop, asking = fill(LoopConfig, values), fill(Asking, values)
+    refs = parse_references(str(values["references"]))
+    cfg = fill(ReferencesConfig, values, loop=loop, asking=asking, references=refs)
+    for m in eval_references(cfg).values():
+        click.echo(table(m))
+    took = ", ".join(f"{k} {v:.1f}" for k, v in cfg.timings.items())
+    click.echo(f"eval-references: wall seconds: {took}", err=True)
     sys.stdout.flush()

@@ -239,17 +239,22 @@ class PlannerClient:
 
 class PlannerModel:
     """The served planner as the agent's model (`plandvc.agent.model.Model`): a reply that never came is the
-    empty string, which the planner scores as a bad reply and retries once with feedback."""
+    empty string, which the planner scores as a bad reply and retries once with feedback. `first`: the first
+    reply, already asked (a page-blind planner's, `plandvc.eval.closed.first_reply`), given without asking."""
 
-    def __init__(self, client: PlannerClient, images: bool = True) -> None:
+    def __init__(self, client: PlannerClient, images: bool = True, first: str | None = None) -> None:
         self.client, self.images = client, images
         self.wants_screenshot = True  # the screenshot is taken either way: the page must be the same
         self.replies: list[str | None] = []
+        self.first = first
 
     async def respond(
         self, messages: Sequence[Mapping[str, object]], response_format: Mapping[str, object]
     ) -> str:
-        text, _ = await self.client.reply(messages if self.images else text_only(messages))
+        if self.first is not None and not self.replies:
+            text: str | None = self.first
+        else:
+            text, _ = await self.client.reply(messages if self.images else text_only(messages))
         self.replies.append(text)
         return text or ""
 

@@ -17,17 +17,21 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from plandvc.agent.planner import Planner, PlannerResult
 from plandvc.browser.protocol import SessionProtocol
 from plandvc.eval.client import PlannerClient, PlannerModel
 from plandvc.eval.score import answer_kept, delegation_problems, extra_values
-from plandvc.eval.specs import HeldOut
+from plandvc.eval.specs import HeldOut, Turn
 from plandvc.pool.store import Pool
 from plandvc.records import ChainSpec, Part
 from plandvc.replay import ReplayModel
 from plandvc.run.chain import VERSION, ScriptedTeam, SiteInfo, Step, build_steps, gate_each
 from plandvc.run.recovery import plan_failure
+
+if TYPE_CHECKING:
+    from plandvc.browser import Browser
 
 ENDS = (
     "success",
@@ -65,15 +69,21 @@ class EvalTeam(ScriptedTeam):
         turn = len(self.reports) + 1  # every earlier turn delegated (a done ends the run)
         if i >= len(self.steps):
             raise OffScript(turn, f"a {family} delegation after every step of the chain was carried out")
-        problems = delegation_problems(family, instruction, self.turns[i], self.chain)
-        extra = extra_values(instruction, self.turns[i], self.chain)
-        if extra:  # a delegation is one step: the strict rule, as teacher-forced step accuracy's
-            problems.append("instruction carries other parts' " + ", ".join(repr(v) for v in extra))
-        if problems:
-            raise OffScript(turn, "; ".join(problems))
+        why = refusal(family, instruction, self.turns[i], self.chain)
+        if why is not None:
+            raise OffScript(turn, why)
         rp = self.replayer(self.steps[i])  # a replay (failing on cue), or a goal's live step
         self.replayers.append(rp)
         return ReplayModel(rp, self.session)
+
+
+def refusal(family: str, instruction: str, turn: Turn, chain: HeldOut) -> str | None:
+    """Why a delegation is not the chain's next step `turn` (its problems joined), or None when it is."""
+    problems = delegation_problems(family, instruction, turn, chain)
+    extra = extra_values(instruction, turn, chain)
+    if extra:  # a delegation is one step: the strict rule, as teacher-forced step accuracy's
+        problems.append("instruction carries other parts' " + ", ".join(repr(v) for v in extra))
+    return "; ".join(problems) if problems else None
 
 
 @dataclass
@@ -107,6 +117,22 @@ def load_sibling(pool: Path, chain: HeldOut) -> Part | None:
     return Pool.open(pool).part(sid)
 
 
+def episode_steps(chain: HeldOut, parts: list[Part], site: SiteInfo, sibling: Part | None) -> list[Step]:
+    """The steps an episode of `chain` carries out (trips home, parts, a recovery chain's failing attempt)."""
+    line = chain.line
+    spec: ChainSpec = {
+        "key": line["key"],
+        "site": line["site"],
+        "parts": [{"id": p, "via": v} for p, v in zip(line["parts"], line["via"], strict=True)],
+    }
+    if "goal" in line:  # a goal chain: its ending is read live, as in run-chains
+        spec["goal"] = line["goal"]
+    planned, failure = line.get("failure"), None
+    if planned is not None:  # the specialist fails on cue; the planner under test must re-delegate
+        failure = plan_failure(planned, parts[planned["part"]], sibling, line["key"])
+    return build_steps(spec, parts, site, failure)
+
+
 async def run_episode(
     chain: HeldOut,
     parts: list[Part],
@@ -122,17 +148,7 @@ async def run_episode(
     from plandvc.pool.prep import prepare
 
     line = chain.line
-    spec: ChainSpec = {
-        "key": line["key"],
-        "site": line["site"],
-        "parts": [{"id": p, "via": v} for p, v in zip(line["parts"], line["via"], strict=True)],
-    }
-    if "goal" in line:  # a goal chain: its ending is read live, as in run-chains
-        spec["goal"] = line["goal"]
-    planned, failure = line.get("failure"), None
-    if planned is not None:  # the specialist fails on cue; the planner under test must re-delegate
-        failure = plan_failure(planned, parts[planned["part"]], sibling, line["key"])
-    steps = build_steps(spec, parts, site, failure)
+    steps = episode_steps(chain, parts, site, sibling)
     team = EvalTeam(session, steps, chain, budget)
     planner = Planner(
         session,
@@ -201,30 +217,79 @@ class LoopConfig:
     images: bool = True
 
 
+async def first_reply(chain: HeldOut, client: PlannerClient, cfg: LoopConfig) -> str | None:
+    """A page-blind planner's first reply in the loop (its reply a function of the request and the turn
+    alone, as `plandvc.eval.reference.PAGE_BLIND`'s), asked once with the chain's first recorded input (its
+    training row's: the same request and turn as the live first page's, which such a planner never reads);
+    None when no reply came."""
+    from plandvc.eval.teacher import turn_inputs
+
+    text, _ = await client.reply(turn_inputs(chain, cfg.images)[0])
+    return text
+
+
+def refused_at_once(chain: HeldOut, steps: list[Step], text: str, cfg: LoopConfig) -> Episode | None:
+    """The episode when the first reply `text` is a valid delegation that is not the chain's first step: the
+    loop ends at turn 1 as off script before any specialist runs or any gate is read, so the episode is what
+    the loop records (one turn, no step carried out, no gate, that one reply). Any other reply (done, invalid,
+    the right step) is None: the loop runs."""
+    from plandvc.agent.messages import parse_reply, read_reply
+    from plandvc.agent.schema import RESPONSE_FORMAT, schema_of
+
+    firsts = [t for t in chain.turns if t.kind == "delegate"]
+    if cfg.budget <= 0 or cfg.planner_turns < 1 or not firsts or not steps:
+        return None  # the loop's first turn would not reach the delegation check
+    parsed, problems = parse_reply(text, schema_of(RESPONSE_FORMAT))
+    if problems:
+        return None
+    reply = read_reply(parsed)
+    if reply.name != "delegate":
+        return None
+    why = refusal(reply.text("family"), reply.text("instruction"), firsts[0], chain)
+    if why is None:
+        return None
+    return Episode(chain.line["key"], "off_script", False, 1, 0, len(steps), 1, why, [], [text])
+
+
 async def closed_loop(
-    chains: list[HeldOut], client: PlannerClient, cfg: LoopConfig, base: str
+    chains: list[HeldOut],
+    client: PlannerClient,
+    cfg: LoopConfig,
+    base: str,
+    browser: Browser | None = None,
+    page_blind: bool = False,
 ) -> list[Episode]:
-    """Every held-out chain in the closed loop, one at a time on one Chromium; episodes in key order."""
+    """Every held-out chain in the closed loop, one at a time on one Chromium (`browser`, else one of its own);
+    episodes in key order. With `page_blind`, each first reply is asked once ahead (`first_reply`): an episode
+    it ends off script (`refused_at_once`) is not played, any other is played with that first reply."""
     from plandvc.browser import Browser
     from plandvc.sites.spec import load_sites, site_name
 
+    if browser is None:
+        async with Browser() as own:
+            return await closed_loop(chains, client, cfg, base, own, page_blind)
     specs = load_sites(cfg.sites)
     out = []
-    async with Browser() as browser:
-        for chain in chains:
-            name = chain.line["site"]
-            site = SiteInfo(site_name(cfg.sites, name), specs[name].today)
-            parts = load_chain_parts(cfg.pool, chain)
-            sibling = load_sibling(cfg.pool, chain)
-            session = await browser.new_session(base)
-            try:
-                model = PlannerModel(client, images=cfg.images)
-                timeout = cfg.timeout_base + cfg.timeout_per_turn * len(chain.turns)
-                out.append(
-                    await run_episode(
-                        chain, parts, session, site, model, cfg.budget, cfg.planner_turns, timeout, sibling
-                    )
+    for chain in chains:
+        name = chain.line["site"]
+        site = SiteInfo(site_name(cfg.sites, name), specs[name].today)
+        parts = load_chain_parts(cfg.pool, chain)
+        sibling = load_sibling(cfg.pool, chain)
+        first = await first_reply(chain, client, cfg) if page_blind else None
+        if first is not None:
+            known = refused_at_once(chain, episode_steps(chain, parts, site, sibling), first, cfg)
+            if known is not None:
+                out.append(known)
+                continue
+        session = await browser.new_session(base)
+        try:
+            model = PlannerModel(client, images=cfg.images, first=first)
+            timeout = cfg.timeout_base + cfg.timeout_per_turn * len(chain.turns)
+            out.append(
+                await run_episode(
+                    chain, parts, session, site, model, cfg.budget, cfg.planner_turns, timeout, sibling
                 )
-            finally:
-                await session.close()
+            )
+        finally:
+            await session.close()
     return out

@@ -44,6 +44,9 @@ from plandvc.macros import FAMILIES
 from plandvc.memory.text import DONE_TEXT
 
 REFERENCES = ("oracle", "copy", "always-done", "random-family", "template")
+# the references whose reply is a function of the request and the turn alone (they never read the page): their
+# closed loop's first reply is their teacher-forced first reply (`plandvc.eval.closed.refused_at_once`)
+PAGE_BLIND = frozenset({"oracle", "copy", "always-done", "random-family"})
 Planner = Callable[[Messages], str]
 
 
@@ -182,34 +185,48 @@ def reference_planner(name: str, chains: list[HeldOut], seed: int = 0) -> Planne
 
 class PlannerServer(LoopbackServer):
     """An OpenAI-compatible server on 127.0.0.1 answering every chat completion with `planner(messages)`;
-    `url` is its base URL, `model` the one model it lists. A request that is not a planner turn is a 400."""
+    `url` is its base URL, `model` the one model it lists. A request that is not a planner turn is a 400.
+    `PlannerServer.serving({model: planner, ...})` serves several planners in one session, each by its model
+    name (eval-references serves every reference so)."""
 
     name = "planner-server"
 
     def __init__(self, planner: Planner, model: str, port: int = 0) -> None:
         super().__init__(port)
-        self.planner, self.model = planner, model
+        self.planners: dict[str, Planner] = {model: planner}
+        self.model = model
         self.requests = 0
         self._lock = threading.Lock()
 
+    @classmethod
+    def serving(cls, planners: Mapping[str, Planner], port: int = 0) -> PlannerServer:
+        """One server for several planners, each answering under its own model name."""
+        if not planners:
+            raise ValueError("PlannerServer.serving: no planner to serve")
+        first, *_ = planners
+        server = cls(planners[first], first, port)
+        server.planners = dict(planners)
+        return server
+
     def complete(self, body: Mapping[str, object]) -> tuple[int, ChatCompletion | ErrorReply]:
-        """(status, payload) for one chat completion request of the served model."""
+        """(status, payload) for one chat completion request of a served model."""
         with self._lock:
             self.requests += 1
             n = self.requests
+        model = str(body.get("model") or self.model)
         try:
             messages = body.get("messages") or []
-            content = self.planner(list(messages) if isinstance(messages, list) else [])
+            content = self.planners[model](list(messages) if isinstance(messages, list) else [])
         except ValueError as e:
             return 400, error(400, str(e))
-        return 200, completion(self.model, content, f"chatcmpl-{self.model}-{n}")
+        return 200, completion(model, content, f"chatcmpl-{model}-{n}")
 
     def handler(self) -> type[ChatHandler]:
         server = self
 
         class Handler(ChatHandler):
             def models(self) -> list[str]:
-                return [server.model]
+                return list(server.planners)
 
             def chat(self, body: Mapping[str, object]) -> None:
                 self.send(*server.complete(body))

@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from plandvc import io
 from plandvc.eval.client import Asking, PlannerClient, planner_base
@@ -32,6 +33,9 @@ from plandvc.eval.metrics import (
 from plandvc.eval.reference import PlannerServer, reference_planner
 from plandvc.eval.specs import HeldOut, load_held_out
 from plandvc.eval.teacher import teacher_forced
+
+if TYPE_CHECKING:
+    from plandvc.browser import Browser
 
 SKIPPED = "no planner_url"
 MODES = ("both", "teacher-forced", "closed-loop")
@@ -70,6 +74,14 @@ class EvalConfig:
         default_factory=Asking
     )  # how each reply is asked (seconds, retries, replies at once, tokens)
     timings: dict[str, float] = field(default_factory=dict)  # seconds by phase, for stderr only
+
+
+@dataclass(frozen=True)
+class Venue:
+    """Where closed loops run: a Chromium and the sites' base URL (shared by eval-references)."""
+
+    browser: Browser
+    base: str
 
 
 def planner_name(cfg: EvalConfig) -> str:
@@ -114,13 +126,19 @@ def evaluate(cfg: EvalConfig) -> EvalMetrics | SkippedMetrics:
         if cfg.limit:
             chains = chains[: cfg.limit]
         with planner_endpoint(cfg, chains) as (url, model):
-            return asyncio.run(_evaluate(cfg, chains, url, model))
+            return asyncio.run(score_planner(cfg, chains, url, model))
 
 
-async def _evaluate(cfg: EvalConfig, chains: list[HeldOut], url: str, model: str) -> EvalMetrics:
+async def score_planner(
+    cfg: EvalConfig, chains: list[HeldOut], url: str, model: str, shared: Venue | None = None
+) -> EvalMetrics:
+    """Score the planner at (url, model) and write cfg's outputs. `shared`: the Chromium and the sites' base
+    URL the closed loop runs in (eval-references shares them among the references), else its own."""
+    from plandvc.eval.reference import PAGE_BLIND
     from plandvc.ports import free_ports
     from plandvc.sites.servers import Servers
 
+    page_blind = cfg.reference in PAGE_BLIND
     client = await PlannerClient.connect(url, model, cfg.asking)
     metrics = EvalMetrics(planner=planner_name(cfg), chains=len(chains), images=cfg.loop.images)
     tmp = io.staging(cfg.out)
@@ -133,8 +151,13 @@ async def _evaluate(cfg: EvalConfig, chains: list[HeldOut], url: str, model: str
             metrics["teacher_forced"] = teacher_metrics(replies)
         if cfg.mode in ("both", "closed-loop"):
             t0 = time.monotonic()
-            with Servers(free_ports(1), cfg.loop.sites) as servers:
-                episodes = await closed_loop(chains, client, cfg.loop, servers.bases[0])
+            if shared is not None:
+                episodes = await closed_loop(
+                    chains, client, cfg.loop, shared.base, shared.browser, page_blind
+                )
+            else:
+                with Servers(free_ports(1), cfg.loop.sites) as servers:
+                    episodes = await closed_loop(chains, client, cfg.loop, servers.bases[0], None, page_blind)
             cfg.timings["closed_loop_s"] = time.monotonic() - t0
             io.write_jsonl(tmp / "episodes.jsonl", [episode_record(e) for e in episodes])
             metrics["closed_loop"] = closed_metrics(episodes, goal_kinds(chains))

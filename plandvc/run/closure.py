@@ -63,6 +63,7 @@ EVAL_CODE: tuple[str, ...] = tuple(
             "plandvc/eval/closed.py",
             "plandvc/eval/metrics.py",
             "plandvc/eval/reference.py",
+            "plandvc/eval/references.py",
             "plandvc/eval/run.py",
             "plandvc/eval/template.py",
             "plandvc/eval/template_forms_v4.json",
