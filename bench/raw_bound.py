@@ -35,6 +35,11 @@ from plandvc.run.recovery import plan_failure
 from plandvc.sites.servers import Servers
 from plandvc.sites.spec import load_sites, site_name
 
+# the index of the link to the entry named arg[1] of the list arg[0] (`plandvc.run.goal`'s `_is_entry`), or -1
+ENTRY_LINK_JS = """(els, [page, name]) => els.findIndex(e => {
+  const path = new URL(e.getAttribute('href'), location.href).pathname, rest = path.slice(page.length + 1);
+  return path.startsWith(page + '/') && rest && !rest.includes('/') && rest !== 'new' && rest !== 'create'
+    && e.innerText.split(/\\s+/).join(' ').trim() === name; })"""
 TIMEOUT_MS = 10_000  # a click that finds nothing fails the chain (the bound's run stays short)
 # what an Information specialist reads off the page (`plandvc.browser.session.Session.read`)
 READ_JS = "els => els.map(e => [e.getAttribute('href') || '', e.innerText])"
@@ -128,17 +133,19 @@ async def live_step(page: Any, st: GoalStep) -> None:
     an entry's page is shown), `copy` the copy button, `delete` the Delete button and its confirmation,
     `narrow` sets the control's field and applies it."""
     key, list_page = st["page"].rsplit("/", 1)[-1], st["page"]
-    back = f'a[href^="{_q(list_page)}"]:text-matches("^Back to ")'  # its href may keep the query
+    back = f'a[href*="{_q(list_page)}"]:text-matches("^Back to ")'  # its href may keep the query
     if st["do"] in READS:
         selector = {"find": "main a[href]", "count": "p.count"}.get(st["do"])
         field = f'dl.fields dd[data-field="{_q(st.get("field", ""))}"]'
         await page.eval_on_selector_all(selector or field, READ_JS)
         return
     if st["do"] == "open":
-        link = f'main a[href^="{_q(list_page)}/"]:text-is("{_q(st["name"])}")'
-        if not await page.locator(link).count():
+        at = await page.eval_on_selector_all("a[href]", ENTRY_LINK_JS, [list_page, st["name"]])
+        if at < 0:
             await click(page, back)
-        await click(page, link)
+            at = await page.eval_on_selector_all("a[href]", ENTRY_LINK_JS, [list_page, st["name"]])
+        await page.locator("a[href]").nth(at).click()
+        await page.wait_for_load_state()
     elif st["do"] == "copy":
         await click(page, f'[data-control-id="{_q(key)}-copy"][data-copy]')
     elif st["do"] == "delete":
@@ -205,7 +212,7 @@ async def run_chain(browser: Browser, base: str, job: ChainJob) -> list[str] | N
     except Exception as e:
         where = next((ln.strip() for ln in str(e).splitlines() if "locator(" in ln), "")
         print(
-            f"raw bound: {chain['key']}: {type(e).__name__}: {str(e).splitlines()[0]} {where}",
+            f"raw bound: {chain['key']}: {type(e).__name__}: {str(e).splitlines()[0]} {where} on {url_path(page.url)}",
             file=sys.stderr,
         )
         return None

@@ -12,7 +12,10 @@ The generated world (bench/bench_world.py): the bench writes the world, keeps `-
 chains the pool (pool-items, chain-specs) and runs `--world-chains` chains with run-chains at 2 workers, right
 after the hand-written sites' 2-worker run, so the two are side by side in one run. What a page of each world
 weighs (HTML, pictures, screenshot bytes, page height) says why richer pages cost more. `--no-world` leaves it
-out.
+out. The world chains are made with params.yaml's `chains` params and run with its `prompt` dialect and marks
+(`--params`; plandvc/bench/pipeline.py): only their number (`--world-chains`) and seed are the bench's. The
+raw-browser bound then runs over the same world chains (their trips home, parts, recovery attempts and goal
+steps, bench/raw_bound.py), and the table prints run-chains' ratio to it by wall and by CPU.
 
 How CPU and memory are counted (plandvc/bench/accounting.py): each measured command runs in its own cgroup (cgroup
 v1 cpuacct + memory, joined before exec), so Chromium's renderer, GPU and utility processes — which the
