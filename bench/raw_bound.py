@@ -56,6 +56,10 @@ def selector(d: dict[str, Any]) -> str:
         return f'[data-copy="{a["data-copy"]}"]'
     if a.get("data-control-id"):
         extra = f'[value="{a["value"]}"]' if a.get("value") and d.get("role") in ("checkbox", "radio") else ""
+        if (
+            not extra and d.get("text") and d["tag"] in ("a", "button")
+        ):  # one chip or link of a control's many
+            extra = f':text-is("{_q(str(d["text"]))}")'
         return f'[data-control-id="{a["data-control-id"]}"]{extra}'
     if a.get("href"):
         return f'{d["tag"]}[href="{a["href"]}"]'
