@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from plandvc import io
-from plandvc.chains.items import pool_items
-from plandvc.chains.walk import chain_specs
+from plandvc.chains.items import pool_items, site_specs
+from plandvc.chains.make import ChainParams, make_chains
 from plandvc.ports import free_ports
 from plandvc.sites.model import FAMILIES
 from plandvc.world.make import make_world, sub_world
@@ -88,10 +88,11 @@ def pool_result(wb: WorldBench, workers: int, wall_s: float, cpu_s: float, metho
     }  # fmt: skip
 
 
-def world_chains(wb: WorldBench, workers: int, n: int, seed: int, out: Path) -> Path:
-    """pool-items and chain-specs on the pool recorded at `workers`: `n` chains written to `out`."""
+def world_chains(wb: WorldBench, workers: int, params: ChainParams, out: Path) -> Path:
+    """pool-items and chain-specs on the pool recorded at `workers`, with the pipeline's chain params
+    (`plandvc.bench.pipeline`): `params.n` chains written to `out`."""
     records, _ = pool_items(wb.pool(workers), wb.subset)
-    io.write_jsonl(out, chain_specs(records, n, seed=seed))
+    io.write_jsonl(out, make_chains(records, params, site_specs(wb.subset)))
     return out
 
 

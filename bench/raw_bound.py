@@ -1,5 +1,9 @@
 """The raw-browser bound: the same chains' page loads, screenshots and actions driven directly with
-Playwright — no agent, prompts, replay, gates or rows. What run-chains could reach if the agent cost nothing.
+Playwright — no agent, prompts, snapshots, dialect, replay, gates or rows. What run-chains could reach if the
+agent cost nothing. A chain's delegations are run-chains' own (`plandvc.run.plan.build_steps`, a recovery
+chain's failed attempt and recovery included); a goal's live steps are driven by what their records say
+(the same moves `plandvc.run.goal.LiveSteps` chooses on a snapshot). It prints, per chain, the page each
+delegation ended on, so a test can hold the bound to the pages run-chains visits.
 
 It launches Chromium and opens each chain's context through the harness's own `Browser` (the same binary,
 flags and context settings as run-chains), so the ratio of the two measures the agent's cost alone.
@@ -17,14 +21,28 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from plandvc import io
 from plandvc.browser.chromium import Browser
 from plandvc.browser.session import SCREENSHOT_PARAMS
-from plandvc.pool.store import Pool
 from plandvc.ports import free_ports
-from plandvc.run.runner import load_parts
+from plandvc.records import GoalStep
+from plandvc.run.goal import READS
+from plandvc.run.inputs import ChainJob, load_jobs
+from plandvc.run.plan import SiteInfo, build_steps
+from plandvc.run.recovery import plan_failure
 from plandvc.sites.servers import Servers
+from plandvc.sites.spec import load_sites, site_name
+
+# the index of the link to the entry named arg[1] of the list arg[0] (`plandvc.run.goal`'s `_is_entry`), or -1
+ENTRY_LINK_JS = """(els, [page, name]) => els.findIndex(e => {
+  const path = new URL(e.getAttribute('href'), location.href).pathname, rest = path.slice(page.length + 1);
+  return path.startsWith(page + '/') && rest && !rest.includes('/') && rest !== 'new' && rest !== 'create'
+    && e.innerText.split(/\\s+/).join(' ').trim() === name; })"""
+TIMEOUT_MS = 10_000  # a click that finds nothing fails the chain (the bound's run stays short)
+# what an Information specialist reads off the page (`plandvc.browser.session.Session.read`)
+READ_JS = "els => els.map(e => [e.getAttribute('href') || '', e.innerText])"
 
 
 def selector(d: dict[str, Any]) -> str:
@@ -38,6 +56,10 @@ def selector(d: dict[str, Any]) -> str:
         return f'[data-copy="{a["data-copy"]}"]'
     if a.get("data-control-id"):
         extra = f'[value="{a["value"]}"]' if a.get("value") and d.get("role") in ("checkbox", "radio") else ""
+        if (
+            not extra and d.get("text") and d["tag"] in ("a", "button")
+        ):  # one chip or link of a control's many
+            extra = f':text-is("{_q(str(d["text"]))}")'
         return f'[data-control-id="{a["data-control-id"]}"]{extra}'
     if a.get("href"):
         return f'{d["tag"]}[href="{a["href"]}"]'
@@ -97,53 +119,133 @@ async def prep(page: Any, base: str, task: dict[str, Any]) -> None:
         await page.locator(f'[data-control-id="{form}-apply"]').click()
 
 
-async def run_chain(browser: Browser, base: str, chain: dict[str, Any], parts: list[dict[str, Any]]) -> bool:
+def _q(text: str) -> str:
+    """`text` as a CSS attribute value in double quotes."""
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+async def click(page: Any, css: str) -> None:
+    """Click the first element `css` finds and wait for the page it may load (Playwright waits for a
+    navigation the click starts)."""
+    await page.locator(css).first.click()
+    await page.wait_for_load_state()
+
+
+async def live_step(page: Any, st: GoalStep) -> None:
+    """A goal's live step driven by what its record says (`plandvc.run.goal.LiveSteps` makes the same moves
+    after reading a snapshot): reads read the page; `open` clicks the entry's link (back to the list first when
+    an entry's page is shown), `copy` the copy button, `delete` the Delete button and its confirmation,
+    `narrow` sets the control's field and applies it."""
+    key, list_page = st["page"].rsplit("/", 1)[-1], st["page"]
+    back = f'a[href*="{_q(list_page)}"]:text-matches("^Back to ")'  # its href may keep the query
+    if st["do"] in READS:
+        selector = {"find": "main a[href]", "count": "p.count"}.get(st["do"])
+        field = f'dl.fields dd[data-field="{_q(st.get("field", ""))}"]'
+        await page.eval_on_selector_all(selector or field, READ_JS)
+        return
+    if st["do"] == "open":
+        at = await page.eval_on_selector_all("a[href]", ENTRY_LINK_JS, [list_page, st["name"]])
+        if at < 0:
+            await click(page, back)
+            at = await page.eval_on_selector_all("a[href]", ENTRY_LINK_JS, [list_page, st["name"]])
+        await page.locator("a[href]").nth(at).click()
+        await page.wait_for_load_state()
+    elif st["do"] == "copy":
+        await click(page, f'[data-control-id="{_q(key)}-copy"][data-copy]')
+    elif st["do"] == "delete":
+        await click(page, 'button:text-matches("^Delete ")')
+        await click(page, f'[data-control-id="{_q(key)}-delete-confirm"]:text-is("Delete")')
+    else:  # narrow
+        cid, value = st.get("control", ""), st.get("value", "")
+        if urlsplit(page.url).path != list_page:
+            await click(page, back)
+        if st.get("action") == "facet":
+            await click(page, f'a[data-control-id="{_q(cid)}-facet"]:text-is("{_q(value)}")')
+        else:
+            loc = page.locator(f'[data-control-id="{_q(cid)}"][name="{_q(st.get("param", ""))}"]').first
+            if st.get("action") == "input":
+                await loc.fill(value)
+            else:
+                await loc.select_option(label=value)
+            await page.wait_for_load_state()
+        if st.get("apply"):
+            await click(page, f'[data-control-id="{_q(st.get("apply", ""))}"]')
+
+
+async def run_chain(browser: Browser, base: str, job: ChainJob) -> list[str] | None:
+    """One chain's page loads, clicks and fills as run-chains makes them (its delegations from
+    `build_steps`: trips home, replayed parts, a recovery chain's failed attempt and its recovery, a goal's
+    readings and live steps), a screenshot per planner turn; the paths of the pages each delegation ended on
+    (what run-chains' episode records as its end URLs), or None when the chain could not be driven."""
+    chain, parts = job.chain, job.parts
+    failure = None
+    if "failure" in chain:
+        failure = plan_failure(chain["failure"], parts[chain["failure"]["part"]], job.sibling, chain["key"])
     ctx = await browser.new_context()
     page = await ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
     cdp = await ctx.new_cdp_session(page)
 
     async def screenshot() -> None:  # the harness's capture: one DevTools call
         await cdp.send("Page.captureScreenshot", SCREENSHOT_PARAMS)
 
+    ends: list[str] = []
     try:
         await prep(page, base, parts[0]["task"])
         await page.goto(base + parts[0]["task"]["start"]["url"])
-        for spec, part in zip(chain["parts"], parts, strict=True):
-            if spec["via"] == "home":
-                await screenshot()  # the planner's turn
-                async with page.expect_navigation():
-                    await page.locator("a[data-home]").first.click()
-            await screenshot()
-            for step in part["traj"]["steps"]:
-                el = part["elements"][step["element"]] if step.get("element") is not None else None
-                await act(page, step, el)
+        for step in build_steps(chain, parts, job.site, failure):
+            await screenshot()  # the planner's turn
+            if step.goal is not None:
+                read = step.goal.get("read")
+                css = read["selector"] if read is not None else "main a[href]"
+                await page.eval_on_selector_all(
+                    "p.count" if step.goal["kind"] == "count" and read is None else css, READ_JS
+                )
+            elif step.live is not None:
+                await live_step(page, step.live)
+            else:
+                for s in step.traj["steps"]:
+                    el = step.elements[s["element"]] if s.get("element") is not None else None
+                    banner = el is not None and "data-dismiss" in (el.get("attrs") or {})
+                    if banner and el is not None and not await page.locator(selector(el)).first.is_visible():
+                        continue  # the banner an earlier part closed (as the Replayer skips it)
+                    await act(page, s, el)
+            ends.append(url_path(page.url))
         await screenshot()  # the done turn
-        return True
+        return ends
     except Exception as e:
-        print(f"raw bound: {chain['key']}: {type(e).__name__}: {str(e).splitlines()[0]}", file=sys.stderr)
-        return False
+        where = next((ln.strip() for ln in str(e).splitlines() if "locator(" in ln), "")
+        print(
+            f"raw bound: {chain['key']}: {type(e).__name__}: {str(e).splitlines()[0]} {where} on {url_path(page.url)}",
+            file=sys.stderr,
+        )
+        return None
     finally:
         await ctx.close()
 
 
-async def bound(chains: list[dict[str, Any]], pool: Path, bases: list[str], workers: int) -> dict[str, Any]:
-    store = Pool.open(pool)
-    todo = [(c, load_parts(store, c)[0]) for c in chains]
-    queue: asyncio.Queue[Any] = asyncio.Queue()
-    for item in todo:
-        queue.put_nowait(item)
-    ok = 0
+def url_path(url: str) -> str:
+    """A page's path and query, without the server's origin (the same page on either server)."""
+    u = urlsplit(url)
+    return u.path + (f"?{u.query}" if u.query else "")
+
+
+async def bound(jobs: list[ChainJob], bases: list[str], workers: int) -> dict[str, Any]:
+    queue: asyncio.Queue[ChainJob] = asyncio.Queue()
+    for job in jobs:
+        queue.put_nowait(job)
+    pages: dict[str, list[str]] = {}
     browsers = [Browser() for _ in range(workers)]
     try:
         await asyncio.gather(*(b.start() for b in browsers))
         t0 = time.monotonic()
 
         async def worker(w: int) -> None:
-            nonlocal ok
             while not queue.empty():
-                c, parts = queue.get_nowait()
-                done = await run_chain(browsers[w], bases[w % len(bases)], c, parts)
-                ok += done
+                job = queue.get_nowait()
+                ends = await run_chain(browsers[w], bases[w % len(bases)], job)
+                if ends is not None:
+                    pages[job.key] = ends
 
         await asyncio.gather(*(worker(w) for w in range(workers)))
         wall = time.monotonic() - t0
@@ -151,11 +253,19 @@ async def bound(chains: list[dict[str, Any]], pool: Path, bases: list[str], work
         await asyncio.gather(*(b.close() for b in browsers))
     return {
         "browser": browsers[0].binary,
-        "chains": len(chains),
-        "ok": ok,
+        "chains": len(jobs),
+        "ok": len(pages),
         "wall_s": round(wall, 2),
-        "chains_per_min": round(len(chains) / wall * 60, 1),
+        "chains_per_min": round(len(jobs) / wall * 60, 1),
+        "pages": dict(sorted(pages.items())),
     }
+
+
+def load(chains: Path, pool: Path, sites: Path) -> list[ChainJob]:
+    """The chains' jobs as run-chains checks and loads them (parts, a recovery chain's sibling, the site)."""
+    specs = load_sites(sites)
+    info = {s: SiteInfo(site_name(sites, s), specs[s].today) for s in specs}
+    return load_jobs(chains, io.read_jsonl(chains), pool, info)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -165,9 +275,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sites", type=Path, default=Path("data/sites"))
     ap.add_argument("--workers", type=int, default=int(os.environ.get("PLANDVC_WORKERS", "2")))
     args = ap.parse_args(argv)
-    chains = io.read_jsonl(args.chains)
+    jobs = load(args.chains, args.pool, args.sites)
     with Servers(free_ports(max(1, min(args.workers, 2))), args.sites) as srv:
-        res = asyncio.run(bound(chains, args.pool, srv.bases, args.workers))
+        res = asyncio.run(bound(jobs, srv.bases, args.workers))
     print(json.dumps(res))
     return 0
 

@@ -12,7 +12,10 @@ The generated world (bench/bench_world.py): the bench writes the world, keeps `-
 chains the pool (pool-items, chain-specs) and runs `--world-chains` chains with run-chains at 2 workers, right
 after the hand-written sites' 2-worker run, so the two are side by side in one run. What a page of each world
 weighs (HTML, pictures, screenshot bytes, page height) says why richer pages cost more. `--no-world` leaves it
-out.
+out. The world chains are made with params.yaml's `chains` params and run with its `prompt` dialect and marks
+(`--params`; plandvc/bench/pipeline.py): only their number (`--world-chains`) and seed are the bench's. The
+raw-browser bound then runs over the same world chains (their trips home, parts, recovery attempts and goal
+steps, bench/raw_bound.py), and the table prints run-chains' ratio to it by wall and by CPU.
 
 How CPU and memory are counted (plandvc/bench/accounting.py): each measured command runs in its own cgroup (cgroup
 v1 cpuacct + memory, joined before exec), so Chromium's renderer, GPU and utility processes — which the
@@ -59,12 +62,15 @@ import bench_world  # noqa: E402
 from plandvc import io  # noqa: E402
 from plandvc.bench import marks as bench_marks  # noqa: E402
 from plandvc.bench.accounting import Measure, measure  # noqa: E402
+from plandvc.bench.pipeline import read_pipeline_params  # noqa: E402
 from plandvc.browser.chromium import chromium_path  # noqa: E402
 from plandvc.chains.items import pool_items  # noqa: E402
 from plandvc.chains.recovery import assign_failures, count_failures  # noqa: E402
 from plandvc.chains.walk import chain_specs  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
+# the chain-specs params the world table names (the rest are in results.json)
+WORLD_PARAM_KEYS = ("request", "goal_share", "goal_kinds", "recovery_share", "phrasing", "hygiene")
 
 
 def measured(cmd: list[str], cwd: Path = ROOT) -> Measure:
@@ -101,10 +107,12 @@ def run_chains(
     recovery: float = 0.0,
     world: str = "",
     marks: bool | None = None,
+    dialect: str | None = None,
 ) -> dict[str, Any]:
     """run-chains on `chains` with a fresh cache; `code` = another revision's exported package (else this
     tree's); `recovery`: the recovery share the chains were made with (a label and a folder of its own);
-    `world` names the sites' world in the tag and the table (empty: the hand-written sites)."""
+    `world` names the sites' world in the tag and the table (empty: the hand-written sites); `dialect` with
+    `marks`: the planner input's dialect (the world's: params.yaml's; else the marks pair's)."""
     tag = (
         f"w{workers}"
         + (f"-{code.name}" if code else "")
@@ -116,8 +124,10 @@ def run_chains(
     shutil.rmtree(cache, ignore_errors=True)
     args = ["--chains", chains, "--pool", pool, "--sites", sites, "--out", out, "--workers", workers]
     args += ["--cache", cache, "--log", log, "--no-progress"]
-    if marks is not None:  # the marks pair: browser-use-0.5 with its marks off or on
-        args += ["--dialect", bench_marks.DIALECT, "--marks", str(marks).lower()]
+    if (
+        marks is not None
+    ):  # the marks pair (browser-use-0.5 with its marks off or on), or params.yaml's prompt
+        args += ["--dialect", dialect or bench_marks.DIALECT, "--marks", str(marks).lower()]
     cmd = [
         sys.executable,
         "-m",
@@ -166,12 +176,14 @@ def run_chains(
     }
 
 
-def raw_bound(chains: Path, pool: Path, sites: Path, workers: int) -> dict[str, Any]:
+def raw_bound(chains: Path, pool: Path, sites: Path, workers: int, world: str = "") -> dict[str, Any]:
+    """The raw-browser bound (bench/raw_bound.py) on `chains`, under the bench's accounting."""
     script = ROOT / "bench" / "raw_bound.py"
     args = ["--chains", str(chains), "--pool", str(pool), "--sites", str(sites), "--workers", str(workers)]
     m = measured([sys.executable, str(script), *args])
     r = json.loads(m.stdout.strip().splitlines()[-1])
     return {
+        "code": f"bound {world}".strip(),
         "workers": workers,
         "chains": r["chains"],
         "ok": r["ok"],
@@ -184,6 +196,15 @@ def raw_bound(chains: Path, pool: Path, sites: Path, workers: int) -> dict[str, 
         "peak_mb": m.peak_mb,
         "wall_s": m.wall_s,
     }
+
+
+def with_ratios(rc: dict[str, Any], rb: dict[str, Any]) -> None:
+    """A run-chains column's ratio to its bound, by wall (kept chains per minute) and by CPU-seconds (what a
+    CPU-bound run's throughput follows; contention-independent)."""
+    rc["ratio_to_bound"] = (
+        round(rc["kept_per_min"] / rb["chains_per_min"], 2) if rb["chains_per_min"] else None
+    )
+    rc["cpu_ratio_to_bound"] = round(rb["cpu_s_per_chain"] / rc["cpu_s_per_kept"], 2)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -210,6 +231,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--world-per-macro", type=int, default=1, help="make-pool tasks per site and macro [1]")
     ap.add_argument("--world-chains", type=int, default=48, help="world chains run at 2 workers [48]")
     ap.add_argument("--world-workers", default="1,2", help="make-pool worker counts measured [1,2]")
+    ap.add_argument(
+        "--params", type=Path, default=ROOT / "params.yaml", help="the pipeline's params the world chains use"
+    )
     ap.add_argument("--world-seed", type=int, default=0, help="make-sites seed [0]")
     args = ap.parse_args(argv)
     if not 0.0 <= args.recovery <= 1.0:
@@ -234,6 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     if args.recovery:
         results["recovery"] = {"share": args.recovery, "by_kind": count_failures(failing)}
+    pipeline = read_pipeline_params(args.params, args.world_chains, args.seed)
     wb = bench_world.WorldBench(OUT / "world_bench", args.world_seed, args.world_sites, args.world_per_macro)
     world_chains: Path | None = None
     if args.world:
@@ -244,10 +269,13 @@ def main(argv: list[str] | None = None) -> int:
             "world": bench_world.page_weight(wb.subset),
         }
         rec_w = max(p["workers"] for p in results["world"]["pool"])
-        world_chains = bench_world.world_chains(
-            wb, rec_w, args.world_chains, args.seed, OUT / "chains_world.jsonl"
-        )
+        world_chains = bench_world.world_chains(wb, rec_w, pipeline.chains, OUT / "chains_world.jsonl")
         results["world"]["chains"] = args.world_chains
+        results["world"]["params"] = {
+            "chains": asdict(pipeline.chains) | {"sizes": list(pipeline.chains.sizes)},
+            "dialect": pipeline.dialect,
+            "marks": pipeline.marks,
+        }
     for w in (int(x) for x in args.workers.split(",")):
         if baseline is not None:
             print(f"bench: run-chains of {args.baseline}, {w} worker(s)...", file=sys.stderr, flush=True)
@@ -272,15 +300,21 @@ def main(argv: list[str] | None = None) -> int:
         if world_chains is not None and w == 2:  # the world's chains right after the hand-written ones
             print("bench: run-chains on the world, 2 workers...", file=sys.stderr, flush=True)
             pool_w = wb.pool(max(p["workers"] for p in results["world"]["pool"]))
-            results["world"]["run_chains"] = run_chains(world_chains, pool_w, wb.subset, 2, world="world")
+            results["world"]["run_chains"] = run_chains(
+                world_chains,
+                pool_w,
+                wb.subset,
+                2,
+                world="world",
+                marks=pipeline.marks,
+                dialect=pipeline.dialect,
+            )
+            print("bench: raw-browser bound on the world, 2 workers...", file=sys.stderr, flush=True)
+            results["world"]["raw_bound"] = raw_bound(world_chains, pool_w, wb.subset, 2, world="world")
+            with_ratios(results["world"]["run_chains"], results["world"]["raw_bound"])
     bounds = {rb["workers"]: rb for rb in results["raw_bound"]}
     for rc in results["run_chains"]:
-        rb = bounds[rc["workers"]]
-        rc["ratio_to_bound"] = (
-            round(rc["kept_per_min"] / rb["chains_per_min"], 2) if rb["chains_per_min"] else None
-        )
-        # the same ratio from CPU-seconds (what a CPU-bound run's throughput follows; contention-independent)
-        rc["cpu_ratio_to_bound"] = round(rb["cpu_s_per_chain"] / rc["cpu_s_per_kept"], 2)
+        with_ratios(rc, bounds[rc["workers"]])
     if not args.skip_stages:
         from plandvc.bench import chains as bench_chains
 
@@ -400,6 +434,20 @@ def print_world(w: dict[str, Any], hand: dict[str, Any] | None) -> None:
         print(f"{name:30}" + "".join(f"{v!s:>14}" for v in vals) + f"{ratio!s:>12}")
     print(f"{'kept / chains':30}" + "".join(f"{x['kept']}/{x['chains']:<8}".rjust(14) for x in cols))
     print("  goal on the world at 2 workers: >= 60 kept chains/min, <= 1.8 CPU s per kept chain")
+    if (rb := w.get("raw_bound")) is not None and rc is not None:
+        p = w.get("params") or {}
+        print(
+            f"  world chains made and run with params.yaml's: dialect {p.get('dialect')}, marks {p.get('marks')}, "
+            + ", ".join(f"{k} {(p.get('chains') or {}).get(k)}" for k in WORLD_PARAM_KEYS)
+        )
+        print(
+            f"  raw-browser bound on the same world pages: {rb['chains_per_min']} chains/min "
+            f"({rb['ok']}/{rb['chains']} ok), {rb['cpu_s_per_chain']} CPU s / chain, {rb['wall_s']} wall s"
+        )
+        print(
+            f"  run-chains / bound on the world: {rc.get('ratio_to_bound')} by wall, "
+            f"{rc.get('cpu_ratio_to_bound')} by CPU (goal >= 0.9 each)"
+        )
     for x in cols:
         print(
             f"  {x['code']}: CPU s by kind "
