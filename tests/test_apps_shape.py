@@ -16,7 +16,10 @@ from plandvc.apps.script import DRAW_ORDER, AppExecutor, Draft, Macros
 from plandvc.macros import REGISTRY as MACROS
 
 APPS = Path(__file__).resolve().parents[1] / "plandvc" / "apps"
-SHAPE = {"__init__.py", "adapter.py", "facts.py", "tasks.py"}
+SHAPE = {"__init__.py", "adapter.py", "facts.py", "goals.py", "tasks.py"}
+# how `APP` is made: `App(...)` with keywords only, or `app_of(adapter, facts, tasks, ...)` (the package's own
+# three modules, then keywords)
+BUILDERS = {"App": [], "app_of": ["adapter", "facts", "tasks"]}
 
 
 def app_packages(root: Path) -> list[str]:
@@ -37,9 +40,13 @@ def shape_problems(root: Path) -> list[str]:
             for n in ast.walk(ast.parse((pkg / "__init__.py").read_text()))
             if isinstance(n, ast.Assign) and [ast.unparse(t) for t in n.targets] == ["APP"]
         ]
-        if len(calls) != 1 or not isinstance(call := calls[0], ast.Call) or ast.unparse(call.func) != "App":
+        if (
+            len(calls) != 1
+            or not isinstance(call := calls[0], ast.Call)
+            or ast.unparse(call.func) not in BUILDERS
+        ):
             out.append(f"{name}: no `APP = App(...)` in __init__.py")
-        elif call.args:
+        elif [ast.unparse(a) for a in call.args] != BUILDERS[ast.unparse(call.func)]:
             out.append(f"{name}: App(...) takes {len(call.args)} positional arguments")
     return out
 
@@ -61,7 +68,7 @@ def test_the_shape_check_names_a_package_off_shape(tmp_path: Path) -> None:
     (bad / "__init__.py").write_text("APP = App('bad', 'Bad')\n")
     (bad / "bad_tasks.py").write_text("")
     assert shape_problems(tmp_path) == [
-        "bad: modules ['__init__.py', 'bad_tasks.py'], not ['__init__.py', 'adapter.py', 'facts.py', 'tasks.py']",
+        "bad: modules ['__init__.py', 'bad_tasks.py'], not ['__init__.py', 'adapter.py', 'facts.py', 'goals.py', 'tasks.py']",
         "bad: App(...) takes 2 positional arguments",
     ]
 
